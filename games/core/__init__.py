@@ -1,0 +1,1 @@
+"""The shared game protocol: engine contract, parameters, OpenSpiel face, information sets."""

@@ -1,0 +1,144 @@
+"""``GameDefinition``: everything the generic layers need to know about one game.
+
+A game package provides an engine (the rules) and one ``GameDefinition`` subclass (names,
+parameters, action encoding and how to fill the hidden part of an information set). From
+those, ``games.core.spiel`` builds the OpenSpiel game and ``games.core.infoset`` the
+information-set JSON and the sampler, the same way for every game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from games.core.engine import CHANCE, Engine
+from games.core.params import ParamSpec, validate_params
+
+
+class InvalidInfoset(ValueError):
+    """An information set that is malformed or cannot arise in play; the message names where."""
+
+
+class InvalidAction(ValueError):
+    """An action (id, struct or string) that is not legal in the state it was given for."""
+
+
+class Prior(Protocol):
+    """Weights for a hidden commit: called with the engine before the step and the candidates.
+
+    Returns one non-negative weight per candidate action; the default is uniform. A bot with an
+    opponent model passes one to ``sample_state`` to bias the worlds it samples.
+    """
+
+    def __call__(self, engine: Engine, candidates: list[int]) -> list[float]: ...
+
+
+@dataclass(frozen=True)
+class GameNumbers:
+    """The sizes OpenSpiel's ``GameInfo`` needs, for one parameter setting."""
+
+    num_distinct_actions: int
+    max_chance_outcomes: int
+    num_players: int
+    min_utility: float
+    max_utility: float
+    utility_sum: float | None
+    max_game_length: int
+    observation_size: int
+
+
+class GameDefinition:
+    """Per-game knowledge used by the OpenSpiel face, the infoset layer, bots and the service."""
+
+    name: str = ""
+    long_name: str = ""
+    version: int = 1
+    zero_sum: bool = True
+    param_specs: tuple[ParamSpec, ...] = ()
+    rules_doc: str = ""
+    # Parameter settings the shared conformance suite (tests/test_conformance.py) runs.
+    conformance_params: tuple[dict[str, Any], ...] = ()
+
+    # --- parameters --------------------------------------------------------------------------
+    def validate_params(self, raw: Mapping[str, Any] | None) -> dict[str, Any]:
+        params = validate_params(self.param_specs, raw)
+        self.check_params(params)
+        return params
+
+    def check_params(self, params: dict[str, Any]) -> None:
+        """Cross-parameter checks; raise ``InvalidParams`` naming the parameter."""
+
+    @property
+    def min_players(self) -> int:
+        return self._players_spec().min or 2
+
+    @property
+    def max_players(self) -> int:
+        return self._players_spec().max or 2
+
+    def _players_spec(self) -> ParamSpec:
+        return next(s for s in self.param_specs if s.name == "players")
+
+    # --- sizes and engines -------------------------------------------------------------------
+    def numbers(self, params: dict[str, Any]) -> GameNumbers:
+        raise NotImplementedError
+
+    def new_engine(self, params: dict[str, Any]) -> Engine:
+        raise NotImplementedError
+
+    # --- actions -----------------------------------------------------------------------------
+    def action_to_struct(self, engine: Engine, player: int, action: int) -> dict[str, Any]:
+        """The action as readable JSON (chance outcomes included)."""
+        raise NotImplementedError
+
+    def action_to_string(self, engine: Engine, player: int, action: int) -> str:
+        raise NotImplementedError
+
+    def struct_to_action(self, engine: Engine, struct: Mapping[str, Any]) -> int:
+        """The legal action id whose struct equals ``struct``; ``InvalidAction`` otherwise."""
+        if not isinstance(struct, Mapping):
+            raise InvalidAction(f"an action must be a JSON object, got {type(struct).__name__}")
+        player = engine.current_player()
+        want = dict(struct)
+        for action in engine.legal_actions():
+            if self.action_to_struct(engine, player, action) == want:
+                return action
+        raise InvalidAction(f"action {want} is not legal here; {self._legal_summary(engine)}")
+
+    def string_to_action(self, engine: Engine, text: str) -> int:
+        player = engine.current_player()
+        for action in engine.legal_actions():
+            if self.action_to_string(engine, player, action) == text:
+                return action
+        raise InvalidAction(f"action {text!r} is not legal here; {self._legal_summary(engine)}")
+
+    def _legal_summary(self, engine: Engine) -> str:
+        if engine.is_terminal():
+            return "the game is over"
+        player = engine.current_player()
+        names = [self.action_to_string(engine, player, a) for a in engine.legal_actions()[:12]]
+        more = "" if len(engine.legal_actions()) <= 12 else ", ..."
+        who = "chance" if player == CHANCE else f"seat {player}"
+        return f"{who} to move, legal: {', '.join(names)}{more}"
+
+    # --- information sets --------------------------------------------------------------------
+    def sample_history(
+        self,
+        params: dict[str, Any],
+        infoset: dict[str, Any],
+        rng: random.Random,
+        prior: Prior | None = None,
+    ) -> list[int]:
+        """A full action history consistent with ``infoset`` (validated later by replay).
+
+        The default walks the events in order and, at each step, picks among the legal actions
+        whose narration reproduces that step's public event and the seat's private entry
+        (chance outcomes weighted by probability, hidden commits uniformly). That is exact for
+        games whose hidden steps never constrain later ones; games where they do (cards dealt
+        face down and played later, commits revealed later) override it.
+        """
+        from games.core.infoset import sequential_fill
+
+        return sequential_fill(self, params, infoset, rng, prior)

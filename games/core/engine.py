@@ -1,0 +1,118 @@
+"""The engine contract every game implements.
+
+The engine is the rules in plain Python: ints, tuples and lists, a hand-written ``copy()``, no
+numpy per node and no knowledge of OpenSpiel, HTTP or bots. Bots search on engines directly,
+so this is where the speed is (see ``docs/architecture.md``).
+
+Two additions to the usual ``apply``/``legal_actions`` surface make information sets work for
+every game through one mechanism:
+
+* ``history`` is the list of every action applied so far, chance outcomes included. Replaying
+  it on a fresh engine rebuilds the state exactly; that is how structs are rebuilt and how
+  sampled information sets are validated.
+* ``narrate(action)`` says, *before* the action is applied, what the table learns from it: a
+  public event dict, plus an optional hidden part and the seats that see the hidden part. The
+  information-set JSON of seat ``p`` is the list of public events plus the hidden parts ``p``
+  saw, so a game describes its information structure once, step by step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+CHANCE = -1
+TERMINAL = -4
+
+
+class Narration:
+    """What the table learns from one step.
+
+    ``public`` goes to everybody's event list; ``hidden`` (if any) goes only to the seats in
+    ``seen_by``, tagged with the step's index. The public part must not leak the hidden part.
+    """
+
+    __slots__ = ("hidden", "public", "seen_by")
+
+    def __init__(
+        self,
+        public: dict[str, Any],
+        hidden: dict[str, Any] | None = None,
+        seen_by: tuple[int, ...] = (),
+    ) -> None:
+        self.public = public
+        self.hidden = hidden
+        self.seen_by = seen_by
+
+
+class Engine:
+    """Base class of the game engines; subclasses define ``__slots__`` of their own."""
+
+    __slots__ = ("history", "num_players")
+
+    # --- the core game loop ------------------------------------------------------------------
+    def current_player(self) -> int:
+        """The seat to move, ``CHANCE`` (-1) or ``TERMINAL`` (-4)."""
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def legal_actions(self) -> list[int]:
+        """Sorted legal actions of the player to move (chance outcomes at chance nodes)."""
+        if self.is_chance():
+            return [a for a, _ in self.chance_outcomes()]
+        return self.player_actions()
+
+    def player_actions(self) -> list[int]:
+        raise NotImplementedError
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """(outcome, probability) pairs at a chance node, sorted by outcome."""
+        raise NotImplementedError
+
+    def apply(self, action: int) -> None:
+        """Applies a legal action (the caller checks legality) and records it in history."""
+        self.history.append(action)
+        self._apply(action)
+
+    def _apply(self, action: int) -> None:
+        raise NotImplementedError
+
+    def returns(self) -> list[float]:
+        """Returns of every seat; all zeros before the end."""
+        raise NotImplementedError
+
+    def copy(self) -> Engine:
+        raise NotImplementedError
+
+    # --- what the players know ---------------------------------------------------------------
+    def narrate(self, action: int) -> Narration:
+        """Describes the step ``action`` would make from this state (before applying it)."""
+        raise NotImplementedError
+
+    def info_key(self, player: int) -> Any:
+        """A fast hashable key equal for two states exactly when ``player``'s infosets are."""
+        raise NotImplementedError
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """The current picture ``player`` sees (no history): hand, table, money, whose turn."""
+        raise NotImplementedError
+
+    def observation_features(self, player: int) -> list[float]:
+        """A fixed-length numeric encoding of ``observation(player)``."""
+        raise NotImplementedError
+
+    def describe(self) -> dict[str, Any]:
+        """The whole state, hidden parts included, in readable form (for ``to_struct``)."""
+        raise NotImplementedError
+
+
+def _deepcopy(self: Engine, memo: dict) -> Engine:
+    """``pyspiel`` clones Python states with ``copy.deepcopy``: route it to the fast copy."""
+    return self.copy()
+
+
+Engine.__deepcopy__ = _deepcopy  # type: ignore[attr-defined]

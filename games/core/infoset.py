@@ -1,0 +1,274 @@
+"""Information sets as JSON, and the sampler that turns one back into full states.
+
+Shape (the same for every game)::
+
+    {"game": ..., "version": ..., "params": {...}, "seat": p,
+     "events": [public event of step 0, step 1, ...],
+     "private": [{"at": i, ...hidden part of step i that seat p saw}, ...],
+     "view": {...derived picture: hand, table, whose turn, legal actions...}}
+
+``events`` has exactly one entry per step of the game (chance outcomes included), so ``at``
+is both an index into ``events`` and into the action history. Everything but ``view`` is the
+canonical part: two states give the same canonical JSON for ``p`` exactly when they give the
+same ``information_state_string(p)``.
+
+``sample_state`` follows the replay principle of ``DESIGN.md``: the game's definition fills
+every hidden outcome and commit to propose a full history (reading only the JSON), the
+history is replayed through the engine, and the result's information set must equal the
+input; the first field or event that differs is named in ``InvalidInfoset``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import TYPE_CHECKING, Any
+
+from games.core.definition import GameDefinition, InvalidInfoset, Prior
+from games.core.engine import CHANCE, Engine
+from games.core.params import InvalidParams
+
+if TYPE_CHECKING:
+    import pyspiel
+
+CANONICAL_KEYS = ("game", "version", "params", "seat", "events", "private")
+MAX_SAMPLE_ATTEMPTS = 200
+
+
+def canonical_json(infoset: dict[str, Any]) -> str:
+    """The canonical part of an infoset as a compact, key-sorted JSON string."""
+    return json.dumps(
+        {k: infoset[k] for k in CANONICAL_KEYS}, sort_keys=True, separators=(",", ":")
+    )
+
+
+def narrated_steps(defn: GameDefinition, params: dict[str, Any], history: list[int]):
+    """Yields ``(engine_before, action, narration)`` for every step of ``history``."""
+    engine = defn.new_engine(params)
+    for action in history:
+        yield engine, action, engine.narrate(action)
+        engine.apply(action)
+
+
+def build_infoset(
+    defn: GameDefinition,
+    params: dict[str, Any],
+    engine: Engine,
+    seat: int,
+    with_view: bool = True,
+) -> dict[str, Any]:
+    """Seat ``seat``'s information set of ``engine``, built by narrating its history."""
+    events: list[dict[str, Any]] = []
+    private: list[dict[str, Any]] = []
+    for i, (_, _, story) in enumerate(narrated_steps(defn, params, engine.history)):
+        events.append(story.public)
+        if story.hidden is not None and seat in story.seen_by:
+            private.append({"at": i, **story.hidden})
+    infoset: dict[str, Any] = {
+        "game": defn.name,
+        "version": defn.version,
+        "params": dict(params),
+        "seat": seat,
+        "private": private,
+        "events": events,
+    }
+    if with_view:
+        infoset["view"] = build_view(defn, engine, seat)
+    return infoset
+
+
+def build_view(defn: GameDefinition, engine: Engine, seat: int) -> dict[str, Any]:
+    """The derived picture for a client: the engine's observation plus turn and legal moves."""
+    view = dict(engine.observation(seat))
+    player = engine.current_player()
+    view["terminal"] = engine.is_terminal()
+    view["current_player"] = None if player < 0 else player
+    if engine.is_terminal():
+        view["returns"] = engine.returns()
+    view["legal_actions"] = (
+        [
+            {
+                "id": a,
+                "struct": defn.action_to_struct(engine, seat, a),
+                "string": defn.action_to_string(engine, seat, a),
+            }
+            for a in engine.legal_actions()
+        ]
+        if player == seat
+        else []
+    )
+    return view
+
+
+# --- validation ------------------------------------------------------------------------------
+def check_envelope(
+    defn: GameDefinition, params: dict[str, Any], infoset: Any
+) -> tuple[int, list[dict[str, Any]], dict[int, dict[str, Any]]]:
+    """Checks the shape of an infoset; returns (seat, events, private entries by index)."""
+    if not isinstance(infoset, dict):
+        raise InvalidInfoset(f"the information set must be a JSON object, got {type(infoset)}")
+    for key in CANONICAL_KEYS:
+        if key not in infoset:
+            raise InvalidInfoset(f"missing field '{key}'")
+    extra = sorted(set(infoset) - set(CANONICAL_KEYS) - {"view"})
+    if extra:
+        raise InvalidInfoset(f"unknown field '{extra[0]}'")
+    if infoset["game"] != defn.name:
+        raise InvalidInfoset(f"field 'game' is {infoset['game']!r}, expected {defn.name!r}")
+    if infoset["version"] != defn.version:
+        raise InvalidInfoset(
+            f"field 'version' is {infoset['version']!r}; this server plays {defn.name} "
+            f"version {defn.version}"
+        )
+    if not isinstance(infoset["params"], dict):
+        raise InvalidInfoset("field 'params' must be an object")
+    try:
+        given = defn.validate_params(infoset["params"])
+    except InvalidParams as err:
+        raise InvalidInfoset(f"field 'params': {err}") from None
+    if given != params:
+        diff = next(k for k in params if given.get(k) != params[k])
+        raise InvalidInfoset(
+            f"field 'params.{diff}' is {given.get(diff)!r} but the game was loaded with "
+            f"{params[diff]!r}"
+        )
+    seat = infoset["seat"]
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < params["players"]:
+        raise InvalidInfoset(
+            f"field 'seat' must be a seat 0..{params['players'] - 1}, got {seat!r}"
+        )
+    events = infoset["events"]
+    if not isinstance(events, list):
+        raise InvalidInfoset("field 'events' must be a list")
+    for i, ev in enumerate(events):
+        if not isinstance(ev, dict) or not isinstance(ev.get("type"), str):
+            raise InvalidInfoset(f"events[{i}] must be an object with a string 'type'")
+    private = infoset["private"]
+    if not isinstance(private, list):
+        raise InvalidInfoset("field 'private' must be a list")
+    by_index: dict[int, dict[str, Any]] = {}
+    last = -1
+    for j, entry in enumerate(private):
+        if not isinstance(entry, dict):
+            raise InvalidInfoset(f"private[{j}] must be an object")
+        at = entry.get("at")
+        if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at < len(events):
+            raise InvalidInfoset(
+                f"private[{j}].at must be an event index 0..{len(events) - 1}, got {at!r}"
+            )
+        if at <= last:
+            raise InvalidInfoset(f"private[{j}].at={at} is out of order or repeated")
+        last = at
+        by_index[at] = {k: v for k, v in entry.items() if k != "at"}
+    return seat, events, by_index
+
+
+def first_difference(path: str, want: Any, got: Any) -> str | None:
+    """The first path where two JSON values differ, with both values, or ``None``."""
+    if isinstance(want, dict) and isinstance(got, dict):
+        for key in sorted(set(want) | set(got), key=str):
+            if key not in got:
+                return f"{path}.{key} is not possible here (the replay has no such field)"
+            if key not in want:
+                return f"{path}.{key} is missing (the replay gives {got[key]!r})"
+            found = first_difference(f"{path}.{key}", want[key], got[key])
+            if found:
+                return found
+        return None
+    if isinstance(want, list) and isinstance(got, list):
+        for i, (a, b) in enumerate(zip(want, got, strict=False)):
+            found = first_difference(f"{path}[{i}]", a, b)
+            if found:
+                return found
+        if len(want) != len(got):
+            return f"{path} has {len(want)} entries but the replay gives {len(got)}"
+        return None
+    if want != got or type(want) is not type(got):
+        return f"{path} is {want!r} but the replay gives {got!r}"
+    return None
+
+
+# --- sampling --------------------------------------------------------------------------------
+def sequential_fill(
+    defn: GameDefinition,
+    params: dict[str, Any],
+    infoset: dict[str, Any],
+    rng: random.Random,
+    prior: Prior | None = None,
+) -> list[int]:
+    """Generic history filler: step by step, keep the actions that reproduce each event."""
+    seat = infoset["seat"]
+    private = {e["at"]: {k: v for k, v in e.items() if k != "at"} for e in infoset["private"]}
+    engine = defn.new_engine(params)
+    for i, event in enumerate(infoset["events"]):
+        if engine.is_terminal():
+            raise InvalidInfoset(f"events[{i}] comes after the end of the game")
+        mine = private.get(i)
+        weights: list[float] = []
+        candidates: list[int] = []
+        chance = dict(engine.chance_outcomes()) if engine.is_chance() else None
+        for action in engine.legal_actions():
+            story = engine.narrate(action)
+            if story.public != event:
+                continue
+            sees = story.hidden is not None and seat in story.seen_by
+            if sees != (mine is not None) or (sees and story.hidden != mine):
+                continue
+            candidates.append(action)
+            weights.append(chance[action] if chance is not None else 1.0)
+        if not candidates:
+            who = (
+                "chance" if engine.current_player() == CHANCE else f"seat {engine.current_player()}"
+            )
+            raise InvalidInfoset(
+                f"events[{i}] {event} is not possible here ({who} to move"
+                + (", with private entry " + str(mine) if mine is not None else "")
+                + ")"
+            )
+        if prior is not None and chance is None and len(candidates) > 1:
+            weights = list(prior(engine, candidates))
+        action = (
+            rng.choices(candidates, weights=weights)[0] if len(candidates) > 1 else candidates[0]
+        )
+        engine.apply(action)
+    return list(engine.history)
+
+
+def sample_engine(
+    defn: GameDefinition,
+    params: dict[str, Any],
+    infoset: Any,
+    rng: random.Random,
+    prior: Prior | None = None,
+    check_view: bool = True,
+) -> Engine:
+    """A full engine state consistent with ``infoset``, validated by replay (see module doc)."""
+    seat, _, _ = check_envelope(defn, params, infoset)
+    history = defn.sample_history(params, infoset, rng, prior)
+    engine = defn.new_engine(params)
+    for i, action in enumerate(history):
+        if engine.is_terminal() or action not in engine.legal_actions():
+            raise InvalidInfoset(f"events[{i}] cannot be replayed: the step is not legal there")
+        engine.apply(action)
+    rebuilt = build_infoset(defn, params, engine, seat, with_view=check_view and "view" in infoset)
+    for key in ("events", "private", "view"):
+        if key in rebuilt:
+            problem = first_difference(key, infoset[key], rebuilt[key])
+            if problem:
+                raise InvalidInfoset(problem)
+    return engine
+
+
+def sample_state(
+    game: pyspiel.Game, infoset: Any, seed: int, prior: Prior | None = None
+) -> pyspiel.State:
+    """A full ``pyspiel.State`` consistent with ``infoset``; ``InvalidInfoset`` if none is.
+
+    ``seed`` drives every random choice; the same seed gives the same state.
+    """
+    from games.core.spiel import AtelierGame
+
+    if not isinstance(game, AtelierGame):
+        raise TypeError(f"sample_state needs an Atelier game, got {game}")
+    engine = sample_engine(game.definition, game.params, infoset, random.Random(seed), prior)
+    return game.state_from_engine(engine)

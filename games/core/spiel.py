@@ -1,0 +1,220 @@
+"""The OpenSpiel face: one thin ``pyspiel.Game``/``pyspiel.State`` pair for every game.
+
+The state holds a single attribute, the engine: ``clone()`` deep-copies every attribute of a
+Python state, so keeping anything else there (the game in particular) costs time on every
+clone. Everything game-specific is delegated to the game's ``GameDefinition``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from games.core.definition import GameDefinition, InvalidAction
+from games.core.engine import CHANCE, TERMINAL, Engine
+from games.core.infoset import build_infoset, canonical_json
+from games.core.params import InvalidParams
+
+
+class AtelierGame(pyspiel.Game):
+    """A ``pyspiel.Game`` backed by a ``GameDefinition``; subclassed once per game."""
+
+    definition: GameDefinition
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        defn = self.definition
+        self.params = defn.validate_params(params or {})
+        nums = defn.numbers(self.params)
+        self.numbers = nums
+        game_type = make_game_type(defn)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=nums.num_distinct_actions,
+            max_chance_outcomes=nums.max_chance_outcomes,
+            num_players=nums.num_players,
+            min_utility=nums.min_utility,
+            max_utility=nums.max_utility,
+            utility_sum=nums.utility_sum,
+            max_game_length=nums.max_game_length,
+        )
+        super().__init__(game_type, info, self.params)
+
+    def new_initial_state(self, struct: Any = None) -> AtelierState:
+        """A fresh state, or the state a ``to_struct()`` dict (or StateStruct) describes."""
+        if struct is None:
+            return AtelierState(self, self.definition.new_engine(self.params))
+        if isinstance(struct, pyspiel.StateStruct):
+            struct = struct.to_dict()
+        return self.state_from_engine(engine_from_struct(self.definition, self.params, struct))
+
+    def state_from_engine(self, engine: Engine) -> AtelierState:
+        """A state over a copy of ``engine``, with OpenSpiel's own history filled in."""
+        state = AtelierState(self, self.definition.new_engine(self.params))
+        for action in engine.history:
+            state.apply_action(action)
+        return state
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> AtelierObserver:
+        if params:
+            raise ValueError(f"observer parameters are not supported, got {params}")
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return AtelierObserver(self, perfect_recall)
+
+
+def make_game_type(defn: GameDefinition) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=defn.name,
+        long_name=defn.long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=(
+            pyspiel.GameType.Utility.ZERO_SUM
+            if defn.zero_sum
+            else pyspiel.GameType.Utility.GENERAL_SUM
+        ),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=defn.max_players,
+        min_num_players=defn.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={s.name: s.default for s in defn.param_specs},
+    )
+
+
+def engine_from_struct(defn: GameDefinition, params: dict[str, Any], struct: Any) -> Engine:
+    """Rebuilds an engine from ``to_struct()`` output by replaying its history."""
+    if not isinstance(struct, dict):
+        raise ValueError(f"a state struct must be an object, got {type(struct).__name__}")
+    if struct.get("game", defn.name) != defn.name:
+        raise ValueError(f"state struct is for game {struct.get('game')!r}, not {defn.name!r}")
+    if "params" in struct:
+        try:
+            given = defn.validate_params(struct["params"])
+        except InvalidParams as err:
+            raise ValueError(f"state struct field 'params': {err}") from None
+        if given != params:
+            raise ValueError("state struct field 'params' differs from the game's parameters")
+    history = struct.get("history")
+    if not isinstance(history, list):
+        raise ValueError("state struct needs 'history', the list of action ids")
+    engine = defn.new_engine(params)
+    for i, action in enumerate(history):
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise ValueError(f"state struct history[{i}] must be an action id, got {action!r}")
+        if engine.is_terminal() or action not in engine.legal_actions():
+            raise ValueError(f"state struct history[{i}] = {action} is not legal there")
+        engine.apply(action)
+    if "state" in struct and struct["state"] != engine.describe():
+        raise ValueError("state struct field 'state' does not match the replayed history")
+    return engine
+
+
+class AtelierState(pyspiel.State):
+    """A ``pyspiel.State`` whose only attribute is the engine."""
+
+    def __init__(self, game: AtelierGame, engine: Engine) -> None:
+        super().__init__(game)
+        self.engine = engine
+
+    @property
+    def definition(self) -> GameDefinition:
+        return self.get_game().definition
+
+    # --- the game loop -----------------------------------------------------------------------
+    def current_player(self) -> int:
+        player = self.engine.current_player()
+        if player == CHANCE:
+            return pyspiel.PlayerId.CHANCE
+        if player == TERMINAL:
+            return pyspiel.PlayerId.TERMINAL
+        return player
+
+    def is_terminal(self) -> bool:
+        return self.engine.is_terminal()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.engine.player_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.engine.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        self.engine.apply(action)
+
+    def returns(self) -> list[float]:
+        return self.engine.returns()
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.definition.action_to_string(self.engine, player, action)
+
+    def __str__(self) -> str:
+        return json.dumps(self.engine.describe(), sort_keys=True)
+
+    # --- structs -----------------------------------------------------------------------------
+    def _to_struct(self) -> dict[str, Any]:
+        defn = self.definition
+        return {
+            "game": defn.name,
+            "version": defn.version,
+            "params": dict(self.get_game().params),
+            "history": list(self.engine.history),
+            "state": self.engine.describe(),
+        }
+
+    def _to_observation_struct(self, player: int) -> dict[str, Any]:
+        game = self.get_game()
+        return build_infoset(game.definition, game.params, self.engine, player)
+
+    def _action_to_struct(self, player: int, action: int) -> dict[str, Any]:
+        return self.definition.action_to_struct(self.engine, player, action)
+
+    def _struct_to_actions(self, action_dict: dict[str, Any]) -> list[int]:
+        return [self.definition.struct_to_action(self.engine, action_dict)]
+
+    def action_from_struct(self, action_dict: dict[str, Any]) -> int:
+        """The legal action id of a JSON action dict; ``InvalidAction`` if there is none."""
+        return self.definition.struct_to_action(self.engine, action_dict)
+
+    def action_from_string(self, text: str) -> int:
+        return self.definition.string_to_action(self.engine, text)
+
+
+class AtelierObserver:
+    """OpenSpiel's PyObserver interface: strings and tensors for one seat.
+
+    The information-state string is the canonical infoset JSON itself, so equal strings mean
+    equal information sets by construction. Tensors encode the current picture the seat sees
+    (``observation_features``): a fixed-length summary, equal whenever the strings are equal.
+    """
+
+    def __init__(self, game: AtelierGame, perfect_recall: bool) -> None:
+        self.game = game
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(game.numbers.observation_size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: AtelierState, player: int) -> None:
+        self.tensor[:] = state.engine.observation_features(player)
+
+    def string_from(self, state: AtelierState, player: int) -> str:
+        if self.perfect_recall:
+            infoset = build_infoset(
+                self.game.definition, self.game.params, state.engine, player, with_view=False
+            )
+            return canonical_json(infoset)
+        return json.dumps(state.engine.observation(player), sort_keys=True, separators=(",", ":"))
+
+
+def register(defn: GameDefinition) -> type[AtelierGame]:
+    """Registers ``defn`` with pyspiel; returns the game class."""
+    cls = type(f"{type(defn).__name__}Game", (AtelierGame,), {"definition": defn})
+    pyspiel.register_game(make_game_type(defn), cls)
+    return cls
+
+
+__all__ = ["AtelierGame", "AtelierObserver", "AtelierState", "InvalidAction", "register"]

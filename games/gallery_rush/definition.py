@@ -1,0 +1,125 @@
+"""Gallery Rush's names, parameters and action encoding.
+
+Player actions (ids): 0 explore; 1-5 declare Monet, van Gogh, Vermeer, forgery, Mona Lisa;
+6 continue; 7 confirm; 8 pass (only when no card is left to flip anywhere); 9-12 steal a
+Monet, van Gogh, Vermeer or the Mona Lisa from the next victim. Chance outcomes: the start
+player's seat at the first step, then the kind of card flipped (0-6 in ``games.paintings``
+order).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.definition import GameDefinition, GameNumbers, InvalidAction
+from games.core.engine import CHANCE
+from games.core.params import ParamSpec
+from games.gallery_rush.engine import (
+    CALL_BY_NAME,
+    NUM_ACTIONS,
+    SLOT_NAMES,
+    START,
+    STEPS_PER_TURN,
+    GalleryRushEngine,
+    action_struct,
+    feature_size,
+)
+from games.paintings import KIND_BY_NAME, KIND_NAMES, NUM_KINDS
+
+
+class GalleryRush(GameDefinition):
+    name = "gallery_rush"
+    long_name = "Gallery Rush"
+    version = 1
+    zero_sum = True
+    rules_doc = "docs/rules/gallery_rush.md"
+    conformance_params = ({"players": 2}, {"players": 3}, {"players": 4, "max_turns": 12})
+    param_specs = (
+        ParamSpec("players", 2, "number of players", min=2, max=4),
+        ParamSpec(
+            "max_turns",
+            300,
+            "turn cap: after this many turns every player is ranked by Collection size",
+            min=1,
+            max=10_000,
+        ),
+    )
+
+    def numbers(self, params: dict[str, Any]) -> GameNumbers:
+        n = params["players"]
+        return GameNumbers(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=max(NUM_KINDS, n),
+            num_players=n,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=1 + STEPS_PER_TURN * params["max_turns"],
+            observation_size=feature_size(n),
+        )
+
+    def new_engine(self, params: dict[str, Any]) -> GalleryRushEngine:
+        return GalleryRushEngine(params["players"], params["max_turns"])
+
+    def action_to_struct(self, engine: Any, player: int, action: int) -> dict[str, Any]:
+        if player == CHANCE or engine.current_player() == CHANCE:
+            if engine.phase == START:
+                return {"type": "start_player", "seat": action}
+            return {"type": "flip", "card": KIND_NAMES[action]}
+        return action_struct(engine, action)
+
+    def action_to_string(self, engine: Any, player: int, action: int) -> str:
+        s = self.action_to_struct(engine, player, action)
+        kind = s["type"]
+        if kind == "declare":
+            return f"declare {s['call']}"
+        if kind == "steal":
+            return f"steal {s['card']} from seat {s['from']}"
+        if kind == "flip":
+            return f"flip {s['card']}"
+        if kind == "start_player":
+            return f"start player: seat {s['seat']}"
+        return kind
+
+    def struct_to_action(self, engine: Any, struct: Any) -> int:
+        """Direct decoding (no scan over legal actions), with errors naming the field."""
+        if not isinstance(struct, dict) or "type" not in struct:
+            raise InvalidAction("an action must be an object with a 'type'")
+        kind = struct["type"]
+        table: dict[str, int] = {"explore": 0, "continue": 6, "confirm": 7, "pass": 8}
+        if kind in table:
+            action = table[kind]
+        elif kind == "declare":
+            call = struct.get("call")
+            if call not in CALL_BY_NAME:
+                raise InvalidAction(
+                    f"field 'call' must be one of {list(CALL_BY_NAME)}, got {call!r}"
+                )
+            action = 1 + CALL_BY_NAME[call]
+        elif kind == "steal":
+            card = struct.get("card")
+            if card not in SLOT_NAMES:
+                raise InvalidAction(f"field 'card' must be one of {list(SLOT_NAMES)}, got {card!r}")
+            action = 9 + SLOT_NAMES.index(card)
+        elif kind == "flip":
+            card = struct.get("card")
+            if card not in KIND_BY_NAME:
+                raise InvalidAction(f"field 'card' must be one of {list(KIND_NAMES)}, got {card!r}")
+            action = KIND_BY_NAME[card]
+        elif kind == "start_player":
+            action = struct.get("seat")
+            if not isinstance(action, int) or isinstance(action, bool):
+                raise InvalidAction(f"field 'seat' must be a seat number, got {action!r}")
+        else:
+            raise InvalidAction(f"unknown action type {kind!r}")
+        if engine.is_terminal() or action not in engine.legal_actions():
+            raise InvalidAction(f"action {struct} is not legal here; {self._legal_summary(engine)}")
+        if self.action_to_struct(engine, engine.current_player(), action) != struct:
+            raise InvalidAction(
+                f"action {struct} does not match the state: expected "
+                f"{self.action_to_struct(engine, engine.current_player(), action)}"
+            )
+        return action
+
+
+GALLERY_RUSH = GalleryRush()

@@ -1,0 +1,437 @@
+"""Gallery Rush rules: push-your-luck with the 28-card deck (see ``docs/rules/gallery_rush.md``).
+
+Every card flipped is public, so the only hidden thing is the order of the deck; each flip is
+a chance node over the remaining deck's composition. Collections hold counts per kind
+(Monet, van Gogh, Vermeer, Mona Lisa); the Keep holds at most one painting per painter,
+because a second one busts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.engine import CHANCE, TERMINAL, Engine, Narration
+from games.paintings import (
+    FULL_DECK,
+    KIND_NAMES,
+    MONA_LISA,
+    NUM_KINDS,
+    PAINTER_NAMES,
+    counts_to_names,
+    forgery_painter,
+    is_forgery,
+)
+
+# Player actions.
+EXPLORE = 0
+DECLARE_MONET, DECLARE_VAN_GOGH, DECLARE_VERMEER = 1, 2, 3
+DECLARE_FORGERY, DECLARE_MONA_LISA = 4, 5
+CONTINUE, CONFIRM, PASS = 6, 7, 8
+STEAL_BASE = 9  # STEAL_BASE + slot, slot 0..2 = painter, 3 = the Mona Lisa
+NUM_ACTIONS = 13
+
+CALL_NAMES = ("Monet", "van Gogh", "Vermeer", "forgery", "Mona Lisa")
+CALL_BY_NAME = {name: i for i, name in enumerate(CALL_NAMES)}
+SLOT_NAMES = ("Monet", "van Gogh", "Vermeer", "Mona Lisa")
+ML_SLOT = 3
+CALL_FORGERY, CALL_MONA_LISA = 3, 4
+
+# Phases.
+START, TURN, FLIP, CHOOSE, STEAL, OVER = range(6)
+PHASE_NAMES = ("start", "turn", "flip", "choose", "steal", "over")
+
+# What a pending flip is for.
+FOR_EXPLORE, FOR_DECLARE, FOR_BONUS = range(3)
+
+COLLECTION_GOAL = 7
+PAINTER_GOAL = 4
+BONUS_DRAWS = 2
+STEPS_PER_TURN = 9  # explore + 4 flips + 3 continues + confirm bounds every kind of turn
+
+
+class GalleryRushEngine(Engine):
+    """The full game state; ``history`` replays it exactly."""
+
+    __slots__ = (
+        "bonus_left",
+        "collections",
+        "deck",
+        "declared",
+        "discard",
+        "flip_for",
+        "keep",
+        "max_turns",
+        "mona_lisa_winner",
+        "phase",
+        "player",
+        "qualified",
+        "start",
+        "turns",
+        "victims",
+    )
+
+    def __init__(self, num_players: int, max_turns: int) -> None:
+        self.num_players = num_players
+        self.max_turns = max_turns
+        self.history: list[int] = []
+        self.phase = START
+        self.player = CHANCE
+        self.start = -1
+        self.turns = 0
+        self.deck = list(FULL_DECK)
+        self.discard = [0] * NUM_KINDS
+        self.keep = [0, 0, 0]
+        self.collections = [[0, 0, 0, 0] for _ in range(num_players)]
+        self.qualified = [False] * num_players
+        self.flip_for = FOR_EXPLORE
+        self.declared = -1
+        self.bonus_left = 0
+        self.victims: list[int] = []
+        self.mona_lisa_winner = -1
+
+    def copy(self) -> GalleryRushEngine:
+        new = GalleryRushEngine.__new__(GalleryRushEngine)
+        new.num_players = self.num_players
+        new.max_turns = self.max_turns
+        new.history = self.history.copy()
+        new.phase = self.phase
+        new.player = self.player
+        new.start = self.start
+        new.turns = self.turns
+        new.deck = self.deck.copy()
+        new.discard = self.discard.copy()
+        new.keep = self.keep.copy()
+        new.collections = [c.copy() for c in self.collections]
+        new.qualified = self.qualified.copy()
+        new.flip_for = self.flip_for
+        new.declared = self.declared
+        new.bonus_left = self.bonus_left
+        new.victims = self.victims.copy()
+        new.mona_lisa_winner = self.mona_lisa_winner
+        return new
+
+    # --- game loop ---------------------------------------------------------------------------
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase in (START, FLIP):
+            return CHANCE
+        if phase == OVER:
+            return TERMINAL
+        return self.player
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.phase == START:
+            p = 1.0 / self.num_players
+            return [(s, p) for s in range(self.num_players)]
+        total = sum(self.deck)
+        return [(k, c / total) for k, c in enumerate(self.deck) if c]
+
+    def legal_actions(self) -> list[int]:
+        phase = self.phase
+        if phase == START:
+            return list(range(self.num_players))
+        if phase == FLIP:
+            return [k for k, c in enumerate(self.deck) if c]
+        return self.player_actions()
+
+    def player_actions(self) -> list[int]:
+        phase = self.phase
+        if phase == TURN:
+            if self._cards_left():
+                return [0, 1, 2, 3, 4, 5]
+            return [PASS]
+        if phase == CHOOSE:
+            return [CONTINUE, CONFIRM] if self._cards_left() else [CONFIRM]
+        if phase == STEAL:
+            victim = self.collections[self.victims[0]]
+            return [STEAL_BASE + s for s in range(4) if victim[s]]
+        return []
+
+    def _cards_left(self) -> bool:
+        return sum(self.deck) + sum(self.discard) > 0
+
+    def _apply(self, action: int) -> None:
+        phase = self.phase
+        if phase == FLIP:
+            self._resolve_flip(action)
+        elif phase == TURN:
+            if action == EXPLORE:
+                self._start_flip(FOR_EXPLORE)
+            elif action == PASS:
+                self._end_turn()
+            else:
+                self.declared = action - DECLARE_MONET
+                self._start_flip(FOR_DECLARE)
+        elif phase == CHOOSE:
+            if action == CONTINUE:
+                self._start_flip(FOR_EXPLORE)
+            else:
+                self._confirm_keep()
+                self._end_turn()
+        elif phase == STEAL:
+            slot = action - STEAL_BASE
+            victim = self.victims.pop(0)
+            self.collections[victim][slot] -= 1
+            self.collections[self.player][slot] += 1
+            if not self.victims:
+                self._check_goal(self.player)
+                self._end_turn()
+        elif phase == START:
+            self.start = action
+            self.player = action
+            self.phase = TURN
+        else:
+            raise ValueError("the game is over")
+
+    def _start_flip(self, purpose: int) -> None:
+        """Moves to a chance flip, refilling an empty deck from the discard first."""
+        if not sum(self.deck):
+            self._reshuffle()
+        self.flip_for = purpose
+        self.phase = FLIP
+
+    def _reshuffle(self) -> None:
+        for k in range(NUM_KINDS):
+            self.deck[k] += self.discard[k]
+            self.discard[k] = 0
+
+    def _after_card(self) -> None:
+        """The reshuffle trigger: all three forgeries in the discard."""
+        if self.discard[3] and self.discard[4] and self.discard[5]:
+            self._reshuffle()
+
+    def _resolve_flip(self, kind: int) -> None:
+        self.deck[kind] -= 1
+        purpose = self.flip_for
+        me = self.collections[self.player]
+        if purpose == FOR_EXPLORE:
+            if kind == MONA_LISA:
+                me[ML_SLOT] += 1
+                self._confirm_keep()
+                self._after_card()
+                self._end_turn()
+            elif is_forgery(kind):
+                self._discard_keep()
+                self.discard[kind] += 1
+                painter = forgery_painter(kind)
+                self.discard[painter] += me[painter]
+                me[painter] = 0
+                self._after_card()
+                self._end_turn()
+            elif self.keep[kind]:
+                self._discard_keep()
+                self.discard[kind] += 1
+                self._after_card()
+                self._end_turn()
+            else:
+                self.keep[kind] = 1
+                self.phase = CHOOSE
+        elif purpose == FOR_DECLARE:
+            self._resolve_declare(kind, me)
+        else:  # a bonus draw after a successful painter declaration
+            if is_forgery(kind):
+                self.discard[kind] += 1
+            else:
+                me[ML_SLOT if kind == MONA_LISA else kind] += 1
+            self._after_card()
+            self.bonus_left -= 1
+            self._next_bonus_or_end()
+
+    def _resolve_declare(self, kind: int, me: list[int]) -> None:
+        called = self.declared
+        if called == CALL_MONA_LISA:
+            if kind == MONA_LISA:
+                self.mona_lisa_winner = self.player
+                self.phase = OVER
+                return
+            self.discard[kind] += 1
+        elif called == CALL_FORGERY:
+            self.discard[kind] += 1
+            if is_forgery(kind):
+                self._after_card()
+                self.victims = [
+                    s for s in self._seats_after(self.player) if sum(self.collections[s])
+                ]
+                if self.victims:
+                    self.phase = STEAL
+                    return
+                self._end_turn()
+                return
+        elif kind == called:
+            me[kind] += 1
+            self.bonus_left = BONUS_DRAWS
+            self._after_card()
+            self._next_bonus_or_end()
+            return
+        elif kind == MONA_LISA:
+            me[ML_SLOT] += 1
+            self._check_goal(self.player)
+        elif is_forgery(kind):
+            self.discard[kind] += 1
+            self.discard[called] += me[called]
+            me[called] = 0
+        else:
+            self.discard[kind] += 1
+        self._after_card()
+        self._end_turn()
+
+    def _next_bonus_or_end(self) -> None:
+        if self.bonus_left and self._cards_left():
+            self._start_flip(FOR_BONUS)
+        else:
+            self.bonus_left = 0
+            self._check_goal(self.player)
+            self._end_turn()
+
+    def _seats_after(self, seat: int) -> list[int]:
+        n = self.num_players
+        return [(seat + i) % n for i in range(1, n)]
+
+    def _confirm_keep(self) -> None:
+        me = self.collections[self.player]
+        for painter in range(3):
+            me[painter] += self.keep[painter]
+            self.keep[painter] = 0
+        self._check_goal(self.player)
+
+    def _discard_keep(self) -> None:
+        for painter in range(3):
+            self.discard[painter] += self.keep[painter]
+            self.keep[painter] = 0
+
+    def _check_goal(self, seat: int) -> None:
+        c = self.collections[seat]
+        ml = c[ML_SLOT]
+        if sum(c) >= COLLECTION_GOAL or max(c[0], c[1], c[2]) + ml >= PAINTER_GOAL:
+            self.qualified[seat] = True
+
+    def _end_turn(self) -> None:
+        self.turns += 1
+        self.declared = -1
+        nxt = (self.player + 1) % self.num_players
+        if (any(self.qualified) and nxt == self.start) or self.turns >= self.max_turns:
+            self.phase = OVER
+            return
+        self.player = nxt
+        self.phase = TURN
+
+    # --- results -----------------------------------------------------------------------------
+    def winners(self) -> list[int]:
+        """The seats sharing the win (only meaningful once the game is over)."""
+        if self.mona_lisa_winner >= 0:
+            return [self.mona_lisa_winner]
+        pool = [s for s in range(self.num_players) if self.qualified[s]]
+        if not pool:  # the turn cap ended the game: everybody is ranked
+            pool = list(range(self.num_players))
+        best = max(sum(self.collections[s]) for s in pool)
+        return [s for s in pool if sum(self.collections[s]) == best]
+
+    def returns(self) -> list[float]:
+        n = self.num_players
+        if self.phase != OVER:
+            return [0.0] * n
+        won = self.winners()
+        if len(won) == n:
+            return [0.0] * n
+        win, lose = 1.0 / len(won), -1.0 / (n - len(won))
+        return [win if s in won else lose for s in range(n)]
+
+    # --- what players know -------------------------------------------------------------------
+    def narrate(self, action: int) -> Narration:
+        """Everything in Gallery Rush is public: each step is one public event."""
+        phase = self.phase
+        if phase == START:
+            return Narration({"type": "start_player", "seat": action})
+        if phase == FLIP:
+            return Narration({"type": "flip", "seat": self.player, "card": KIND_NAMES[action]})
+        return Narration({**action_struct(self, action), "seat": self.player})
+
+    def info_key(self, player: int) -> Any:
+        return (player, *self.history)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        return {"seat": player, **self.describe()}
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "phase": PHASE_NAMES[self.phase],
+            "start_player": self.start if self.start >= 0 else None,
+            "turns_played": self.turns,
+            "deck": counts_to_names(self.deck),
+            "deck_size": sum(self.deck),
+            "discard": counts_to_names(self.discard),
+            "keep": [PAINTER_NAMES[p] for p in range(3) if self.keep[p]],
+            "collections": [
+                {SLOT_NAMES[s]: c[s] for s in range(4) if c[s]} for c in self.collections
+            ],
+            "qualified": [s for s in range(self.num_players) if self.qualified[s]],
+        }
+        if self.declared >= 0:
+            out["declared"] = CALL_NAMES[self.declared]
+        if self.bonus_left:
+            out["bonus_draws_left"] = self.bonus_left
+        if self.phase == STEAL:
+            out["stealing_from"] = list(self.victims)
+        if self.mona_lisa_winner >= 0:
+            out["mona_lisa_winner"] = self.mona_lisa_winner
+        if self.phase == OVER:
+            out["winners"] = self.winners()
+        return out
+
+    def observation_features(self, player: int) -> list[float]:
+        n = self.num_players
+        feats = [0.0] * feature_size(n)
+        feats[player] = 1.0
+        if self.player >= 0:
+            feats[n + self.player] = 1.0
+        if self.start >= 0:
+            feats[2 * n + self.start] = 1.0
+        i = 3 * n
+        feats[i + self.phase] = 1.0
+        i += 6
+        for c in self.collections:
+            for s in range(4):
+                feats[i + s] = c[s] / 8.0
+            i += 4
+        for s in range(n):
+            feats[i + s] = 1.0 if self.qualified[s] else 0.0
+        i += n
+        if self.phase == STEAL:
+            feats[i + self.victims[0]] = 1.0
+        i += n
+        for k in range(NUM_KINDS):
+            feats[i + k] = self.deck[k] / 8.0
+            feats[i + NUM_KINDS + k] = self.discard[k] / 8.0
+        i += 2 * NUM_KINDS
+        for p in range(3):
+            feats[i + p] = float(self.keep[p])
+        i += 3
+        if self.declared >= 0:
+            feats[i + self.declared] = 1.0
+        i += 5
+        feats[i] = self.bonus_left / 2.0
+        feats[i + 1] = self.turns / self.max_turns
+        return feats
+
+
+def feature_size(num_players: int) -> int:
+    return 3 * num_players + 6 + 4 * num_players + 2 * num_players + 2 * NUM_KINDS + 3 + 5 + 2
+
+
+def action_struct(engine: GalleryRushEngine, action: int) -> dict[str, Any]:
+    """The JSON form of a player action in ``engine``'s current phase."""
+    if action == EXPLORE:
+        return {"type": "explore"}
+    if DECLARE_MONET <= action <= DECLARE_MONA_LISA:
+        return {"type": "declare", "call": CALL_NAMES[action - DECLARE_MONET]}
+    if action == CONTINUE:
+        return {"type": "continue"}
+    if action == CONFIRM:
+        return {"type": "confirm"}
+    if action == PASS:
+        return {"type": "pass"}
+    victim = engine.victims[0] if engine.victims else None
+    return {"type": "steal", "from": victim, "card": SLOT_NAMES[action - STEAL_BASE]}

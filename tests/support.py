@@ -1,0 +1,80 @@
+"""Helpers shared by the test modules: random playthroughs on engines and pyspiel states."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pyspiel
+
+import games
+from games.core.engine import Engine
+
+
+def conformance_cases() -> list[tuple[str, dict[str, Any]]]:
+    """Every (game, params) pair the shared suite runs: declared by each game's definition."""
+    return [
+        (name, params)
+        for name, defn in games.DEFINITIONS.items()
+        for params in defn.conformance_params
+    ]
+
+
+def case_id(case: tuple[str, dict[str, Any]]) -> str:
+    name, params = case
+    return name + "(" + ",".join(f"{k}={v}" for k, v in sorted(params.items())) + ")"
+
+
+def step(engine: Engine, rng: random.Random) -> int:
+    """Picks a random legal action (chance by its probabilities) and applies it."""
+    if engine.is_chance():
+        outcomes, probs = zip(*engine.chance_outcomes(), strict=True)
+        action = rng.choices(outcomes, probs)[0]
+    else:
+        action = rng.choice(engine.legal_actions())
+    engine.apply(action)
+    return action
+
+
+def playout(engine: Engine, rng: random.Random, max_steps: int = 100_000) -> Engine:
+    for _ in range(max_steps):
+        if engine.is_terminal():
+            return engine
+        step(engine, rng)
+    raise AssertionError(f"no terminal state after {max_steps} steps")
+
+
+def random_engines(
+    game: pyspiel.Game, seed: int, count: int, keep_every: int = 1
+) -> Iterator[Engine]:
+    """Yields ``count`` engine states taken along random games (terminal states included)."""
+    rng = random.Random(seed)
+    defn = game.definition
+    produced = 0
+    while produced < count:
+        engine = defn.new_engine(game.params)
+        while True:
+            if rng.randrange(keep_every) == 0:
+                yield engine.copy()
+                produced += 1
+                if produced >= count:
+                    return
+            if engine.is_terminal():
+                break
+            step(engine, rng)
+
+
+def play_states(game: pyspiel.Game, seed: int) -> Iterator[pyspiel.State]:
+    """Every pyspiel state of one random game, in order."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while True:
+        yield state
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state = state.child(rng.choices(outcomes, probs)[0])
+        else:
+            state = state.child(rng.choice(state.legal_actions()))
