@@ -18,6 +18,7 @@ every game through one mechanism:
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 CHANCE = -1
@@ -72,6 +73,16 @@ class Engine:
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(outcome, probability) pairs at a chance node, sorted by outcome."""
         raise NotImplementedError
+
+    def sample_chance(self, rng: random.Random) -> int:
+        """Draws a chance outcome by its probability; engines override it with a faster draw."""
+        u = rng.random()
+        outcomes = self.chance_outcomes()
+        for action, prob in outcomes:
+            u -= prob
+            if u < 0.0:
+                return action
+        return outcomes[-1][0]
 
     def apply(self, action: int) -> None:
         """Applies a legal action (the caller checks legality) and records it in history."""

@@ -18,6 +18,9 @@ from games.core.engine import CHANCE, TERMINAL, Engine
 from games.core.infoset import build_infoset, canonical_json
 from games.core.params import InvalidParams
 
+# The engine's ids are OpenSpiel's own, so states can hand them over unchanged.
+assert int(pyspiel.PlayerId.CHANCE) == CHANCE and int(pyspiel.PlayerId.TERMINAL) == TERMINAL
+
 
 class AtelierGame(pyspiel.Game):
     """A ``pyspiel.Game`` backed by a ``GameDefinition``; subclassed once per game."""
@@ -127,12 +130,9 @@ class AtelierState(pyspiel.State):
 
     # --- the game loop -----------------------------------------------------------------------
     def current_player(self) -> int:
-        player = self.engine.current_player()
-        if player == CHANCE:
-            return pyspiel.PlayerId.CHANCE
-        if player == TERMINAL:
-            return pyspiel.PlayerId.TERMINAL
-        return player
+        # The engine's CHANCE and TERMINAL are OpenSpiel's own ids (-1, -4); OpenSpiel calls
+        # this several times per action, so it stays a bare delegation.
+        return self.engine.current_player()
 
     def is_terminal(self) -> bool:
         return self.engine.is_terminal()

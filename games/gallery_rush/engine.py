@@ -8,6 +8,7 @@ because a second one busts.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from games.core.engine import CHANCE, TERMINAL, Engine, Narration
@@ -56,6 +57,7 @@ class GalleryRushEngine(Engine):
         "bonus_left",
         "collections",
         "deck",
+        "deck_size",
         "declared",
         "discard",
         "flip_for",
@@ -66,6 +68,7 @@ class GalleryRushEngine(Engine):
         "player",
         "qualified",
         "start",
+        "to_move",
         "turns",
         "victims",
     )
@@ -76,9 +79,11 @@ class GalleryRushEngine(Engine):
         self.history: list[int] = []
         self.phase = START
         self.player = CHANCE
+        self.to_move = CHANCE  # current_player(), kept in step with phase and player
         self.start = -1
         self.turns = 0
         self.deck = list(FULL_DECK)
+        self.deck_size = sum(FULL_DECK)
         self.discard = [0] * NUM_KINDS
         self.keep = [0, 0, 0]
         self.collections = [[0, 0, 0, 0] for _ in range(num_players)]
@@ -95,10 +100,12 @@ class GalleryRushEngine(Engine):
         new.max_turns = self.max_turns
         new.history = self.history.copy()
         new.phase = self.phase
+        new.to_move = self.to_move
         new.player = self.player
         new.start = self.start
         new.turns = self.turns
         new.deck = self.deck.copy()
+        new.deck_size = self.deck_size
         new.discard = self.discard.copy()
         new.keep = self.keep.copy()
         new.collections = [c.copy() for c in self.collections]
@@ -112,21 +119,30 @@ class GalleryRushEngine(Engine):
 
     # --- game loop ---------------------------------------------------------------------------
     def current_player(self) -> int:
-        phase = self.phase
-        if phase in (START, FLIP):
-            return CHANCE
-        if phase == OVER:
-            return TERMINAL
-        return self.player
+        return self.to_move
 
     def is_terminal(self) -> bool:
-        return self.phase == OVER
+        return self.to_move == TERMINAL
+
+    def is_chance(self) -> bool:
+        return self.to_move == CHANCE
+
+    def sample_chance(self, rng: random.Random) -> int:
+        if self.phase == START:
+            return rng.randrange(self.num_players)
+        deck = self.deck
+        r = int(rng.random() * self.deck_size)
+        for kind in range(NUM_KINDS):
+            r -= deck[kind]
+            if r < 0:
+                return kind
+        raise AssertionError("empty deck at a flip")
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.phase == START:
             p = 1.0 / self.num_players
             return [(s, p) for s in range(self.num_players)]
-        total = sum(self.deck)
+        total = self.deck_size
         return [(k, c / total) for k, c in enumerate(self.deck) if c]
 
     def legal_actions(self) -> list[int]:
@@ -151,12 +167,19 @@ class GalleryRushEngine(Engine):
         return []
 
     def _cards_left(self) -> bool:
-        return sum(self.deck) + sum(self.discard) > 0
+        return self.deck_size > 0 or sum(self.discard) > 0
 
-    def _apply(self, action: int) -> None:
+    def apply(self, action: int) -> None:
+        self.history.append(action)
         phase = self.phase
         if phase == FLIP:
             self._resolve_flip(action)
+        elif phase == CHOOSE:
+            if action == CONTINUE:
+                self._start_flip(FOR_EXPLORE)
+            else:
+                self._confirm_keep()
+                self._end_turn()
         elif phase == TURN:
             if action == EXPLORE:
                 self._start_flip(FOR_EXPLORE)
@@ -165,12 +188,6 @@ class GalleryRushEngine(Engine):
             else:
                 self.declared = action - DECLARE_MONET
                 self._start_flip(FOR_DECLARE)
-        elif phase == CHOOSE:
-            if action == CONTINUE:
-                self._start_flip(FOR_EXPLORE)
-            else:
-                self._confirm_keep()
-                self._end_turn()
         elif phase == STEAL:
             slot = action - STEAL_BASE
             victim = self.victims.pop(0)
@@ -182,20 +199,23 @@ class GalleryRushEngine(Engine):
         elif phase == START:
             self.start = action
             self.player = action
+            self.to_move = action
             self.phase = TURN
         else:
             raise ValueError("the game is over")
 
     def _start_flip(self, purpose: int) -> None:
         """Moves to a chance flip, refilling an empty deck from the discard first."""
-        if not sum(self.deck):
+        if not self.deck_size:
             self._reshuffle()
         self.flip_for = purpose
         self.phase = FLIP
+        self.to_move = CHANCE
 
     def _reshuffle(self) -> None:
         for k in range(NUM_KINDS):
             self.deck[k] += self.discard[k]
+            self.deck_size += self.discard[k]
             self.discard[k] = 0
 
     def _after_card(self) -> None:
@@ -205,6 +225,7 @@ class GalleryRushEngine(Engine):
 
     def _resolve_flip(self, kind: int) -> None:
         self.deck[kind] -= 1
+        self.deck_size -= 1
         purpose = self.flip_for
         me = self.collections[self.player]
         if purpose == FOR_EXPLORE:
@@ -213,7 +234,7 @@ class GalleryRushEngine(Engine):
                 self._confirm_keep()
                 self._after_card()
                 self._end_turn()
-            elif is_forgery(kind):
+            elif kind >= 3:  # a forgery (the Mona Lisa was handled above)
                 self._discard_keep()
                 self.discard[kind] += 1
                 painter = forgery_painter(kind)
@@ -229,10 +250,11 @@ class GalleryRushEngine(Engine):
             else:
                 self.keep[kind] = 1
                 self.phase = CHOOSE
+                self.to_move = self.player
         elif purpose == FOR_DECLARE:
             self._resolve_declare(kind, me)
         else:  # a bonus draw after a successful painter declaration
-            if is_forgery(kind):
+            if 3 <= kind < 6:  # a forgery
                 self.discard[kind] += 1
             else:
                 me[ML_SLOT if kind == MONA_LISA else kind] += 1
@@ -246,6 +268,7 @@ class GalleryRushEngine(Engine):
             if kind == MONA_LISA:
                 self.mona_lisa_winner = self.player
                 self.phase = OVER
+                self.to_move = TERMINAL
                 return
             self.discard[kind] += 1
         elif called == CALL_FORGERY:
@@ -257,6 +280,7 @@ class GalleryRushEngine(Engine):
                 ]
                 if self.victims:
                     self.phase = STEAL
+                    self.to_move = self.player
                     return
                 self._end_turn()
                 return
@@ -314,8 +338,10 @@ class GalleryRushEngine(Engine):
         nxt = (self.player + 1) % self.num_players
         if (any(self.qualified) and nxt == self.start) or self.turns >= self.max_turns:
             self.phase = OVER
+            self.to_move = TERMINAL
             return
         self.player = nxt
+        self.to_move = nxt
         self.phase = TURN
 
     # --- results -----------------------------------------------------------------------------
@@ -361,7 +387,7 @@ class GalleryRushEngine(Engine):
             "start_player": self.start if self.start >= 0 else None,
             "turns_played": self.turns,
             "deck": counts_to_names(self.deck),
-            "deck_size": sum(self.deck),
+            "deck_size": self.deck_size,
             "discard": counts_to_names(self.discard),
             "keep": [PAINTER_NAMES[p] for p in range(3) if self.keep[p]],
             "collections": [

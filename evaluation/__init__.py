@@ -1,0 +1,1 @@
+"""Evaluation: the ``atelier`` command line, benchmarks, tournaments and exploitability."""

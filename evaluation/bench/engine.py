@@ -1,0 +1,172 @@
+"""Random-playout speed of every game's raw engine and OpenSpiel face, against a C++ reference.
+
+The reference is OpenSpiel's C++ ``liars_dice`` driven from Python with the same random policy
+(a seeded ``random.Random``), so the ratio says how our pure-Python engines compare with a
+C++ game as a Python search would see it. Each measurement runs for a fixed wall time and
+counts whole playouts.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pyspiel
+
+import games
+from games.core.engine import CHANCE, TERMINAL
+
+REFERENCE_GAME = "liars_dice"
+
+
+def pick(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
+    """Samples from (outcome, probability) pairs with one uniform draw."""
+    u = rng.random()
+    for action, prob in outcomes:
+        u -= prob
+        if u < 0.0:
+            return action
+    return outcomes[-1][0]
+
+
+def _engine_playouts(defn: games.GameDefinition, params: dict[str, Any], seconds: float, seed: int):
+    rng = random.Random(seed)
+    random_ = rng.random
+    root = defn.new_engine(params)
+    playouts = actions = 0
+    deadline = time.perf_counter() + seconds
+    start = time.perf_counter()
+    while time.perf_counter() < deadline:
+        engine = root.copy()
+        while True:
+            player = engine.current_player()
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                action = engine.sample_chance(rng)
+            else:
+                legal = engine.player_actions()
+                action = legal[int(random_() * len(legal))]
+            engine.apply(action)
+            actions += 1
+        playouts += 1
+    return playouts, actions, time.perf_counter() - start
+
+
+def _spiel_playouts(game: pyspiel.Game, seconds: float, seed: int):
+    rng = random.Random(seed)
+    random_ = rng.random
+    playouts = actions = 0
+    deadline = time.perf_counter() + seconds
+    start = time.perf_counter()
+    while time.perf_counter() < deadline:
+        state = game.new_initial_state()
+        while True:
+            player = state.current_player()
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                action = pick(state.chance_outcomes(), rng)
+            else:
+                legal = state.legal_actions(player)
+                action = legal[int(random_() * len(legal))]
+            state.apply_action(action)
+            actions += 1
+        playouts += 1
+    return playouts, actions, time.perf_counter() - start
+
+
+def _rates(playouts: int, actions: int, elapsed: float) -> dict[str, float]:
+    return {
+        "playouts": playouts,
+        "actions": actions,
+        "seconds": round(elapsed, 3),
+        "playouts_per_s": round(playouts / elapsed, 1),
+        "actions_per_s": round(actions / elapsed, 1),
+    }
+
+
+class _Tally:
+    """Sums playouts, actions and time over the interleaved slices of one contender."""
+
+    def __init__(self) -> None:
+        self.playouts = self.actions = 0
+        self.elapsed = 0.0
+
+    def add(self, result: tuple[int, int, float]) -> None:
+        self.playouts += result[0]
+        self.actions += result[1]
+        self.elapsed += result[2]
+
+    def rates(self) -> dict[str, float]:
+        return _rates(self.playouts, self.actions, self.elapsed)
+
+
+def run(
+    names: list[str] | None = None,
+    seconds: float = 2.0,
+    seed: int = 0,
+    params: dict[str, dict[str, Any]] | None = None,
+    rounds: int = 5,
+    progress=None,
+) -> dict[str, Any]:
+    """Measures every game (default parameters unless given) and the reference; returns JSON.
+
+    The contenders run in short interleaved slices (``rounds`` of ``seconds / rounds`` each),
+    so load from other processes on a shared machine hits them all alike and the ratios stay
+    meaningful even when the absolute rates drift.
+    """
+    names = names or sorted(games.DEFINITIONS)
+    params = params or {}
+    slice_s = seconds / rounds
+    reference = pyspiel.load_game(REFERENCE_GAME)
+    loaded = {name: pyspiel.load_game(name, params.get(name, {})) for name in names}
+    ref = _Tally()
+    raw = {name: _Tally() for name in names}
+    face = {name: _Tally() for name in names}
+    for r in range(rounds):
+        if progress:
+            progress(f"round {r + 1}/{rounds}")
+        ref.add(_spiel_playouts(reference, slice_s, seed + r))
+        for name, game in loaded.items():
+            raw[name].add(_engine_playouts(game.definition, game.params, slice_s, seed + r))
+            face[name].add(_spiel_playouts(game, slice_s, seed + r))
+    ref_rates = ref.rates()
+    report: dict[str, Any] = {
+        "reference": {
+            "game": REFERENCE_GAME,
+            "kind": "OpenSpiel C++ driven from Python",
+            **ref_rates,
+        },
+        "seconds_per_contender": seconds,
+        "rounds": rounds,
+        "seed": seed,
+        "games": {},
+    }
+    for name, game in loaded.items():
+        raw_rates, face_rates = raw[name].rates(), face[name].rates()
+        report["games"][name] = {
+            "params": game.params,
+            "engine": raw_rates,
+            "spiel": face_rates,
+            "engine_vs_reference": round(
+                raw_rates["actions_per_s"] / ref_rates["actions_per_s"], 3
+            ),
+            "spiel_vs_engine": round(face_rates["actions_per_s"] / raw_rates["actions_per_s"], 3),
+        }
+    return report
+
+
+def format_table(report: dict[str, Any]) -> str:
+    ref = report["reference"]
+    lines = [
+        f"reference {ref['game']} (C++ via Python): {ref['actions_per_s']:,.0f} actions/s",
+        f"{'game':<16}{'engine act/s':>14}{'face act/s':>14}{'engine/ref':>12}{'face/engine':>13}",
+    ]
+    for name, row in report["games"].items():
+        lines.append(
+            f"{name:<16}{row['engine']['actions_per_s']:>14,.0f}{row['spiel']['actions_per_s']:>14,.0f}"
+            f"{row['engine_vs_reference']:>12.2f}{row['spiel_vs_engine']:>13.2f}"
+        )
+    return "\n".join(lines)
