@@ -1,0 +1,43 @@
+"""Bots by name: ``make_bot({"name": "ismcts", "options": {...}})``.
+
+Specs are plain JSON data, so they cross process boundaries (worker pools, Dask) and HTTP.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bots.protocol import Bot, InvalidBotSpec
+from bots.random_bot import RandomBot
+
+BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in (RandomBot,)}
+
+
+def make_bot(spec: Any) -> Bot:
+    """Builds a bot from ``{"name": ..., "options": {...}}`` (or just a name string)."""
+    if isinstance(spec, str):
+        spec = {"name": spec}
+    if not isinstance(spec, dict):
+        raise InvalidBotSpec('a bot spec must be an object like {"name": "random"}')
+    extra = sorted(set(spec) - {"name", "options"})
+    if extra:
+        raise InvalidBotSpec(f"unknown bot spec field '{extra[0]}'")
+    name = spec.get("name")
+    if name not in BOTS:
+        raise InvalidBotSpec(f"unknown bot {name!r}; known: {sorted(BOTS)}")
+    options = spec.get("options", {})
+    if not isinstance(options, dict):
+        raise InvalidBotSpec("bot 'options' must be an object")
+    return BOTS[name](**options)
+
+
+def bot_catalog() -> list[dict[str, Any]]:
+    """Every bot with its options, for the docs and the service's listing."""
+    return [
+        {
+            "name": cls.name,
+            "description": cls.description,
+            "options": [o.to_json() for o in cls.options],
+        }
+        for cls in BOTS.values()
+    ]
