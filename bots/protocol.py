@@ -163,7 +163,8 @@ class Bot:
         try:
             self.config = validate_params(self.options, options)
         except InvalidParams as err:
-            raise InvalidBotSpec(f"bot '{self.name}': {str(err).replace('parameter', 'option')}")
+            message = str(err).replace("parameter", "option")
+            raise InvalidBotSpec(f"bot '{self.name}': {message}") from None
 
     def hint(
         self,
