@@ -30,19 +30,34 @@ class Narration:
 
     ``public`` goes to everybody's event list; ``hidden`` (if any) goes only to the seats in
     ``seen_by``, tagged with the step's index. The public part must not leak the hidden part.
+
+    A step that tells different seats different secrets (the last pass of a draft hands every
+    receiver its own cards at once) gives ``hidden_for`` instead: one hidden part per seat that
+    sees something. Then ``hidden`` is ``None`` and ``seen_by`` lists the seats of
+    ``hidden_for``. Readers use ``private_for(seat)``, which covers both forms.
     """
 
-    __slots__ = ("hidden", "public", "seen_by")
+    __slots__ = ("hidden", "hidden_for", "public", "seen_by")
 
     def __init__(
         self,
         public: dict[str, Any],
         hidden: dict[str, Any] | None = None,
         seen_by: tuple[int, ...] = (),
+        hidden_for: dict[int, dict[str, Any]] | None = None,
     ) -> None:
         self.public = public
         self.hidden = hidden
-        self.seen_by = seen_by
+        self.hidden_for = hidden_for
+        self.seen_by = tuple(sorted(hidden_for)) if hidden_for is not None else seen_by
+
+    def private_for(self, seat: int) -> dict[str, Any] | None:
+        """The hidden part ``seat`` sees at this step, or ``None``."""
+        if self.hidden_for is not None:
+            return self.hidden_for.get(seat)
+        if self.hidden is not None and seat in self.seen_by:
+            return self.hidden
+        return None
 
 
 class Engine:

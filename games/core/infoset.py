@@ -62,8 +62,9 @@ def build_infoset(
     private: list[dict[str, Any]] = []
     for i, (_, _, story) in enumerate(narrated_steps(defn, params, engine.history)):
         events.append(story.public)
-        if story.hidden is not None and seat in story.seen_by:
-            private.append({"at": i, **story.hidden})
+        hidden = story.private_for(seat)
+        if hidden is not None:
+            private.append({"at": i, **hidden})
     infoset: dict[str, Any] = {
         "game": defn.name,
         "version": defn.version,
@@ -211,8 +212,7 @@ def sequential_fill(
             story = engine.narrate(action)
             if story.public != event:
                 continue
-            sees = story.hidden is not None and seat in story.seen_by
-            if sees != (mine is not None) or (sees and story.hidden != mine):
+            if story.private_for(seat) != mine:
                 continue
             candidates.append(action)
             weights.append(chance[action] if chance is not None else 1.0)
