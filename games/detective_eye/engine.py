@@ -1,0 +1,771 @@
+"""Detective Eye (Attribute Eye) rules: bluffing and bidding (see ``docs/rules/detective_eye.md``).
+
+Cards of a painter are interchangeable, so hands are counts per painter and rows of face-down
+cards are lists of painters. Every hidden thing is a step of its own with its own narration:
+
+* a deal is one chance step per seat whose outcome is the whole hand (a composition of
+  ``hand_size`` cards over the painters, drawn from the undealt supply by the multivariate
+  hypergeometric law); only the receiver sees it;
+* a draft pass is a hidden commit seen by the passer; the receivers learn what they got at the
+  last pass, all together (``Narration.hidden_for``), so no passer knows another's pass early;
+* a placement is public as a fact (seat and position) and hidden as to the painter.
+
+Flips during a challenge are public reveals, discards are public, miss counts and forgeries are
+public. ``trace``/``private_log`` mirror the narration per step so ``info_key`` is a cheap tuple.
+"""
+
+from __future__ import annotations
+
+from math import comb
+from typing import Any
+
+from games.core.engine import CHANCE, TERMINAL, Engine, Narration
+from games.paintings import PAINTER_NAMES
+
+# Phases.
+DEAL, DRAFT, START, FIRST, TURN, BID, FLIP, DISCARD, OVER = range(9)
+PHASE_NAMES = (
+    "deal",
+    "draft",
+    "start",
+    "first_placement",
+    "turn",
+    "bidding",
+    "challenge",
+    "discard",
+    "over",
+)
+NUM_PHASES = len(PHASE_NAMES)
+
+MISSES_PER_FORGERY = 2
+
+# Codes of public steps in ``trace`` (player actions that are public use their own id >= 0).
+DEAL_CODE, DRAFT_CODE, PLACE_CODE = -1, -2, -3
+START_CODE = -10  # START_CODE - seat
+FLIP_CODE = 1 << 20  # FLIP_CODE + action * 8 + painter
+
+# How the game ended.
+END_NONE, END_WIN, END_SUPPLY, END_CAP = range(4)
+END_NAMES = ("", "one_card", "supply_empty", "round_cap")
+
+_COMPOSITIONS: dict[tuple[int, int, int], tuple[tuple[tuple[int, ...], ...], dict]] = {}
+_DEAL_ODDS: dict[tuple[int, tuple[int, ...]], list[tuple[int, float]]] = {}
+
+
+def compositions(total: int, parts: int, cap: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to split ``total`` cards over ``parts`` painters (each <= ``cap``), in order."""
+    return _composition_table(total, parts, cap)[0]
+
+
+def composition_index(total: int, parts: int, cap: int) -> dict[tuple[int, ...], int]:
+    return _composition_table(total, parts, cap)[1]
+
+
+def _composition_table(total: int, parts: int, cap: int):
+    key = (total, parts, cap)
+    table = _COMPOSITIONS.get(key)
+    if table is None:
+        out: list[tuple[int, ...]] = []
+
+        def rec(prefix: tuple[int, ...], left: int) -> None:
+            if len(prefix) == parts - 1:
+                if left <= cap:
+                    out.append((*prefix, left))
+                return
+            for k in range(min(left, cap), -1, -1):
+                rec((*prefix, k), left - k)
+
+        rec((), total)
+        comps = tuple(out)
+        table = (comps, {c: i for i, c in enumerate(comps)})
+        _COMPOSITIONS[key] = table
+    return table
+
+
+def painter_counts(names: tuple[str, ...], counts: list[int] | tuple[int, ...]) -> dict[str, int]:
+    """``{painter: count}`` for the painters present, in painter order."""
+    return {names[c]: k for c, k in enumerate(counts) if k}
+
+
+class DetectiveEyeEngine(Engine):
+    """The full game state; ``history`` replays it exactly."""
+
+    __slots__ = (
+        "bid_painter",
+        "bid_passed",
+        "bid_quantity",
+        "bidder",
+        "cards_per_painter",
+        "challenge_owners",
+        "deal_comps",
+        "dealt",
+        "discard_pile",
+        "discards_left",
+        "draft_comps",
+        "draft_index",
+        "draft_size",
+        "end_reason",
+        "flipped",
+        "forgeries",
+        "found",
+        "hand_size",
+        "hands",
+        "held",
+        "max_rounds",
+        "misses",
+        "names",
+        "painters",
+        "passed_cards",
+        "phase",
+        "player",
+        "private_log",
+        "received",
+        "round",
+        "rows",
+        "start",
+        "supply",
+        "table",
+        "trace",
+        "winners",
+    )
+
+    def __init__(
+        self,
+        num_players: int,
+        max_rounds: int = 60,
+        painters: int = 3,
+        cards_per_painter: int = 8,
+        hand_size: int = 5,
+        draft_size: int = 2,
+        forgeries: int = 3,
+    ) -> None:
+        n = num_players
+        self.num_players = n
+        self.max_rounds = max_rounds
+        self.painters = painters
+        self.cards_per_painter = cards_per_painter
+        self.hand_size = hand_size
+        self.draft_size = draft_size
+        self.names = PAINTER_NAMES[:painters]
+        self.deal_comps = compositions(hand_size, painters, cards_per_painter)
+        self.draft_comps = compositions(draft_size, painters, draft_size)
+        self.draft_index = composition_index(draft_size, painters, draft_size)
+        self.history: list[int] = []
+        self.trace: list[int] = []
+        self.private_log: list[list[tuple[int, ...]]] = [[] for _ in range(n)]
+        self.phase = DEAL
+        self.player = CHANCE
+        self.supply = [cards_per_painter] * painters  # undealt paintings
+        self.hands = [[0] * painters for _ in range(n)]
+        self.passed_cards: list[tuple[int, ...] | None] = [None] * n
+        self.received: list[tuple[int, ...] | None] = [None] * n
+        self.rows: list[list[int]] = [[] for _ in range(n)]
+        self.flipped = [0] * n  # bit mask of flipped positions per row
+        self.table = 0  # face-down cards on the table
+        self.start = -1
+        self.round = 0  # rounds completed
+        self.bid_painter = -1
+        self.bid_quantity = 0
+        self.bidder = -1
+        self.bid_passed = 0  # bit mask of seats that passed in this bidding
+        self.found = 0
+        self.challenge_owners = 0  # bit mask of owners flipped from
+        self.discards_left = 0
+        self.held = [0] * n  # forgeries held
+        self.misses = [0] * n
+        self.forgeries = forgeries  # forgery supply
+        self.discard_pile = [0] * painters
+        self.winners: list[int] = []
+        self.end_reason = END_NONE
+        self.dealt = 0  # seats dealt so far (deals run in seat order)
+
+    def copy(self) -> DetectiveEyeEngine:
+        new = DetectiveEyeEngine.__new__(DetectiveEyeEngine)
+        new.num_players = self.num_players
+        new.max_rounds = self.max_rounds
+        new.painters = self.painters
+        new.cards_per_painter = self.cards_per_painter
+        new.hand_size = self.hand_size
+        new.draft_size = self.draft_size
+        new.names = self.names
+        new.deal_comps = self.deal_comps
+        new.dealt = self.dealt
+        new.draft_comps = self.draft_comps
+        new.draft_index = self.draft_index
+        new.history = self.history.copy()
+        new.trace = self.trace.copy()
+        new.private_log = [log.copy() for log in self.private_log]
+        new.phase = self.phase
+        new.player = self.player
+        new.supply = self.supply.copy()
+        new.hands = [h.copy() for h in self.hands]
+        new.passed_cards = self.passed_cards.copy()
+        new.received = self.received.copy()
+        new.rows = [r.copy() for r in self.rows]
+        new.flipped = self.flipped.copy()
+        new.table = self.table
+        new.start = self.start
+        new.round = self.round
+        new.bid_painter = self.bid_painter
+        new.bid_quantity = self.bid_quantity
+        new.bidder = self.bidder
+        new.bid_passed = self.bid_passed
+        new.found = self.found
+        new.challenge_owners = self.challenge_owners
+        new.discards_left = self.discards_left
+        new.held = self.held.copy()
+        new.misses = self.misses.copy()
+        new.forgeries = self.forgeries
+        new.discard_pile = self.discard_pile.copy()
+        new.winners = self.winners.copy()
+        new.end_reason = self.end_reason
+        return new
+
+    # --- action ids --------------------------------------------------------------------------
+    # 0..P-1 place painter; P..2P-1 discard painter; 2P pass; then bids (quantity-major), flips
+    # (owner-major), draft compositions.
+    @property
+    def pass_action(self) -> int:
+        return 2 * self.painters
+
+    @property
+    def bid_base(self) -> int:
+        return 2 * self.painters + 1
+
+    @property
+    def max_quantity(self) -> int:
+        return self.num_players * self.hand_size
+
+    @property
+    def flip_base(self) -> int:
+        return self.bid_base + self.painters * self.max_quantity
+
+    @property
+    def draft_base(self) -> int:
+        return self.flip_base + self.num_players * self.hand_size
+
+    @property
+    def num_actions(self) -> int:
+        return self.draft_base + len(self.draft_comps)
+
+    def bid_action(self, painter: int, quantity: int) -> int:
+        return self.bid_base + (quantity - 1) * self.painters + painter
+
+    def flip_action(self, owner: int, position: int) -> int:
+        return self.flip_base + owner * self.hand_size + position
+
+    # --- game loop ---------------------------------------------------------------------------
+    def current_player(self) -> int:
+        return self.player
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def is_chance(self) -> bool:
+        return self.player == CHANCE
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.phase == START:
+            p = 1.0 / self.num_players
+            return [(s, p) for s in range(self.num_players)]
+        key = (self.hand_size, tuple(self.supply))
+        odds = _DEAL_ODDS.get(key)
+        if odds is None:
+            supply = self.supply
+            total = comb(sum(supply), self.hand_size)
+            odds = []
+            for i, comp in enumerate(self.deal_comps):
+                ways = 1
+                for c, k in enumerate(comp):
+                    ways *= comb(supply[c], k)
+                if ways:
+                    odds.append((i, ways / total))
+            _DEAL_ODDS[key] = odds
+        return list(odds)
+
+    def legal_actions(self) -> list[int]:
+        if self.player == CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        return self.player_actions()
+
+    def player_actions(self) -> list[int]:
+        phase = self.phase
+        if phase == TURN:
+            hand = self.hands[self.player]
+            base = self.bid_base
+            out = [c for c in range(self.painters) if hand[c]]
+            out.extend(range(base, base + self.table * self.painters))
+            return out
+        if phase == BID:
+            base = self.bid_base
+            return [
+                self.pass_action,
+                *range(base + self.bid_quantity * self.painters, base + self.table * self.painters),
+            ]
+        if phase == FIRST:
+            hand = self.hands[self.player]
+            return [c for c in range(self.painters) if hand[c]]
+        if phase == FLIP:
+            out = []
+            hs = self.hand_size
+            base = self.flip_base
+            for owner in range(self.num_players):
+                mask = self.flipped[owner]
+                start = base + owner * hs
+                for pos in range(len(self.rows[owner])):
+                    if not mask >> pos & 1:
+                        out.append(start + pos)
+            return out
+        if phase == DISCARD:
+            hand = self.hands[self.player]
+            p = self.painters
+            return [p + c for c in range(p) if hand[c]]
+        if phase == DRAFT:
+            hand = self.hands[self.player]
+            base = self.draft_base
+            return [
+                base + i
+                for i, comp in enumerate(self.draft_comps)
+                if all(k <= hand[c] for c, k in enumerate(comp))
+            ]
+        return []
+
+    def apply(self, action: int) -> None:
+        self.history.append(action)
+        phase = self.phase
+        player = self.player
+        p = self.painters
+        if phase == TURN:
+            if action < p:
+                self.trace.append(PLACE_CODE)
+                self.private_log[player].append((len(self.trace) - 1, action))
+                self._place(player, action)
+                self.player = (player + 1) % self.num_players
+            else:
+                self.trace.append(action)
+                q, painter = divmod(action - self.bid_base, p)
+                self.bid_painter = painter
+                self.bid_quantity = q + 1
+                self.bidder = player
+                self.bid_passed = 0
+                self.phase = BID
+                self._next_bidder(player)
+        elif phase == BID:
+            self.trace.append(action)
+            if action == 2 * p:
+                self.bid_passed |= 1 << player
+            else:
+                q, painter = divmod(action - self.bid_base, p)
+                self.bid_painter = painter
+                self.bid_quantity = q + 1
+                self.bidder = player
+            self._next_bidder(player)
+        elif phase == FLIP:
+            hs = self.hand_size
+            owner, pos = divmod(action - self.flip_base, hs)
+            card = self.rows[owner][pos]
+            self.trace.append(FLIP_CODE + action * 8 + card)
+            self.flipped[owner] |= 1 << pos
+            self.table -= 1
+            if card == self.bid_painter:
+                self.found += 1
+                self.challenge_owners |= 1 << owner
+                if self.found == self.bid_quantity:
+                    self._success()
+            else:
+                self._failure()
+        elif phase == FIRST:
+            self.trace.append(PLACE_CODE)
+            self.private_log[player].append((len(self.trace) - 1, action))
+            self._place(player, action)
+            if player + 1 < self.num_players:
+                self.player = player + 1
+            else:
+                self.phase = TURN
+                self.player = self.start
+        elif phase == DISCARD:
+            self.trace.append(action)
+            painter = action - p
+            self.hands[player][painter] -= 1
+            self.discard_pile[painter] += 1
+            self.discards_left -= 1
+            if not self.discards_left:
+                self._end_round()
+        elif phase == DEAL:
+            self.trace.append(DEAL_CODE)
+            self.private_log[self.dealt].append((len(self.trace) - 1, action))
+            self._apply_deal(action)
+        elif phase == DRAFT:
+            self._apply_draft(player, action)
+        elif phase == START:
+            self.trace.append(START_CODE - action)
+            self.start = action
+            self._start_round()
+        else:
+            raise ValueError("the game is over")
+
+    def _apply(self, action: int) -> None:  # pragma: no cover - apply() is overridden
+        raise NotImplementedError
+
+    # --- setup -------------------------------------------------------------------------------
+    def _apply_deal(self, action: int) -> None:
+        seat = self.dealt
+        self.dealt += 1
+        comp = self.deal_comps[action]
+        hand = self.hands[seat]
+        for c, k in enumerate(comp):
+            hand[c] = k
+            self.supply[c] -= k
+        if seat + 1 < self.num_players:
+            return
+        if self.draft_size:
+            self.phase = DRAFT
+            self.player = 0
+        else:
+            self.phase = START
+            self.player = CHANCE
+
+    def _apply_draft(self, seat: int, action: int) -> None:
+        comp = self.draft_comps[action - self.draft_base]
+        self.trace.append(DRAFT_CODE)
+        step = len(self.trace) - 1
+        hand = self.hands[seat]
+        for c, k in enumerate(comp):
+            hand[c] -= k
+        self.passed_cards[seat] = comp
+        n = self.num_players
+        if seat + 1 < n:
+            self.private_log[seat].append((step, action))
+            self.player = seat + 1
+            return
+        # The last pass: every receiver gets its cards now, all together.
+        for giver in range(n):
+            receiver = (giver + 1) % n
+            got = self.passed_cards[giver]
+            self.received[receiver] = got
+            target = self.hands[receiver]
+            for c, k in enumerate(got):
+                target[c] += k
+        for receiver in range(n):
+            got_index = self.draft_index[self.received[receiver]]
+            if receiver == seat:
+                self.private_log[receiver].append((step, action, got_index))
+            else:
+                self.private_log[receiver].append((step, -1, got_index))
+        self.phase = START
+        self.player = CHANCE
+
+    # --- rounds ------------------------------------------------------------------------------
+    def _start_round(self) -> None:
+        self.phase = FIRST
+        self.player = 0
+
+    def _place(self, seat: int, painter: int) -> None:
+        self.hands[seat][painter] -= 1
+        self.rows[seat].append(painter)
+        self.table += 1
+
+    def _next_bidder(self, actor: int) -> None:
+        """Moves to the next seat that may still raise, or to the challenge."""
+        if self.bid_quantity >= self.table:  # nobody can raise any more
+            self._start_challenge()
+            return
+        n = self.num_players
+        out = self.bid_passed | (1 << self.bidder)
+        seat = actor
+        for _ in range(n):
+            seat = (seat + 1) % n
+            if not out >> seat & 1:
+                self.player = seat
+                return
+        self._start_challenge()
+
+    def _start_challenge(self) -> None:
+        self.phase = FLIP
+        self.player = self.bidder
+        self.found = 0
+        self.challenge_owners = 0
+
+    def _return_rows(self) -> None:
+        for seat, row in enumerate(self.rows):
+            hand = self.hands[seat]
+            for painter in row:
+                hand[painter] += 1
+            self.rows[seat] = []
+            self.flipped[seat] = 0
+        self.table = 0
+
+    def _success(self) -> None:
+        self._return_rows()
+        me = self.player
+        k = bin(self.challenge_owners).count("1")
+        back = min(k, self.held[me])
+        self.held[me] -= back
+        self.forgeries += back
+        rest = k - back
+        if rest and sum(self.hands[me]) - rest <= 1:
+            self._finish([me], END_WIN)
+            return
+        if rest:
+            self.discards_left = rest
+            self.phase = DISCARD
+            return
+        self._end_round()
+
+    def _failure(self) -> None:
+        self._return_rows()
+        me = self.player
+        self.misses[me] += 1
+        if self.misses[me] >= MISSES_PER_FORGERY:
+            self.misses[me] = 0
+            self.held[me] += 1
+            self.forgeries -= 1
+            if self.forgeries <= 0:
+                self._finish(self.ranking(), END_SUPPLY)
+                return
+        self._end_round()
+
+    def _end_round(self) -> None:
+        self.round += 1
+        challenger = self.bidder
+        self.bid_painter = -1
+        self.bid_quantity = 0
+        self.bid_passed = 0
+        self.found = 0
+        self.challenge_owners = 0
+        if self.round >= self.max_rounds:
+            self._finish(self.ranking(), END_CAP)
+            return
+        self.start = (challenger + 1) % self.num_players
+        self.bidder = -1
+        self._start_round()
+
+    def _finish(self, winners: list[int], reason: int) -> None:
+        self.winners = winners
+        self.end_reason = reason
+        self.phase = OVER
+        self.player = TERMINAL
+
+    def ranking(self) -> list[int]:
+        """The forced-end winners: fewest forgeries, then fewest cards; ties share."""
+        n = self.num_players
+        fewest = min(self.held)
+        pool = [s for s in range(n) if self.held[s] == fewest]
+        cards = {s: sum(self.hands[s]) + len(self.rows[s]) for s in pool}
+        best = min(cards.values())
+        return [s for s in pool if cards[s] == best]
+
+    def returns(self) -> list[float]:
+        n = self.num_players
+        if self.phase != OVER:
+            return [0.0] * n
+        won = self.winners
+        if len(won) == n:
+            return [0.0] * n
+        win, lose = 1.0 / len(won), -1.0 / (n - len(won))
+        return [win if s in won else lose for s in range(n)]
+
+    # --- what players know -------------------------------------------------------------------
+    def narrate(self, action: int) -> Narration:
+        phase = self.phase
+        names = self.names
+        player = self.player
+        if phase == DEAL:
+            seat = self.dealt
+            return Narration(
+                {"type": "deal", "seat": seat, "cards": self.hand_size},
+                {"cards": painter_counts(names, self.deal_comps[action])},
+                (seat,),
+            )
+        if phase == DRAFT:
+            comp = self.draft_comps[action - self.draft_base]
+            public = {"type": "pass_cards", "seat": player, "cards": self.draft_size}
+            mine = {"passed": painter_counts(names, comp)}
+            n = self.num_players
+            if player + 1 < n:
+                return Narration(public, mine, (player,))
+            gave = [*self.passed_cards[: n - 1], comp]
+            per_seat = {r: {"received": painter_counts(names, gave[(r - 1) % n])} for r in range(n)}
+            per_seat[player] = {**mine, **per_seat[player]}
+            return Narration(public, hidden_for=per_seat)
+        if phase == START:
+            return Narration({"type": "start_player", "seat": action})
+        if phase in (FIRST, TURN) and action < self.painters:
+            return Narration(
+                {"type": "place", "seat": player, "position": len(self.rows[player])},
+                {"card": names[action]},
+                (player,),
+            )
+        if phase in (TURN, BID):
+            if action == self.pass_action:
+                return Narration({"type": "pass", "seat": player})
+            q, painter = divmod(action - self.bid_base, self.painters)
+            return Narration(
+                {
+                    "type": "declare" if phase == TURN else "raise",
+                    "seat": player,
+                    "painter": names[painter],
+                    "quantity": q + 1,
+                }
+            )
+        if phase == FLIP:
+            owner, pos = divmod(action - self.flip_base, self.hand_size)
+            card = self.rows[owner][pos]
+            event: dict[str, Any] = {
+                "type": "flip",
+                "seat": player,
+                "owner": owner,
+                "position": pos,
+                "card": names[card],
+            }
+            if card != self.bid_painter:
+                event["outcome"] = "failure"
+            elif self.found + 1 == self.bid_quantity:
+                event["outcome"] = "success"
+            return Narration(event)
+        if phase == DISCARD:
+            return Narration(
+                {"type": "discard", "seat": player, "card": names[action - self.painters]}
+            )
+        raise ValueError("the game is over")
+
+    def info_key(self, player: int) -> Any:
+        return (player, tuple(self.trace), tuple(self.private_log[player]))
+
+    def observation(self, player: int) -> dict[str, Any]:
+        names = self.names
+        n = self.num_players
+        rows = []
+        for seat in range(n):
+            mask = self.flipped[seat]
+            rows.append(
+                [
+                    names[c] if seat == player or mask >> i & 1 else None
+                    for i, c in enumerate(self.rows[seat])
+                ]
+            )
+        out: dict[str, Any] = {
+            "seat": player,
+            "phase": PHASE_NAMES[self.phase],
+            "round": self.round + 1 if self.phase != OVER else self.round,
+            "start_player": self.start if self.start >= 0 else None,
+            "hand": painter_counts(names, self.hands[player]),
+            "hand_sizes": [sum(h) for h in self.hands],
+            "rows": rows,
+            "face_down": self.table,
+            "forgeries_held": list(self.held),
+            "misses": list(self.misses),
+            "forgery_supply": self.forgeries,
+            "discard": painter_counts(names, self.discard_pile),
+        }
+        if self.passed_cards[player] is not None:
+            out["passed"] = painter_counts(names, self.passed_cards[player])
+        if self.received[player] is not None:
+            out["received"] = painter_counts(names, self.received[player])
+        if self.bid_quantity:
+            out["bid"] = {
+                "seat": self.bidder,
+                "painter": names[self.bid_painter],
+                "quantity": self.bid_quantity,
+            }
+            out["passed_bidding"] = [s for s in range(n) if self.bid_passed >> s & 1]
+        if self.phase == FLIP:
+            out["found"] = self.found
+        if self.phase == DISCARD:
+            out["discards_left"] = self.discards_left
+        if self.phase == OVER:
+            out["winners"] = list(self.winners)
+            out["end"] = END_NAMES[self.end_reason]
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        names = self.names
+        out: dict[str, Any] = {
+            "phase": PHASE_NAMES[self.phase],
+            "rounds_played": self.round,
+            "start_player": self.start if self.start >= 0 else None,
+            "undealt": painter_counts(names, self.supply),
+            "hands": [painter_counts(names, h) for h in self.hands],
+            "rows": [[names[c] for c in row] for row in self.rows],
+            "flipped": [
+                [i for i in range(len(row)) if self.flipped[s] >> i & 1]
+                for s, row in enumerate(self.rows)
+            ],
+            "passed": [None if c is None else painter_counts(names, c) for c in self.passed_cards],
+            "forgeries_held": list(self.held),
+            "misses": list(self.misses),
+            "forgery_supply": self.forgeries,
+            "discard": painter_counts(names, self.discard_pile),
+        }
+        if self.bid_quantity:
+            out["bid"] = {
+                "seat": self.bidder,
+                "painter": names[self.bid_painter],
+                "quantity": self.bid_quantity,
+                "passed": [s for s in range(self.num_players) if self.bid_passed >> s & 1],
+            }
+        if self.phase == FLIP:
+            out["found"] = self.found
+        if self.phase == DISCARD:
+            out["discards_left"] = self.discards_left
+        if self.phase == OVER:
+            out["winners"] = list(self.winners)
+            out["end"] = END_NAMES[self.end_reason]
+        return out
+
+    def observation_features(self, player: int) -> list[float]:
+        n = self.num_players
+        p = self.painters
+        hs = self.hand_size
+        qmax = self.max_quantity
+        feats = [0.0] * feature_size(n, p, hs)
+        feats[player] = 1.0
+        if self.player >= 0:
+            feats[n + self.player] = 1.0
+        if self.start >= 0:
+            feats[2 * n + self.start] = 1.0
+        i = 3 * n
+        feats[i + self.phase] = 1.0
+        i += NUM_PHASES
+        for c in range(p):
+            feats[i + c] = self.hands[player][c] / hs
+        i += p
+        width = p + 1
+        for seat in range(n):
+            mask = self.flipped[seat]
+            for pos, c in enumerate(self.rows[seat]):
+                at = i + (seat * hs + pos) * width
+                feats[at] = 1.0
+                if seat == player or mask >> pos & 1:
+                    feats[at + 1 + c] = 1.0
+        i += n * hs * width
+        for seat in range(n):
+            feats[i + seat] = sum(self.hands[seat]) / hs
+            feats[i + n + seat] = float(self.held[seat])
+            feats[i + 2 * n + seat] = self.misses[seat] / MISSES_PER_FORGERY
+            feats[i + 3 * n + seat] = float(self.bid_passed >> seat & 1)
+            feats[i + 4 * n + seat] = float(seat in self.winners)
+        i += 5 * n
+        if self.bidder >= 0 and self.bid_quantity:
+            feats[i + self.bidder] = 1.0
+            feats[i + n + self.bid_painter] = 1.0
+        i += n + p
+        for c in range(p):
+            feats[i + c] = self.discard_pile[c] / self.cards_per_painter
+            if self.passed_cards[player] is not None:
+                feats[i + p + c] = float(self.passed_cards[player][c])
+            if self.received[player] is not None:
+                feats[i + 2 * p + c] = float(self.received[player][c])
+        i += 3 * p
+        feats[i] = self.bid_quantity / qmax
+        feats[i + 1] = self.found / qmax
+        feats[i + 2] = self.discards_left / n
+        feats[i + 3] = self.round / self.max_rounds
+        feats[i + 4] = float(self.forgeries)
+        feats[i + 5] = self.table / qmax
+        return feats
+
+
+def feature_size(num_players: int, painters: int, hand_size: int) -> int:
+    n, p = num_players, painters
+    return 3 * n + NUM_PHASES + p + n * hand_size * (p + 1) + 5 * n + n + p + 3 * p + 6
