@@ -14,10 +14,13 @@ from games.core.infoset import build_infoset, canonical_json, sample_engine, sam
 from games.core.params import InvalidParams
 from games.core.spiel import AtelierGame, AtelierState, register
 from games.detective_eye import DETECTIVE_EYE
+from games.finger_auction import FINGER_AUCTION
 from games.gallery_rush import GALLERY_RUSH
 
 # Every game, by its OpenSpiel short name. New games add one line here.
-DEFINITIONS: dict[str, GameDefinition] = {d.name: d for d in (GALLERY_RUSH, DETECTIVE_EYE)}
+DEFINITIONS: dict[str, GameDefinition] = {
+    d.name: d for d in (GALLERY_RUSH, DETECTIVE_EYE, FINGER_AUCTION)
+}
 
 GAME_CLASSES: dict[str, type[AtelierGame]] = {}
 for _name, _defn in DEFINITIONS.items():

@@ -1,0 +1,568 @@
+"""Finger Auction rules: simultaneous finger bidding for the face-up table (see
+``docs/rules/finger_auction.md``).
+
+Everything on the table is public: the cards revealed each round, every collection, and every
+bid once the auction it belongs to is revealed. The only hidden things are the order of the
+deck (each reveal is a chance node over the remaining deck's composition) and the bids of the
+auction in progress. Simultaneous bids are sequential moves in seat order whose content only
+the bidder sees; the last bid of an auction reveals them all in its public event, so a later
+bidder's information set never holds an earlier bid of the same auction (RULINGS "Common").
+
+Card counts are kept per kind (``games.paintings`` order), so cards of a kind are
+interchangeable and a pick is "one card of kind k". Picks that offer no choice (the take
+covers the table, or a single kind is left) are made automatically and are not steps.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.core.engine import CHANCE, TERMINAL, Engine, Narration
+from games.paintings import (
+    FULL_DECK,
+    KIND_NAMES,
+    MONA_LISA,
+    NUM_KINDS,
+    PAINTER_NAMES,
+    counts_to_names,
+)
+
+# Phases.
+REVEAL, BID, TIE, PICK, OVER = range(5)
+PHASE_NAMES = ("reveal", "bid", "tie_break", "pick", "over")
+
+# Scoring tables, indexed by the count of a painter (0..9): the seed's printed rows.
+MONET_2P_SCORES = (0, 1, 3, 6, 10, 15, 21, 28, 36, 45)
+MONET_3P_SCORES = (0, 1, 2, 4, 8, 16, 32, 64, 128, 256)
+VAN_GOGH_SCORES = (0, 3, 6, 9, 12, 15, 18, 21, 24, 27)
+VERMEER_SCORES = (0, 0, 8, 0, 16, 0, 24, 0, 32, 0)
+MAX_COUNT = 9
+
+
+def scoring_tables(num_players: int) -> tuple[tuple[int, ...], ...]:
+    """The three painters' tables; only Monet's depends on the player count."""
+    monet = MONET_2P_SCORES if num_players == 2 else MONET_3P_SCORES
+    return (monet, VAN_GOGH_SCORES, VERMEER_SCORES)
+
+
+def painter_counts(collection: list[int] | tuple[int, ...]) -> list[int]:
+    """Paintings minus forgeries per painter, floored at 0 (the Mona Lisa not yet assigned)."""
+    return [max(0, collection[p] - collection[3 + p]) for p in range(3)]
+
+
+def score_and_assignment(
+    collection: list[int] | tuple[int, ...], num_players: int
+) -> tuple[int, int]:
+    """The collection's score and the painter its Mona Lisa goes to (-1 without one).
+
+    The Mona Lisa counts as one painting of the painter where the total is highest; the lowest
+    painter index wins a tie between assignments (the score is the same either way). It is
+    added before forgeries are subtracted, so it can cancel a forgery.
+    """
+    tables = scoring_tables(num_players)
+    raw = [collection[p] - collection[3 + p] for p in range(3)]
+    base = [tables[p][max(0, raw[p])] for p in range(3)]
+    total = base[0] + base[1] + base[2]
+    if not collection[MONA_LISA]:
+        return total, -1
+    best, where = -1, -1
+    for p in range(3):
+        with_ml = total - base[p] + tables[p][min(MAX_COUNT, max(0, raw[p] + 1))]
+        if with_ml > best:
+            best, where = with_ml, p
+    return best, where
+
+
+def auction_result(active: list[int], bids: list[int], max_bid: int) -> tuple[int, int, list[int]]:
+    """Resolves revealed bids: ``(winner, take, [])`` or, for a void auction, ``(-1, 0, tied)``.
+
+    ``tied`` is who a capped tie-break chooses among: both seats of a two-player auction, else
+    the seats sharing the lowest bid.
+    """
+    if len(active) == 2:
+        a, b = bids
+        take_a, block_a = a // max_bid + 1, a % max_bid + 1
+        take_b, block_b = b // max_bid + 1, b % max_bid + 1
+        live_a = take_a != block_b
+        live_b = take_b != block_a
+        if live_a and (not live_b or take_a < take_b):
+            return active[0], take_a, []
+        if live_b and (not live_a or take_b < take_a):
+            return active[1], take_b, []
+        return -1, 0, list(active)
+    counts = [0] * (max_bid + 1)
+    for a in bids:
+        counts[a + 1] += 1
+    for bid in range(1, max_bid + 1):
+        if counts[bid] == 1:
+            return active[bids.index(bid - 1)], bid, []
+    low = min(bids)
+    return -1, 0, [seat for i, seat in enumerate(active) if bids[i] == low]
+
+
+class FingerAuctionEngine(Engine):
+    """The full game state; ``history`` replays it exactly.
+
+    ``bids`` holds the actions committed so far in the auction in progress, by the seats
+    ``active[0..len(bids)-1]``; ``last_take`` is each seat's take (or bid) in its previous
+    auction this round, 0 for none: the no-repeat rule of two-player auctions reads it.
+    """
+
+    __slots__ = (
+        "active",
+        "bids",
+        "cards_per_round",
+        "collections",
+        "deck",
+        "last_take",
+        "max_bid",
+        "max_void",
+        "phase",
+        "picker",
+        "picks_left",
+        "revealed",
+        "round",
+        "rounds",
+        "table",
+        "table_size",
+        "tied",
+        "voids",
+    )
+
+    def __init__(
+        self,
+        num_players: int,
+        max_void: int = 20,
+        rounds: int = 4,
+        cards_per_round: int = 7,
+        max_bid: int = 5,
+        deck: tuple[int, ...] = FULL_DECK,
+    ) -> None:
+        self.num_players = num_players
+        self.max_void = max_void
+        self.rounds = rounds
+        self.cards_per_round = cards_per_round
+        self.max_bid = max_bid
+        self.history: list[int] = []
+        self.phase = REVEAL
+        self.round = 0
+        self.revealed = 0
+        self.deck = list(deck)
+        self.table = [0] * NUM_KINDS
+        self.table_size = 0
+        self.collections = [[0] * NUM_KINDS for _ in range(num_players)]
+        self.active = list(range(num_players))
+        self.bids: list[int] = []
+        self.last_take = [0] * num_players
+        self.voids = 0
+        self.tied: list[int] = []
+        self.picker = -1
+        self.picks_left = 0
+
+    def copy(self) -> FingerAuctionEngine:
+        new = FingerAuctionEngine.__new__(FingerAuctionEngine)
+        new.num_players = self.num_players
+        new.max_void = self.max_void
+        new.rounds = self.rounds
+        new.cards_per_round = self.cards_per_round
+        new.max_bid = self.max_bid
+        new.history = self.history.copy()
+        new.phase = self.phase
+        new.round = self.round
+        new.revealed = self.revealed
+        new.deck = self.deck.copy()
+        new.table = self.table.copy()
+        new.table_size = self.table_size
+        new.collections = [c.copy() for c in self.collections]
+        new.active = self.active.copy()
+        new.bids = self.bids.copy()
+        new.last_take = self.last_take.copy()
+        new.voids = self.voids
+        new.tied = self.tied.copy()
+        new.picker = self.picker
+        new.picks_left = self.picks_left
+        return new
+
+    # --- action encoding -----------------------------------------------------------------------
+    # Multi-player auction (3+ seats): bid b -> b - 1.  Two-player auction: (take t, block k) ->
+    # (t - 1) * max_bid + (k - 1).  Pick of kind k -> max_bid**2 + k.  Chance: a reveal is the
+    # kind, a tie-break is the winning seat.
+    def decode_bid(self, action: int) -> tuple[int, int]:
+        """(take, block) of a bid action in the auction in progress; block 0 when multi-player."""
+        if len(self.active) == 2:
+            return action // self.max_bid + 1, action % self.max_bid + 1
+        return action + 1, 0
+
+    # --- game loop -----------------------------------------------------------------------------
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == BID:
+            return self.active[len(self.bids)]
+        if phase == PICK:
+            return self.picker
+        if phase == OVER:
+            return TERMINAL
+        return CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def is_chance(self) -> bool:
+        return self.phase == REVEAL or self.phase == TIE
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.phase == TIE:
+            p = 1.0 / len(self.tied)
+            return [(s, p) for s in self.tied]
+        deck = self.deck
+        total = sum(deck)
+        return [(k, c / total) for k, c in enumerate(deck) if c]
+
+    def sample_chance(self, rng: random.Random) -> int:
+        """One chance outcome drawn by its probability, without building the outcome list."""
+        if self.phase == TIE:
+            return self.tied[rng.randrange(len(self.tied))]
+        deck = self.deck
+        r = rng.randrange(deck[0] + deck[1] + deck[2] + deck[3] + deck[4] + deck[5] + deck[6])
+        for kind in range(NUM_KINDS):
+            r -= deck[kind]
+            if r < 0:
+                return kind
+        raise AssertionError("empty deck at a reveal")
+
+    def legal_actions(self) -> list[int]:
+        phase = self.phase
+        if phase == BID:
+            return self.player_actions()
+        if phase == REVEAL:
+            return [k for k, c in enumerate(self.deck) if c]
+        if phase == TIE:
+            return sorted(self.tied)
+        if phase == PICK:
+            return self.player_actions()
+        return []
+
+    def player_actions(self) -> list[int]:
+        phase = self.phase
+        if phase == BID:
+            m = self.max_bid
+            if len(self.active) != 2:
+                return list(range(m))
+            banned = self.last_take[self.active[len(self.bids)]]
+            if banned:
+                lo, hi = (banned - 1) * m, banned * m
+                return [a for a in range(m * m) if a < lo or a >= hi]
+            return list(range(m * m))
+        if phase == PICK:
+            base = self.max_bid * self.max_bid
+            return [base + k for k, c in enumerate(self.table) if c]
+        return []
+
+    def apply(self, action: int) -> None:
+        """Applies a legal action (the caller checks legality) and records it in history."""
+        self.history.append(action)
+        phase = self.phase
+        if phase == BID:
+            bids = self.bids
+            bids.append(action)
+            if len(bids) == len(self.active):
+                self._resolve_auction()
+        elif phase == REVEAL:
+            self.deck[action] -= 1
+            self.table[action] += 1
+            self.table_size += 1
+            self.revealed += 1
+            if self.revealed == self.cards_per_round:
+                self._start_auction()
+        elif phase == PICK:
+            kind = action - self.max_bid * self.max_bid
+            self.table[kind] -= 1
+            self.table_size -= 1
+            self.collections[self.picker][kind] += 1
+            self.picks_left -= 1
+            self._continue_picks()
+        elif phase == TIE:
+            self._win(action, self._take_of(action, self.bids))
+        else:
+            raise ValueError("the game is over")
+
+    def _apply(self, action: int) -> None:
+        raise AssertionError("FingerAuctionEngine overrides apply() directly")
+
+    def _start_auction(self) -> None:
+        self.phase = BID
+        self.bids = []
+
+    def _resolve_auction(self) -> None:
+        """Reveals the bids: a winner, a repeat, or (at the cap) a chance tie-break."""
+        active = self.active
+        bids = self.bids
+        m = self.max_bid
+        if len(active) == 2:
+            self.last_take[active[0]] = bids[0] // m + 1
+            self.last_take[active[1]] = bids[1] // m + 1
+        else:
+            for i, seat in enumerate(active):
+                self.last_take[seat] = bids[i] + 1
+        winner, take, tied = auction_result(active, bids, m)
+        if winner >= 0:
+            self._win(winner, take)
+            return
+        self.voids += 1
+        if self.voids >= self.max_void:
+            self.tied = tied
+            self.phase = TIE
+        else:
+            self.bids = []
+
+    def _win(self, seat: int, take: int) -> None:
+        """``seat`` wins the auction: it leaves the round and takes ``take`` cards (capped)."""
+        self.voids = 0
+        self.tied = []
+        self.bids = []
+        self.active.remove(seat)
+        self.picker = seat
+        self.picks_left = min(take, self.table_size)
+        self._continue_picks()
+
+    def _continue_picks(self) -> None:
+        """Makes the forced picks; stops at a real choice, else moves to what comes next."""
+        table = self.table
+        left = self.picks_left
+        if left:
+            if left >= self.table_size:
+                self._take_all(self.picker)
+                left = 0
+            else:
+                kinds = [k for k in range(NUM_KINDS) if table[k]]
+                if len(kinds) > 1:
+                    self.phase = PICK
+                    return
+                kind = kinds[0]
+                table[kind] -= left
+                self.table_size -= left
+                self.collections[self.picker][kind] += left
+                left = 0
+            self.picks_left = 0
+        self.picker = -1
+        if self.table_size and len(self.active) == 1:
+            self._take_all(self.active[0])
+        if not self.table_size:
+            self._end_round()
+        else:
+            self._start_auction()
+
+    def _take_all(self, seat: int) -> None:
+        mine = self.collections[seat]
+        table = self.table
+        for k in range(NUM_KINDS):
+            mine[k] += table[k]
+            table[k] = 0
+        self.table_size = 0
+
+    def _end_round(self) -> None:
+        self.round += 1
+        self.bids = []
+        if self.round >= self.rounds:
+            self.phase = OVER
+            self.active = []
+            return
+        self.phase = REVEAL
+        self.revealed = 0
+        self.active = list(range(self.num_players))
+        self.last_take = [0] * self.num_players
+        self.voids = 0
+
+    # --- results -------------------------------------------------------------------------------
+    def scores(self) -> list[int]:
+        n = self.num_players
+        return [score_and_assignment(c, n)[0] for c in self.collections]
+
+    def winners(self) -> list[int]:
+        """Highest score; among those, fewest cards held; the rest share the win."""
+        scores = self.scores()
+        best = max(scores)
+        top = [s for s in range(self.num_players) if scores[s] == best]
+        fewest = min(sum(self.collections[s]) for s in top)
+        return [s for s in top if sum(self.collections[s]) == fewest]
+
+    def returns(self) -> list[float]:
+        n = self.num_players
+        if self.phase != OVER:
+            return [0.0] * n
+        won = self.winners()
+        if len(won) == n:
+            return [0.0] * n
+        win, lose = 1.0 / len(won), -1.0 / (n - len(won))
+        return [win if s in won else lose for s in range(n)]
+
+    # --- what players know ---------------------------------------------------------------------
+    def bid_struct(self, seat_index: int, action: int) -> dict[str, int]:
+        """The readable form of a bid by ``active[seat_index]`` in the auction in progress."""
+        take, block = self.decode_bid(action)
+        if block:
+            return {"take": take, "block": block}
+        return {"bid": take}
+
+    def narrate(self, action: int) -> Narration:
+        """Reveals and picks are public; a bid is hidden until the auction's last bid."""
+        phase = self.phase
+        if phase == REVEAL:
+            return Narration(
+                {
+                    "type": "reveal",
+                    "round": self.round + 1,
+                    "slot": self.revealed + 1,
+                    "card": KIND_NAMES[action],
+                }
+            )
+        if phase == BID:
+            k = len(self.bids)
+            seat = self.active[k]
+            if k + 1 < len(self.active):
+                return Narration(
+                    {"type": "bid", "seat": seat}, self.bid_struct(k, action), seen_by=(seat,)
+                )
+            bids = [*self.bids, action]
+            revealed = [
+                {"seat": s, **self.bid_struct(i, bids[i])} for i, s in enumerate(self.active)
+            ]
+            event: dict[str, Any] = {"type": "bid", "seat": seat, "revealed": revealed}
+            winner, take, tied = auction_result(self.active, bids, self.max_bid)
+            if winner >= 0:
+                event["outcome"] = "won"
+                event["winner"] = winner
+                event["takes"] = min(take, self.table_size)
+            elif self.voids + 1 >= self.max_void:
+                event["outcome"] = "tie_break"
+                event["tied"] = tied
+            else:
+                event["outcome"] = "void"
+            return Narration(event)
+        if phase == TIE:
+            take = self._take_of(action, self.bids)
+            return Narration(
+                {"type": "tie_break", "winner": action, "takes": min(take, self.table_size)}
+            )
+        return Narration(
+            {"type": "pick", "seat": self.picker, "card": KIND_NAMES[action - self.max_bid**2]}
+        )
+
+    def _take_of(self, seat: int, bids: list[int]) -> int:
+        return self.decode_bid(bids[self.active.index(seat)])[0]
+
+    def info_key(self, player: int) -> Any:
+        """The history with the other seats' bids of the auction in progress masked."""
+        k = len(self.bids) if self.phase == BID else 0
+        if not k:
+            return (player, *self.history)
+        history = self.history
+        cut = len(history) - k
+        active = self.active
+        masked = tuple(history[cut + i] if active[i] == player else -1 for i in range(k))
+        return (player, *history[:cut], *masked)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        n = self.num_players
+        out: dict[str, Any] = {
+            "seat": player,
+            "phase": PHASE_NAMES[self.phase],
+            "round": min(self.round + 1, self.rounds),
+            "rounds": self.rounds,
+            "table": counts_to_names(self.table),
+            "deck_left": counts_to_names(self.deck),
+            "collections": [counts_to_names(c) for c in self.collections],
+            "scores": self.scores(),
+            "in_round": list(self.active),
+        }
+        if self.phase == BID:
+            out["auction"] = "two_player" if len(self.active) == 2 else "lowest_unique"
+            out["voids_in_a_row"] = self.voids
+            out["have_bid"] = self.active[: len(self.bids)]
+            if player in out["have_bid"]:
+                i = self.active.index(player)
+                out["your_bid"] = self.bid_struct(i, self.bids[i])
+            if len(self.active) == 2:
+                out["no_repeat"] = {
+                    str(s): self.last_take[s] for s in self.active if self.last_take[s]
+                }
+        if self.phase == TIE:
+            out["tied"] = list(self.tied)
+        if self.phase == PICK:
+            out["picker"] = self.picker
+            out["picks_left"] = self.picks_left
+        if self.phase == OVER:
+            out["winners"] = self.winners()
+            out["mona_lisa_as"] = {
+                str(s): PAINTER_NAMES[w]
+                for s, c in enumerate(self.collections)
+                if (w := score_and_assignment(c, n)[1]) >= 0
+            }
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        out = self.observation(0)
+        del out["seat"]
+        out.pop("your_bid", None)
+        out["round"] = self.round + 1 if self.phase != OVER else self.rounds
+        out["last_take"] = list(self.last_take)
+        out["voids_in_a_row"] = self.voids
+        if self.phase == BID:
+            out["bids"] = [
+                {"seat": self.active[i], **self.bid_struct(i, a)} for i, a in enumerate(self.bids)
+            ]
+        return out
+
+    def observation_features(self, player: int) -> list[float]:
+        n = self.num_players
+        m = self.max_bid
+        feats = [0.0] * feature_size(n, m)
+        feats[player] = 1.0
+        cur = self.current_player()
+        if cur >= 0:
+            feats[n + cur] = 1.0
+        i = 2 * n
+        feats[i + self.phase] = 1.0
+        i += 5
+        feats[i] = self.round / self.rounds
+        i += 1
+        for k in range(NUM_KINDS):
+            feats[i + k] = self.table[k] / 8.0
+            feats[i + NUM_KINDS + k] = self.deck[k] / 8.0
+        i += 2 * NUM_KINDS
+        for c in self.collections:
+            for k in range(NUM_KINDS):
+                feats[i + k] = c[k] / 8.0
+            i += NUM_KINDS
+        for s in self.active:
+            feats[i + s] = 1.0
+        i += n
+        if self.phase == BID:
+            if len(self.active) == 2:
+                for s in self.active:
+                    feats[i + s] = self.last_take[s] / m
+            feats[i + n] = self.voids / self.max_void
+        i += n + 1
+        k = len(self.bids)
+        if self.phase == BID:
+            for s in self.active[:k]:
+                feats[i + s] = 1.0
+            if player in self.active[:k]:
+                take, block = self.decode_bid(self.bids[self.active.index(player)])
+                feats[i + n + take - 1] = 1.0
+                if block:
+                    feats[i + n + m + block - 1] = 1.0
+        i += n + 2 * m
+        if self.phase == PICK:
+            feats[i + self.picker] = 1.0
+            feats[i + n] = self.picks_left / m
+        i += n + 1
+        for s in self.tied:
+            feats[i + s] = 1.0
+        return feats
+
+
+def feature_size(num_players: int, max_bid: int) -> int:
+    n = num_players
+    return 2 * n + 5 + 1 + 2 * NUM_KINDS + NUM_KINDS * n + n + n + 1 + n + 2 * max_bid + n + 1 + n
