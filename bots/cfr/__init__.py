@@ -1,0 +1,1 @@
+"""CFR: vectorised offline solvers, the ``cfr`` bot over stored solutions, online re-solving."""
