@@ -1,0 +1,78 @@
+"""The service's blueprints: games and hints, hosted matches, and meta (health, docs)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, request
+
+from server.errors import ApiError, Unprocessable
+
+SEAT_TOKEN_HEADER = "X-Seat-Token"
+
+
+def json_body() -> Any:
+    """The parsed JSON body (any content type); 400 if it is missing or not JSON."""
+    data = request.get_json(force=True, silent=True)
+    if data is None:
+        raw = request.get_data(cache=True)
+        if not raw.strip():
+            raise ApiError("the request needs a JSON body", code="missing_body")
+        raise ApiError("the request body is not valid JSON", code="invalid_json")
+    return data
+
+
+def query_number(
+    name: str,
+    kind: type,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    exclusive_min: bool = False,
+) -> Any:
+    """A numeric query parameter or ``None``; 422 naming the parameter when malformed."""
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        value = kind(raw)
+    except ValueError:
+        raise Unprocessable(
+            f"query parameter '{name}' must be a {'whole ' if kind is int else ''}number, "
+            f"got {raw!r}",
+            code="invalid_request",
+            detail={"field": name},
+        ) from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise Unprocessable(
+            f"query parameter '{name}' must be finite",
+            code="invalid_request",
+            detail={"field": name},
+        )
+    too_low = minimum is not None and (value <= minimum if exclusive_min else value < minimum)
+    if too_low or (maximum is not None and value > maximum):
+        bound = f"> {minimum}" if exclusive_min else f">= {minimum}"
+        rng = bound if maximum is None else f"{bound} and <= {maximum}"
+        raise Unprocessable(
+            f"query parameter '{name}' must be {rng}, got {raw}",
+            code="invalid_request",
+            detail={"field": name},
+        )
+    return value
+
+
+def seat_token(body: dict[str, Any] | None = None) -> str | None:
+    """The seat token from the header, the query string or the body, in that order."""
+    token = request.headers.get(SEAT_TOKEN_HEADER) or request.args.get("token")
+    if not token and body:
+        token = body.get("token")
+    return token or None
+
+
+def register_blueprints(app: Flask) -> None:
+    from server.api.games import bp as games_bp
+    from server.api.matches import bp as matches_bp
+    from server.api.meta import bp as meta_bp
+
+    app.register_blueprint(meta_bp)
+    app.register_blueprint(games_bp, url_prefix="/v1")
+    app.register_blueprint(matches_bp, url_prefix="/v1/matches")

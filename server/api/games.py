@@ -1,0 +1,109 @@
+"""``/v1/games`` and ``/v1/bots``: what is served, and stateless hints and validation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, url_for
+
+import bots
+import games
+from server.api import json_body
+from server.errors import NotFound
+from server.examples import default_example
+from server.schemas import (
+    HintRequest,
+    ValidateRequest,
+    action_schema,
+    infoset_schema,
+    parse,
+)
+from server.service import runtime
+
+bp = Blueprint("games", __name__)
+
+REPO_ROOT = Path(games.__file__).resolve().parent.parent
+
+
+def game_summary(defn: games.GameDefinition) -> dict[str, Any]:
+    name = defn.name
+    return {
+        "name": name,
+        "long_name": defn.long_name,
+        "version": defn.version,
+        "min_players": defn.min_players,
+        "max_players": defn.max_players,
+        "params": [s.to_json() for s in defn.param_specs],
+        "links": {
+            "self": url_for("games.game_detail", game=name),
+            "hint": url_for("games.hint", game=name),
+            "validate": url_for("games.validate", game=name),
+            "rules": url_for("games.rules", game=name),
+        },
+    }
+
+
+@bp.get("/games")
+def list_games() -> Response:
+    return jsonify({"games": [game_summary(d) for _, d in sorted(games.DEFINITIONS.items())]})
+
+
+@bp.get("/games/<game>")
+def game_detail(game: str) -> Response:
+    defn = runtime().definition(game)
+    return jsonify(
+        {
+            **game_summary(defn),
+            "infoset_schema": {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                **infoset_schema(defn),
+            },
+            "action_schema": {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                **action_schema(defn),
+            },
+            "example_infoset": default_example(defn.name),
+            "rules": {
+                "href": url_for("games.rules", game=defn.name),
+                "path": defn.rules_doc or None,
+            },
+        }
+    )
+
+
+@bp.get("/games/<game>/rules")
+def rules(game: str) -> Response:
+    """The rules as Markdown, from ``docs/rules/<game>.md`` when the source tree is present."""
+    defn = runtime().definition(game)
+    path = (REPO_ROOT / defn.rules_doc) if defn.rules_doc else None
+    if path is None or not path.is_file():
+        raise NotFound(
+            f"the rules of {game} are not installed with this server"
+            + (f" (see {defn.rules_doc} in the source tree)" if defn.rules_doc else ""),
+            code="rules_not_found",
+        )
+    return Response(path.read_text(encoding="utf-8"), mimetype="text/markdown")
+
+
+@bp.post("/games/<game>/hint")
+def hint(game: str) -> Response:
+    rt = runtime()
+    rt.definition(game)
+    req = parse(HintRequest, json_body())
+    return jsonify(
+        rt.hint(game, req.infoset, params=req.params, bot=req.bot, budget=req.budget, seed=req.seed)
+    )
+
+
+@bp.post("/games/<game>/validate")
+def validate(game: str) -> Response:
+    rt = runtime()
+    rt.definition(game)
+    req = parse(ValidateRequest, json_body())
+    return jsonify(rt.validate(game, req.infoset, params=req.params))
+
+
+@bp.get("/bots")
+def list_bots() -> Response:
+    return jsonify({"bots": bots.bot_catalog(), "default": runtime().default_bot()})

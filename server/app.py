@@ -1,0 +1,51 @@
+"""``create_app(config)``: the Flask application factory of the hint service."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, request
+
+from server.api import register_blueprints
+from server.config import ServiceConfig
+from server.errors import register_error_handlers
+from server.limits import API_KEY_HEADER
+from server.service import atelier, runtime
+
+# Reachable without an API key and outside the rate limit: monitors and docs.
+OPEN_ENDPOINTS = {"meta.healthz", "meta.openapi", "meta.docs", "meta.index"}
+
+
+def create_app(config: ServiceConfig | dict[str, Any] | None = None) -> Flask:
+    """Builds the app; ``config`` is a ``ServiceConfig``, a dict of overrides, or ``None``.
+
+    ``None`` means the defaults plus ``ATELIER_*`` environment variables. Search workers start
+    with the first request that needs them; call ``close_app(app)`` to stop them.
+    """
+    if config is None:
+        config = ServiceConfig.load()
+    elif isinstance(config, dict):
+        config = ServiceConfig.from_mapping(config)
+    app = Flask("atelier")
+    app.config["ATELIER"] = config
+    app.config["MAX_CONTENT_LENGTH"] = config.max_request_bytes
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.compact = True  # type: ignore[attr-defined]
+    atelier.init_app(app)
+    register_error_handlers(app)
+    register_blueprints(app)
+
+    @app.before_request
+    def _access() -> None:
+        if request.endpoint in OPEN_ENDPOINTS:
+            return
+        rt = runtime()
+        client = rt.access.client_id(request.headers.get(API_KEY_HEADER), request.remote_addr)
+        rt.access.charge(client)
+
+    return app
+
+
+def close_app(app: Flask) -> None:
+    """Stops the app's search workers."""
+    app.extensions["atelier"].close()

@@ -1,0 +1,180 @@
+"""Service configuration: one dataclass with embedded defaults, optionally overridden.
+
+``atelier serve`` must work with no file at all, so every field has a default fit for this
+kind of machine (a few cores). Overrides come, in increasing priority, from a TOML file (its
+``[service]`` table, or the top level), from ``ATELIER_<FIELD>`` environment variables and
+from keyword arguments (the command line).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+
+def default_db_path() -> str:
+    """``$ATELIER_DATA_DIR/matches.sqlite3``, else under the XDG data directory.
+
+    A fixed per-user location (not the working directory) so that matches survive a restart
+    of the service from another directory.
+    """
+    base = os.environ.get("ATELIER_DATA_DIR")
+    if not base:
+        xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+        base = str(Path(xdg) / "atelier")
+    return str(Path(base) / "matches.sqlite3")
+
+
+def default_workers() -> int:
+    """One search process per core: Python search holds the GIL, so more cannot help."""
+    return max(1, os.cpu_count() or 1)
+
+
+class ConfigError(ValueError):
+    """A configuration value is unknown or of the wrong type; the message names it."""
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    """Everything the service can be told; see ``docs/api.md`` for the meaning of each."""
+
+    # Network (used by ``atelier serve``; the Flask app itself ignores them).
+    host: str = "127.0.0.1"
+    port: int = 8000
+    http_threads: int = 16
+    # Search worker processes.
+    search_workers: int = field(default_factory=default_workers)
+    start_method: str = "forkserver"
+    # Budgets (milliseconds unless named otherwise).
+    default_budget_ms: float = 500.0
+    max_budget_ms: float = 10_000.0
+    max_simulations: int = 1_000_000
+    deadline_margin_ms: float = 500.0
+    queue_timeout_ms: float = 5_000.0
+    validate_timeout_ms: float = 5_000.0
+    # Results cache.
+    cache_size: int = 10_000
+    cache_ttl_s: float = 3_600.0
+    # Requests and clients.
+    max_request_bytes: int = 2 * 1024 * 1024
+    api_keys: tuple[str, ...] = ()
+    rate_limit_per_minute: int = 0  # 0 = no limit
+    rate_limit_burst: int = 0  # 0 = same as the per-minute rate
+    # Hosted matches.
+    match_db: str = field(default_factory=default_db_path)
+    match_budget_ms: float = 200.0
+    match_lock_timeout_s: float = 30.0
+    # The bot used by GET /v1/matches/{id}/hint when the client names none: the first of these
+    # that is registered.
+    default_bots: tuple[str, ...] = ("ismcts", "heuristic", "random")
+
+    def __post_init__(self) -> None:
+        checks = {
+            "port": self.port >= 0,
+            "http_threads": self.http_threads >= 1,
+            "search_workers": self.search_workers >= 1,
+            "default_budget_ms": self.default_budget_ms > 0,
+            "max_budget_ms": self.max_budget_ms > 0,
+            "max_simulations": self.max_simulations >= 1,
+            "deadline_margin_ms": self.deadline_margin_ms >= 0,
+            "queue_timeout_ms": self.queue_timeout_ms >= 0,
+            "validate_timeout_ms": self.validate_timeout_ms > 0,
+            "cache_size": self.cache_size >= 0,
+            "cache_ttl_s": self.cache_ttl_s > 0,
+            "max_request_bytes": self.max_request_bytes >= 1024,
+            "rate_limit_per_minute": self.rate_limit_per_minute >= 0,
+            "rate_limit_burst": self.rate_limit_burst >= 0,
+            "match_budget_ms": self.match_budget_ms > 0,
+            "match_lock_timeout_s": self.match_lock_timeout_s > 0,
+        }
+        for name, ok in checks.items():
+            if not ok:
+                raise ConfigError(f"config '{name}' is out of range: {getattr(self, name)!r}")
+        if self.start_method not in ("forkserver", "spawn", "fork"):
+            raise ConfigError(
+                "config 'start_method' must be forkserver, spawn or fork, "
+                f"got {self.start_method!r}"
+            )
+
+    # --- loading -----------------------------------------------------------------------------
+    @classmethod
+    def from_mapping(cls, data: dict[str, Any], base: ServiceConfig | None = None) -> ServiceConfig:
+        """``base`` (or the defaults) with the values of ``data`` applied, type-checked."""
+        base = base or cls()
+        known = {f.name: f for f in fields(cls)}
+        changes: dict[str, Any] = {}
+        for key, value in data.items():
+            key = key.replace("-", "_")
+            if key not in known:
+                raise ConfigError(f"unknown config '{key}'; known: {sorted(known)}")
+            changes[key] = _coerce(key, getattr(base, key), value)
+        return replace(base, **changes)
+
+    @classmethod
+    def load(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        env: dict[str, str] | None = None,
+        **overrides: Any,
+    ) -> ServiceConfig:
+        """Defaults, then the TOML file, then ``ATELIER_*`` variables, then ``overrides``."""
+        config = cls()
+        if path is not None:
+            try:
+                with open(path, "rb") as fh:
+                    data = tomllib.load(fh)
+            except (OSError, tomllib.TOMLDecodeError) as err:
+                raise ConfigError(f"cannot read config file {path}: {err}") from None
+            config = cls.from_mapping(data.get("service", data), config)
+        env = os.environ if env is None else env
+        from_env = {
+            f.name: env[f"ATELIER_{f.name.upper()}"]
+            for f in fields(cls)
+            if f"ATELIER_{f.name.upper()}" in env
+        }
+        config = cls.from_mapping(from_env, config)
+        return cls.from_mapping({k: v for k, v in overrides.items() if v is not None}, config)
+
+    def to_json(self) -> dict[str, Any]:
+        """The configuration without secrets (API keys are counted, not shown)."""
+        out = asdict(self)
+        out["api_keys"] = len(self.api_keys)
+        out["default_bots"] = list(self.default_bots)
+        return out
+
+
+def _coerce(name: str, current: Any, value: Any) -> Any:
+    """Converts ``value`` (from TOML, the environment or the CLI) to the type of ``current``."""
+    kind = type(current)
+    try:
+        if kind is tuple:
+            if isinstance(value, str):
+                value = json.loads(value) if value.strip().startswith("[") else value.split(",")
+            if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+                raise TypeError
+            return tuple(v.strip() for v in value if v.strip())
+        if kind is bool:
+            if isinstance(value, str):
+                return value.strip().lower() in ("1", "true", "yes", "on")
+            return bool(value)
+        if kind is int:
+            if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                raise TypeError
+            return int(value)
+        if kind is float:
+            if isinstance(value, bool):
+                raise TypeError
+            return float(value)
+        if kind is str:
+            if not isinstance(value, str):
+                raise TypeError
+            return value
+    except (TypeError, ValueError):
+        pass
+    else:
+        return value
+    raise ConfigError(f"config '{name}' must be of type {kind.__name__}, got {value!r}")

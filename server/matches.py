@@ -1,0 +1,403 @@
+"""Hosted matches: humans play through the API against bots, each human seat behind a token.
+
+A request that changes a match (create, a human move) then lets chance and the bots play until
+a human must act or the game ends, saving after every step, so a crash mid-way loses nothing:
+the next request resumes the bots where they stopped. Chance outcomes and bot seeds derive
+from the match seed and the step index, so a replay after a restart plays the same game.
+
+Seat isolation: a token maps to exactly one seat, and a seat's answer is built from
+``build_infoset`` for that seat only; without a token only the public events are shown (chance
+steps are never described by their outcome, which may be a hidden card).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+import secrets
+import threading
+import time
+import uuid
+from typing import TYPE_CHECKING, Any
+
+import bots
+import games
+from games.core.engine import CHANCE, Engine
+from games.core.infoset import build_infoset
+from server.cache import digest
+from server.errors import ApiError, Conflict, NotFound, Unavailable, Unprocessable
+from server.schemas import MAX_SEED, BudgetIn, MatchCreate
+from server.store import MatchRecord, StaleRevision
+
+if TYPE_CHECKING:
+    from server.service import Runtime
+
+HUMAN = "human"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Match:
+    """A stored match with its state rebuilt by replay."""
+
+    def __init__(self, record: MatchRecord, defn: games.GameDefinition, engine: Engine) -> None:
+        self.record = record
+        self.defn = defn
+        self.engine = engine
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return self.record.params
+
+    def is_human(self, seat: int) -> bool:
+        return self.record.seats[seat]["kind"] == HUMAN
+
+    def needs_automation(self) -> bool:
+        """Chance or a bot is to move (not yet played, e.g. after a crash mid-request)."""
+        if self.engine.is_terminal():
+            return False
+        player = self.engine.current_player()
+        return player == CHANCE or not self.is_human(player)
+
+
+class MatchService:
+    """Creates, shows and advances matches; used by the ``matches`` blueprint."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+        self._locks: dict[str, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+
+    # --- locking -----------------------------------------------------------------------------
+    def _lock(self, match_id: str) -> threading.Lock:
+        with self._locks_guard:
+            lock = self._locks.get(match_id)
+            if lock is None:
+                if len(self._locks) > 4096:
+                    for key in [k for k, v in self._locks.items() if not v.locked()]:
+                        del self._locks[key]
+                lock = self._locks[match_id] = threading.Lock()
+            return lock
+
+    def _acquire(self, match_id: str) -> threading.Lock:
+        lock = self._lock(match_id)
+        if not lock.acquire(timeout=self.runtime.config.match_lock_timeout_s):
+            raise Conflict(
+                "the match is busy with another request; retry",
+                code="match_busy",
+                retry_after=1.0,
+            )
+        return lock
+
+    # --- loading -----------------------------------------------------------------------------
+    def load(self, match_id: str) -> Match:
+        record = self.runtime.store.get(match_id)
+        if record is None:
+            raise NotFound(f"no match with id {match_id!r}", code="unknown_match")
+        defn = games.DEFINITIONS.get(record.game)
+        if defn is None or defn.version != record.version:
+            raise ApiError(
+                f"match {match_id} was played with {record.game} version {record.version}, "
+                "which this server no longer plays",
+                status=410,
+                code="match_obsolete",
+            )
+        engine = defn.new_engine(record.params)
+        for action in record.history:
+            engine.apply(action)
+        return Match(record, defn, engine)
+
+    def seat_of(self, match: Match, token: str | None) -> int | None:
+        """The seat a token opens, ``None`` without a token; 403 for a token of no seat."""
+        if token is None or token == "":
+            return None
+        digest_ = hash_token(token)
+        for seat, stored in match.record.token_hashes.items():
+            if hmac.compare_digest(stored, digest_):
+                return seat
+        raise ApiError(
+            "this token opens no seat of this match",
+            status=403,
+            code="bad_token",
+            detail={"field": "token"},
+        )
+
+    # --- creating ----------------------------------------------------------------------------
+    def create(self, body: MatchCreate) -> dict[str, Any]:
+        defn = self.runtime.definition(body.game)
+        seats = self._seat_specs(body.seats)
+        params = dict(body.params or {})
+        params.setdefault("players", len(seats))
+        try:
+            params = defn.validate_params(params)
+        except games.InvalidParams as err:
+            raise Unprocessable(
+                f"params: {err}", code="invalid_params", detail={"field": "params"}
+            ) from None
+        if params["players"] != len(seats):
+            raise Unprocessable(
+                f"field 'seats' lists {len(seats)} seats but params.players is {params['players']}",
+                code="invalid_request",
+                detail={"field": "seats"},
+            )
+        if not any(s["kind"] == HUMAN for s in seats):
+            raise Unprocessable(
+                "field 'seats' needs at least one \"human\" seat (bot-only games belong to "
+                "`atelier tournament`)",
+                code="invalid_request",
+                detail={"field": "seats"},
+            )
+        budget = self.runtime.budget(body.budget, self.runtime.config.match_budget_ms)
+        seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED + 1)
+        tokens = {
+            s: secrets.token_urlsafe(24) for s, spec in enumerate(seats) if spec["kind"] == HUMAN
+        }
+        now = time.time()
+        record = MatchRecord(
+            id=uuid.uuid4().hex,
+            game=defn.name,
+            version=defn.version,
+            params=params,
+            seats=seats,
+            token_hashes={s: hash_token(t) for s, t in tokens.items()},
+            budget=budget.to_json(),
+            seed=seed,
+            history=[],
+            revision=0,
+            created_at=now,
+            updated_at=now,
+        )
+        self.runtime.store.insert(record)
+        lock = self._acquire(record.id)
+        try:
+            match = Match(record, defn, defn.new_engine(params))
+            moves: list[dict[str, Any]] = []
+            warning = self._advance_or_warn(match, moves)
+        finally:
+            lock.release()
+        out = self.describe(match, None)
+        out["moves"] = moves
+        if warning:
+            out["warning"] = warning
+        out["tokens"] = [{"seat": s, "token": t} for s, t in sorted(tokens.items())]
+        return out
+
+    def _seat_specs(self, seats: list[Any]) -> list[dict[str, Any]]:
+        out = []
+        for i, spec in enumerate(seats):
+            if spec == HUMAN:
+                out.append({"kind": HUMAN, "bot": None})
+            else:
+                out.append({"kind": "bot", "bot": self.runtime.bot_spec(spec, f"seats[{i}]")})
+        return out
+
+    # --- playing -----------------------------------------------------------------------------
+    def _advance(self, match: Match, played: list[dict[str, Any]]) -> None:
+        """Plays chance and bot moves until a human must act or the game ends.
+
+        Saves after every step and appends the public event of each step to ``played`` (so a
+        failure part-way still reports the steps that happened).
+        """
+        engine = match.engine
+        record = match.record
+        while match.needs_automation():
+            step = len(engine.history)
+            player = engine.current_player()
+            if player == CHANCE:
+                rng = random.Random(f"{record.seed}:chance:{step}")
+                action = engine.sample_chance(rng)
+            else:
+                action = self._bot_move(match, player, step)
+            story = engine.narrate(action)
+            engine.apply(action)
+            record.history = list(engine.history)
+            self._save(record)
+            played.append({"step": step, "event": story.public})
+
+    def _bot_move(self, match: Match, seat: int, step: int) -> int:
+        record = match.record
+        infoset = build_infoset(match.defn, record.params, match.engine, seat, with_view=False)
+        budget = bots.Budget.from_json(record.budget)
+        seed = int(digest([record.seed, "bot", step])[:8], 16)
+        payload = {
+            "game": record.game,
+            "params": record.params,
+            "infoset": infoset,
+            "bot": record.seats[seat]["bot"],
+            "budget": budget.to_json(),
+            "seed": seed,
+        }
+        try:
+            result = self.runtime.run("hint", payload, self.runtime.deadline(budget))
+        except Unavailable as err:
+            err.message = f"seat {seat}'s bot could not move: {err.message}"
+            raise
+        action = result["action"]["id"]
+        if action not in match.engine.legal_actions():  # pragma: no cover - checked in worker
+            raise ApiError(
+                f"seat {seat}'s bot chose an illegal action", status=500, code="internal"
+            )
+        return action
+
+    def _save(self, record: MatchRecord) -> None:
+        try:
+            self.runtime.store.save_history(record)
+        except StaleRevision as err:
+            raise Conflict(str(err) + "; reload and retry", code="match_changed") from None
+
+    def act(self, match_id: str, token: str | None, action: Any) -> dict[str, Any]:
+        """Applies a human move, then lets the bots play; an illegal move changes nothing."""
+        if not token:
+            raise ApiError(
+                "a move needs the seat token (field 'token' or the X-Seat-Token header)",
+                status=401,
+                code="missing_token",
+                detail={"field": "token"},
+            )
+        lock = self._acquire(match_id)
+        try:
+            match = self.load(match_id)
+            seat = self.seat_of(match, token)
+            assert seat is not None
+            moves: list[dict[str, Any]] = []
+            self._advance(match, moves)  # bots left to move by an interrupted request
+            engine = match.engine
+            if engine.is_terminal():
+                raise Conflict("the match is over", code="game_over")
+            if engine.current_player() != seat:
+                raise Conflict(
+                    f"it is not seat {seat}'s turn: seat {engine.current_player()} to move",
+                    code="not_your_turn",
+                    detail={"current_player": engine.current_player()},
+                )
+            action_id = self._decode(match, action)
+            step = len(engine.history)
+            story = engine.narrate(action_id)
+            engine.apply(action_id)
+            match.record.history = list(engine.history)
+            self._save(match.record)
+            moves.append({"step": step, "event": story.public})
+            warning = self._advance_or_warn(match, moves)
+        finally:
+            lock.release()
+        out = self.describe(match, seat)
+        out["moves"] = moves
+        if warning:
+            out["warning"] = warning
+        return out
+
+    def _advance_or_warn(self, match: Match, moves: list[dict[str, Any]]) -> str | None:
+        """Advances after a saved change; a bot failure then is reported, not an error.
+
+        The change was stored, so failing the request would invite the client to repeat a
+        move that already happened. The bots resume on the next request.
+        """
+        try:
+            self._advance(match, moves)
+        except Unavailable as err:
+            return f"{err.message}; the bots will resume on the next request"
+        return None
+
+    def _decode(self, match: Match, action: Any) -> int:
+        engine = match.engine
+        try:
+            if isinstance(action, bool):
+                raise games.InvalidAction(f"an action must be a struct or an id, got {action!r}")
+            if isinstance(action, int):
+                if action not in engine.legal_actions():
+                    raise games.InvalidAction(
+                        f"action id {action} is not legal here; {match.defn._legal_summary(engine)}"
+                    )
+                return action
+            return match.defn.struct_to_action(engine, action)
+        except games.InvalidAction as err:
+            raise Unprocessable(
+                f"action: {err}", code="invalid_action", detail={"field": "action"}
+            ) from None
+
+    def view(self, match_id: str, token: str | None) -> dict[str, Any]:
+        match = self.load(match_id)
+        seat = self.seat_of(match, token)
+        if match.needs_automation():
+            # Bots left to move (a restart mid-request): finish their moves now if nobody is.
+            lock = self._lock(match_id)
+            if lock.acquire(blocking=False):
+                try:
+                    match = self.load(match_id)
+                    self._advance(match, [])
+                except ApiError:
+                    pass  # shown as "bots_to_move"; the next request retries
+                finally:
+                    lock.release()
+        return self.describe(match, seat)
+
+    def hint(
+        self,
+        match_id: str,
+        token: str | None,
+        bot: Any,
+        budget: BudgetIn | None,
+        seed: int | None,
+    ) -> dict[str, Any]:
+        match = self.load(match_id)
+        seat = self.seat_of(match, token)
+        if seat is None:
+            raise ApiError(
+                "a hint needs the seat token (query 'token' or the X-Seat-Token header)",
+                status=401,
+                code="missing_token",
+                detail={"field": "token"},
+            )
+        engine = match.engine
+        if engine.is_terminal():
+            raise Conflict("the match is over", code="game_over")
+        if engine.current_player() != seat:
+            raise Conflict(
+                f"it is not seat {seat}'s turn: {self._who(engine)} to move",
+                code="not_your_turn",
+            )
+        infoset = build_infoset(match.defn, match.params, engine, seat, with_view=False)
+        return self.runtime.hint(match.record.game, infoset, bot=bot, budget=budget, seed=seed)
+
+    # --- showing -----------------------------------------------------------------------------
+    @staticmethod
+    def _who(engine: Engine) -> str:
+        player = engine.current_player()
+        return "chance" if player == CHANCE else f"seat {player}"
+
+    def describe(self, match: Match, seat: int | None) -> dict[str, Any]:
+        """The public view, plus the seat's information set when ``seat`` is given."""
+        engine = match.engine
+        record = match.record
+        terminal = engine.is_terminal()
+        player = engine.current_player()
+        public = build_infoset(match.defn, record.params, engine, 0, with_view=False)["events"]
+        out: dict[str, Any] = {
+            "match_id": record.id,
+            "game": record.game,
+            "version": record.version,
+            "params": record.params,
+            "seats": [
+                {"seat": i, "kind": s["kind"], "bot": s["bot"]} for i, s in enumerate(record.seats)
+            ],
+            "status": "finished"
+            if terminal
+            else "bots_to_move"
+            if match.needs_automation()
+            else "waiting",
+            "step": len(engine.history),
+            "terminal": terminal,
+            "current_player": None if player < 0 else player,
+            "to_move": "terminal" if terminal else "chance" if player == CHANCE else "seat",
+            "returns": engine.returns() if terminal else None,
+            "events": public,
+        }
+        if seat is not None:
+            infoset = build_infoset(match.defn, record.params, engine, seat, with_view=True)
+            out["seat"] = seat
+            out["infoset"] = infoset
+            out["legal_actions"] = infoset["view"]["legal_actions"]
+        return out

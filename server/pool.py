@@ -1,0 +1,255 @@
+"""Search worker processes with a hard deadline per request.
+
+Python search holds the GIL, so searches run in separate processes, one per core by default.
+``concurrent.futures.ProcessPoolExecutor`` cannot serve here: it cannot stop one overrunning
+task, and one dead worker breaks the whole pool (every pending future fails). This pool keeps
+one pipe per worker instead, so each request owns its worker while it runs:
+
+* a request waits at most ``queue_timeout`` for an idle worker, else ``PoolBusy`` (503);
+* it then waits at most its deadline (budget plus a margin) for the answer; past it the worker
+  is killed and replaced, and only that request fails (``DeadlineExceeded``);
+* a worker that dies mid-request fails only that request (``WorkerDied``) and is replaced.
+
+Only JSON text crosses the pipes (game name, parameters, infoset, bot spec, budget, seed), never
+pickled states.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import multiprocessing
+import queue
+import signal
+import threading
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+log = logging.getLogger("atelier.server.pool")
+
+PRELOAD = ["server.tasks"]
+
+
+class PoolError(Exception):
+    """Base class: the pool could not produce an answer for this request."""
+
+
+class PoolBusy(PoolError):
+    """No worker became free within the queue timeout."""
+
+
+class DeadlineExceeded(PoolError):
+    """The worker did not answer before the deadline; it was killed and replaced."""
+
+
+class WorkerDied(PoolError):
+    """The worker exited (crash, kill) while serving the request; it was replaced."""
+
+
+class PoolClosed(PoolError):
+    """The pool has been shut down."""
+
+
+def _worker_main(conn: Connection) -> None:
+    """Loop of a worker process: read one JSON task, answer one JSON result, repeat."""
+    # The server handles Ctrl-C and shutdown; a worker just ends when its pipe closes.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from server.tasks import run_task
+
+    while True:
+        try:
+            raw = conn.recv_bytes()
+        except (EOFError, OSError):
+            return
+        try:
+            kind, payload = json.loads(raw)
+        except ValueError as err:  # pragma: no cover - the parent only sends valid JSON
+            conn.send_bytes(json.dumps({"error": {"status": 500, "message": str(err)}}).encode())
+            continue
+        result = run_task(kind, payload)
+        try:
+            conn.send_bytes(json.dumps(result).encode())
+        except (OSError, ValueError):
+            return
+
+
+@dataclass(eq=False)
+class _Worker:
+    process: Any
+    conn: Connection
+    started: float
+    served: int = 0
+
+
+class SearchPool:
+    """A fixed number of worker processes, each owned by one request at a time."""
+
+    def __init__(
+        self,
+        size: int,
+        start_method: str = "forkserver",
+        queue_timeout: float = 5.0,
+    ) -> None:
+        self.size = size
+        self.queue_timeout = queue_timeout
+        self._ctx = multiprocessing.get_context(start_method)
+        if start_method == "forkserver":
+            self._ctx.set_forkserver_preload(PRELOAD)
+        self._idle: queue.LifoQueue[_Worker] = queue.LifoQueue()
+        self._all: set[_Worker] = set()
+        self._lock = threading.Lock()
+        self._started = False
+        self._closed = False
+        self.stats = {
+            "tasks": 0,
+            "errors": 0,
+            "busy": 0,
+            "timeouts": 0,
+            "deaths": 0,
+            "restarts": 0,
+        }
+
+    # --- lifecycle ---------------------------------------------------------------------------
+    def start(self) -> None:
+        """Starts the workers (done lazily by the first request otherwise)."""
+        with self._lock:
+            if self._closed:
+                raise PoolClosed("the search pool is shut down")
+            if self._started:
+                return
+            self._started = True
+        for _ in range(self.size):
+            self._idle.put(self._spawn())
+
+    def _spawn(self) -> _Worker:
+        parent, child = self._ctx.Pipe(duplex=True)
+        process = self._ctx.Process(
+            target=_worker_main, args=(child,), name="atelier-search", daemon=True
+        )
+        process.start()
+        child.close()
+        worker = _Worker(process, parent, time.monotonic())
+        with self._lock:
+            self._all.add(worker)
+        return worker
+
+    def _retire(self, worker: _Worker) -> None:
+        """Kills ``worker`` (if still alive) and puts a fresh one in its place."""
+        with self._lock:
+            self._all.discard(worker)
+            closed = self._closed
+        with contextlib.suppress(OSError):
+            worker.conn.close()
+        if worker.process.is_alive():
+            worker.process.kill()
+        worker.process.join(timeout=5)
+        if closed:
+            return
+        try:
+            replacement = self._spawn()
+        except Exception:  # pragma: no cover - e.g. out of processes; next request retries
+            log.exception("could not start a replacement search worker")
+            threading.Timer(1.0, self._refill).start()
+            return
+        with self._lock:
+            self.stats["restarts"] += 1
+        self._idle.put(replacement)
+
+    def _refill(self) -> None:  # pragma: no cover - only after a failed spawn
+        with self._lock:
+            missing = 0 if self._closed else self.size - len(self._all)
+        for _ in range(missing):
+            self._idle.put(self._spawn())
+
+    def close(self) -> None:
+        """Stops every worker; further requests get ``PoolClosed``."""
+        with self._lock:
+            self._closed = True
+            workers = list(self._all)
+            self._all.clear()
+        for worker in workers:
+            with contextlib.suppress(OSError):
+                worker.conn.close()
+        for worker in workers:
+            worker.process.join(timeout=1)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join(timeout=5)
+
+    # --- requests ----------------------------------------------------------------------------
+    def run(self, kind: str, payload: dict[str, Any], deadline: float) -> dict[str, Any]:
+        """Runs task ``kind`` in a worker; ``deadline`` seconds after it starts, gives up."""
+        if not self._started:
+            self.start()
+        if self._closed:
+            raise PoolClosed("the search pool is shut down")
+        worker = self._acquire()
+        healthy = False
+        try:
+            message = json.dumps([kind, payload]).encode()
+            try:
+                worker.conn.send_bytes(message)
+                if not worker.conn.poll(deadline):
+                    with self._lock:
+                        self.stats["timeouts"] += 1
+                    raise DeadlineExceeded(
+                        f"the search did not finish within its deadline of {deadline * 1000:.0f} ms"
+                    )
+                raw = worker.conn.recv_bytes()
+            except (EOFError, OSError) as err:
+                with self._lock:
+                    self.stats["deaths"] += 1
+                code = worker.process.exitcode
+                raise WorkerDied(
+                    f"the search worker exited while serving this request (exit code {code})"
+                ) from err
+            result = json.loads(raw)
+            healthy = True
+            worker.served += 1
+            with self._lock:
+                self.stats["tasks"] += 1
+                if "error" in result:
+                    self.stats["errors"] += 1
+            return result
+        finally:
+            if healthy:
+                self._idle.put(worker)
+            else:
+                self._retire(worker)
+
+    def _acquire(self) -> _Worker:
+        """An idle, live worker; one that died while idle is replaced, not handed out."""
+        until = time.monotonic() + self.queue_timeout
+        while True:
+            try:
+                worker = self._idle.get(timeout=max(0.0, until - time.monotonic()))
+            except queue.Empty:
+                with self._lock:
+                    self.stats["busy"] += 1
+                raise PoolBusy(
+                    f"all {self.size} search workers stayed busy for {self.queue_timeout:.1f} s"
+                ) from None
+            if worker.process.is_alive():
+                return worker
+            with self._lock:
+                self.stats["deaths"] += 1
+            self._retire(worker)
+
+    def info(self) -> dict[str, Any]:
+        with self._lock:
+            alive = sum(1 for w in self._all if w.process.is_alive())
+            pids = sorted(w.process.pid for w in self._all if w.process.pid)
+            return {
+                "size": self.size,
+                "started": self._started,
+                "alive": alive,
+                "idle": self._idle.qsize(),
+                "pids": pids,
+                **self.stats,
+            }
+
+    def worker_pids(self) -> list[int]:
+        return self.info()["pids"]

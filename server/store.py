@@ -1,0 +1,155 @@
+"""Hosted matches in SQLite: the action history is the state, so it survives restarts.
+
+A match row holds what cannot be recomputed (game, version, parameters, seat specs, hashes of
+the seat tokens, the bots' budget, the seed) and the list of action ids played. The state is
+rebuilt by replaying that list through the engine, exactly as ``new_initial_state(struct)``
+does. Tokens are stored only as SHA-256 hashes. Every write is a compare-and-set on a row
+version, so two writers can never interleave moves.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS matches (
+    id          TEXT PRIMARY KEY,
+    game        TEXT NOT NULL,
+    version     INTEGER NOT NULL,
+    params      TEXT NOT NULL,
+    seats       TEXT NOT NULL,
+    token_hashes TEXT NOT NULL,
+    budget      TEXT NOT NULL,
+    seed        INTEGER NOT NULL,
+    history     TEXT NOT NULL,
+    revision    INTEGER NOT NULL,
+    created_at  REAL NOT NULL,
+    updated_at  REAL NOT NULL
+)
+"""
+
+
+class StaleRevision(Exception):
+    """Another request changed the match since it was loaded."""
+
+
+@dataclass
+class MatchRecord:
+    id: str
+    game: str
+    version: int
+    params: dict[str, Any]
+    seats: list[dict[str, Any]]
+    token_hashes: dict[int, str]
+    budget: dict[str, Any]
+    seed: int
+    history: list[int]
+    revision: int
+    created_at: float
+    updated_at: float
+
+
+class MatchStore:
+    """A thin layer over one SQLite file; one short-lived connection per operation."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._init_lock = threading.Lock()
+        self._ready = False
+
+    def _ensure(self) -> None:
+        with self._init_lock:
+            if self._ready:
+                return
+            Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            with self._connect() as db:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute(SCHEMA)
+                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._ready = True
+
+    @contextmanager
+    def _connect(self):
+        db = sqlite3.connect(str(Path(self.path).expanduser()), timeout=10.0)
+        try:
+            with db:
+                yield db
+        finally:
+            db.close()
+
+    def insert(self, record: MatchRecord) -> None:
+        self._ensure()
+        with self._connect() as db:
+            db.execute(
+                "INSERT INTO matches (id, game, version, params, seats, token_hashes, budget, "
+                "seed, history, revision, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    record.id,
+                    record.game,
+                    record.version,
+                    json.dumps(record.params),
+                    json.dumps(record.seats),
+                    json.dumps({str(k): v for k, v in record.token_hashes.items()}),
+                    json.dumps(record.budget),
+                    record.seed,
+                    json.dumps(record.history),
+                    record.revision,
+                    record.created_at,
+                    record.updated_at,
+                ),
+            )
+
+    def get(self, match_id: str) -> MatchRecord | None:
+        self._ensure()
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT id, game, version, params, seats, token_hashes, budget, seed, history, "
+                "revision, created_at, updated_at FROM matches WHERE id = ?",
+                (match_id,),
+            ).fetchone()
+        if row is None:
+            return None
+        return MatchRecord(
+            id=row[0],
+            game=row[1],
+            version=row[2],
+            params=json.loads(row[3]),
+            seats=json.loads(row[4]),
+            token_hashes={int(k): v for k, v in json.loads(row[5]).items()},
+            budget=json.loads(row[6]),
+            seed=row[7],
+            history=json.loads(row[8]),
+            revision=row[9],
+            created_at=row[10],
+            updated_at=row[11],
+        )
+
+    def save_history(self, record: MatchRecord) -> None:
+        """Writes ``record.history`` if nobody else wrote since; bumps ``record.revision``."""
+        self._ensure()
+        now = time.time()
+        with self._connect() as db:
+            cursor = db.execute(
+                "UPDATE matches SET history = ?, revision = revision + 1, updated_at = ? "
+                "WHERE id = ? AND revision = ?",
+                (json.dumps(record.history), now, record.id, record.revision),
+            )
+        if cursor.rowcount != 1:
+            raise StaleRevision(f"match {record.id} was changed by another request")
+        record.revision += 1
+        record.updated_at = now
+
+    def count(self) -> int:
+        self._ensure()
+        with self._connect() as db:
+            return db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]

@@ -1,0 +1,143 @@
+"""The work done inside search worker processes: plain JSON in, plain JSON out.
+
+Workers never receive pickled states: a task is a game name, parameters, an information set,
+a bot spec, a budget and a seed, and the worker rebuilds everything from those (replay is the
+validator, see ``games.core.infoset``). Errors come back as data with the HTTP status they map
+to, so a bad request never looks like a crashed worker.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import traceback
+from typing import Any
+
+import bots
+import games
+from games.core.engine import CHANCE
+from games.core.infoset import build_view
+
+log = logging.getLogger("atelier.server.tasks")
+
+
+class NotYourTurn(ValueError):
+    """The information set is valid, but its seat is not the one to move."""
+
+
+class GameOver(ValueError):
+    """The information set is valid, but the game has ended."""
+
+
+# (exception type, HTTP status, code, request field it concerns). First match wins, so the
+# subclasses of ValueError come before any broader entry.
+ERROR_MAP: tuple[tuple[type[BaseException], int, str, str | None], ...] = (
+    (games.InvalidInfoset, 422, "invalid_infoset", "infoset"),
+    (games.InvalidParams, 422, "invalid_params", "params"),
+    (bots.InvalidBotSpec, 422, "invalid_bot", "bot"),
+    (bots.InvalidBudget, 422, "invalid_budget", "budget"),
+    (games.InvalidAction, 422, "invalid_action", "action"),
+    (NotYourTurn, 409, "not_your_turn", "infoset"),
+    (GameOver, 409, "game_over", "infoset"),
+)
+
+
+def who_moves(engine: Any) -> str:
+    if engine.is_terminal():
+        return "nobody (the game is over)"
+    player = engine.current_player()
+    return "chance" if player == CHANCE else f"seat {player}"
+
+
+def describe_action(defn: Any, engine: Any, action: int) -> dict[str, Any]:
+    player = engine.current_player()
+    return {
+        "id": action,
+        "struct": defn.action_to_struct(engine, player, action),
+        "string": defn.action_to_string(engine, player, action),
+    }
+
+
+def hint_task(payload: dict[str, Any]) -> dict[str, Any]:
+    """The bot's hint for the seat of ``payload["infoset"]``; it must be that seat's turn."""
+    defn = games.definition(payload["game"])
+    params = defn.validate_params(payload["params"])
+    infoset = payload["infoset"]
+    seed = payload["seed"]
+    bot = bots.make_bot(payload["bot"])
+    budget = bots.Budget.from_json(payload["budget"])
+    # Any world consistent with the infoset gives the seat's legal actions and their names.
+    engine = games.sample_engine(defn, params, infoset, random.Random(seed))
+    seat = infoset["seat"]
+    if engine.is_terminal():
+        raise GameOver("the game in this information set is over: there is no move to suggest")
+    if engine.current_player() != seat:
+        raise NotYourTurn(f"it is not seat {seat}'s turn: {who_moves(engine)} to move")
+    hint = bot.hint(defn, params, infoset, budget, seed)
+    if hint.action not in engine.legal_actions():
+        raise RuntimeError(f"bot {bot.name!r} chose illegal action {hint.action}")
+    return hint.to_json(defn, engine)
+
+
+def validate_task(payload: dict[str, Any]) -> dict[str, Any]:
+    """Checks an information set by replay; says whose turn it is and the seat's legal moves."""
+    defn = games.definition(payload["game"])
+    params = defn.validate_params(payload["params"])
+    infoset = payload["infoset"]
+    engine = games.sample_engine(defn, params, infoset, random.Random(payload.get("seed", 0)))
+    seat = infoset["seat"]
+    view = build_view(defn, engine, seat)
+    player = engine.current_player()
+    return {
+        "valid": True,
+        "seat": seat,
+        "terminal": engine.is_terminal(),
+        "to_move": "terminal" if engine.is_terminal() else "chance" if player == CHANCE else "seat",
+        "current_player": view["current_player"],
+        "your_turn": player == seat,
+        "steps": len(infoset["events"]),
+        "legal_actions": view["legal_actions"],
+        "returns": view.get("returns"),
+        "view": view,
+    }
+
+
+def ping_task(payload: dict[str, Any]) -> dict[str, Any]:
+    """Round trip through a worker (health checks and tests)."""
+    import os
+
+    return {"pong": True, "pid": os.getpid(), "echo": payload.get("echo")}
+
+
+TASKS = {"hint": hint_task, "validate": validate_task, "ping": ping_task}
+
+
+def run_task(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """Runs one task; returns ``{"ok": result}`` or ``{"error": {...}}``, never raises."""
+    try:
+        return {"ok": TASKS[kind](payload)}
+    except Exception as err:
+        for exc_type, status, code, field_name in ERROR_MAP:
+            if isinstance(err, exc_type):
+                message = str(err)
+                if field_name and not message.startswith(field_name):
+                    message = f"{field_name}: {message}"
+                return {
+                    "error": {
+                        "status": status,
+                        "code": code,
+                        "message": message,
+                        "detail": {"field": field_name},
+                    }
+                }
+        # A bug in a game or bot, not the client's fault: log the trace where the operator
+        # reads it, answer with the exception's name only.
+        log.error("task %s failed:\n%s", kind, traceback.format_exc())
+        return {
+            "error": {
+                "status": 500,
+                "code": "internal",
+                "message": f"internal error while running {kind!r}: {type(err).__name__}: {err}",
+                "detail": {"exception": type(err).__name__},
+            }
+        }
