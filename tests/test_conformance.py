@@ -185,7 +185,8 @@ def infoset_hides_something(defn, params, history, seat) -> bool:
     from games.core.infoset import narrated_steps
 
     return any(
-        story.hidden is not None and seat not in story.seen_by
+        (story.hidden is not None and seat not in story.seen_by)
+        or any(other != seat for other in story.hidden_for or ())
         for _, _, story in narrated_steps(defn, params, history)
     )
 
