@@ -16,10 +16,11 @@ from games.core.spiel import AtelierGame, AtelierState, register
 from games.detective_eye import DETECTIVE_EYE
 from games.finger_auction import FINGER_AUCTION
 from games.gallery_rush import GALLERY_RUSH
+from games.modern_art import MODERN_ART
 
 # Every game, by its OpenSpiel short name. New games add one line here.
 DEFINITIONS: dict[str, GameDefinition] = {
-    d.name: d for d in (GALLERY_RUSH, DETECTIVE_EYE, FINGER_AUCTION)
+    d.name: d for d in (GALLERY_RUSH, DETECTIVE_EYE, FINGER_AUCTION, MODERN_ART)
 }
 
 GAME_CLASSES: dict[str, type[AtelierGame]] = {}
