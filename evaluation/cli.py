@@ -59,5 +59,12 @@ def bench_engine(names: tuple[str, ...], seconds: float, seed: int, as_json: boo
         click.echo(bench_mod.format_table(report))
 
 
+# Tournaments (evaluation/tournament): `atelier tournament` and `atelier bench tournament`.
+from evaluation.tournament.command import bench_tournament, tournament  # noqa: E402
+
+main.add_command(tournament)
+bench.add_command(bench_tournament)
+
+
 if __name__ == "__main__":
     main()

@@ -1,0 +1,309 @@
+"""``atelier tournament`` and ``atelier bench tournament``: the command-line faces.
+
+Every failure a user can cause (unknown game, bot, parameter or option; an output file of
+another tournament; an unreachable cluster) ends as one readable message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+import games
+from evaluation.params import parse_params
+
+
+def output_paths(out: Path, summary: Path | None) -> tuple[Path, Path, Path]:
+    """``results.jsonl`` -> ``results.summary.json``, ``results.ratings.png``,
+    ``results.pairwise.png`` (next to the games file unless ``--summary`` says otherwise)."""
+    base = out.with_suffix("") if out.suffix in (".jsonl", ".json", ".ndjson") else out
+    summary = summary or base.with_name(base.name + ".summary.json")
+    sbase = summary.with_name(summary.name.removesuffix(".json").removesuffix(".summary"))
+    return (
+        summary,
+        sbase.with_name(sbase.name + ".ratings.png"),
+        sbase.with_name(sbase.name + ".pairwise.png"),
+    )
+
+
+@click.command("tournament")
+@click.argument("game", type=click.Choice(sorted(games.DEFINITIONS)))
+@click.option(
+    "--bot",
+    "bots",
+    multiple=True,
+    required=True,
+    metavar="[LABEL=]SPEC",
+    help='A bot: a name ("random") or a JSON spec ({"name": ..., "options": {...}}), '
+    "optionally labelled LABEL=SPEC. Give at least two.",
+)
+@click.option("--param", "-p", "param", multiple=True, help="Game parameter NAME=VALUE or JSON.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["round-robin", "gauntlet"]),
+    default="round-robin",
+    show_default=True,
+    help="round-robin: every lineup of distinct bots; gauntlet: the first bot against each "
+    "other bot.",
+)
+@click.option(
+    "--deals",
+    default=10,
+    show_default=True,
+    help="Deals; each is played by every lineup in every seat rotation.",
+)
+@click.option("--seed", default=0, show_default=True, help="Master seed of every deal and move.")
+@click.option(
+    "--simulations",
+    type=int,
+    default=None,
+    help="Budget per move (default 1000 when neither budget is given).",
+)
+@click.option(
+    "--milliseconds",
+    type=float,
+    default=None,
+    help="Time budget per move (makes results depend on machine speed).",
+)
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=Path),
+    default=Path("tournament.jsonl"),
+    show_default=True,
+    help="Games file (JSON lines); rerun to resume it.",
+)
+@click.option(
+    "--summary",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Summary JSON [default: OUT with .summary.json].",
+)
+@click.option(
+    "--plots/--no-plots",
+    default=True,
+    show_default=True,
+    help="Write the ratings and pairwise PNGs next to the summary.",
+)
+@click.option(
+    "--workers",
+    type=int,
+    default=None,
+    help="Local worker processes [default: one per core]; 0 plays in this process.",
+)
+@click.option(
+    "--dask",
+    "dask_address",
+    default=None,
+    metavar="SCHEDULER_ADDRESS",
+    help="Run on the Dask cluster at this scheduler (tcp://host:8786).",
+)
+@click.option(
+    "--dask-local",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Start a local Dask cluster of N workers on 127.0.0.1 for this run.",
+)
+@click.option(
+    "--batch",
+    type=int,
+    default=None,
+    help="Games per task [default: about eight tasks per worker, at most 32 games].",
+)
+@click.option(
+    "--bootstrap",
+    default=1000,
+    show_default=True,
+    help="Bootstrap resamples for Elo intervals (2-player games).",
+)
+@click.option("--restart", is_flag=True, help="Discard the games already in OUT and start over.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary JSON instead of tables.")
+def tournament(
+    game: str,
+    bots: tuple[str, ...],
+    param: tuple[str, ...],
+    fmt: str,
+    deals: int,
+    seed: int,
+    simulations: int | None,
+    milliseconds: float | None,
+    out: Path,
+    summary: Path | None,
+    plots: bool,
+    workers: int | None,
+    dask_address: str | None,
+    dask_local: int | None,
+    batch: int | None,
+    bootstrap: int,
+    restart: bool,
+    as_json: bool,
+) -> None:
+    """Play a seeded, resumable tournament of bots at GAME and rate them.
+
+    Every lineup plays the same DEALS in every seat rotation; each game's seeds derive from
+    --seed and the game's index only. One JSON line per game goes to --out as games finish;
+    rerunning the same command resumes. The summary, plots and a table follow at the end.
+    """
+    from bots import Budget, InvalidBotSpec, InvalidBudget
+    from evaluation.tournament import (
+        TournamentError,
+        TournamentSpec,
+        open_executor,
+        parse_bot_arg,
+        run_tournament,
+    )
+    from evaluation.tournament.report import format_table, plot
+    from evaluation.tournament.runner import write_json
+
+    if dask_address is not None and dask_local is not None:
+        raise click.UsageError("give either --dask or --dask-local, not both")
+    if workers is not None and (dask_address is not None or dask_local is not None):
+        raise click.UsageError("--workers is for the local pool; a Dask run uses its workers")
+    if workers is not None and workers < 0:
+        raise click.BadParameter("must be >= 0", param_hint="--workers")
+    if batch is not None and batch < 1:
+        raise click.BadParameter("must be >= 1", param_hint="--batch")
+    if bootstrap < 0:
+        raise click.BadParameter("must be >= 0", param_hint="--bootstrap")
+    try:
+        budget = Budget(
+            simulations if simulations is not None or milliseconds is not None else 1000,
+            milliseconds,
+        )
+    except InvalidBudget as err:
+        raise click.BadParameter(str(err), param_hint="--simulations/--milliseconds") from None
+    try:
+        parsed = [parse_bot_arg(b) for b in bots]
+    except InvalidBotSpec as err:
+        raise click.BadParameter(str(err), param_hint="--bot") from None
+    try:
+        spec = TournamentSpec.build(game, parse_params(param), parsed, fmt, deals, seed, budget)
+    except games.InvalidParams as err:
+        raise click.BadParameter(str(err), param_hint="--param") from None
+    except TournamentError as err:
+        raise click.ClickException(str(err)) from None
+
+    summary_path, ratings_png, pairwise_png = output_paths(out, summary)
+    bar = None
+
+    def on_start(done: int, total: int, where: str) -> None:
+        nonlocal bar
+        from tqdm import tqdm
+
+        click.echo(
+            f"tournament {spec.fingerprint}: {total} games ({done} already in {out}), "
+            f"{total - done} to play on {where}",
+            err=True,
+        )
+        bar = tqdm(
+            total=total,
+            initial=done,
+            unit="game",
+            file=sys.stderr,
+            disable=None,
+            dynamic_ncols=True,
+            smoothing=0.1,
+        )
+
+    def progress(done: int, total: int) -> None:
+        if bar is not None:
+            bar.update(1)
+
+    try:
+        outcome = run_tournament(
+            spec,
+            out,
+            lambda: open_executor(workers, dask_address, dask_local),
+            restart=restart,
+            batch_size=batch,
+            bootstrap=bootstrap,
+            progress=progress,
+            on_start=on_start,
+        )
+    except TournamentError as err:
+        raise click.ClickException(str(err)) from None
+    except KeyboardInterrupt:
+        click.echo(
+            f"\ninterrupted: the finished games are saved in {out}; run the same command "
+            "again to resume",
+            err=True,
+        )
+        sys.exit(130)
+    finally:
+        if bar is not None:
+            bar.close()
+
+    try:
+        write_json(summary_path, outcome.summary)
+    except OSError as err:
+        raise click.ClickException(f"cannot write {summary_path}: {err.strerror}") from None
+    written = [str(out), str(summary_path)]
+    if plots:
+        try:
+            plot(outcome.summary, ratings_png, pairwise_png)
+            written += [str(ratings_png), str(pairwise_png)]
+        except Exception as err:  # plots are a convenience: never lose the run over them
+            click.echo(f"warning: plots not written: {type(err).__name__}: {err}", err=True)
+    if as_json:
+        json.dump(outcome.summary, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        click.echo(format_table(outcome.summary))
+    click.echo(
+        f"{outcome.played} games played now, {outcome.resumed} resumed; wrote "
+        + ", ".join(written),
+        err=True,
+    )
+
+
+@click.command("tournament")
+@click.option(
+    "--game",
+    default="gallery_rush",
+    show_default=True,
+    type=click.Choice(sorted(games.DEFINITIONS)),
+)
+@click.option("--param", "-p", "param", multiple=True, help="Game parameter NAME=VALUE or JSON.")
+@click.option(
+    "--games", "n_games", default=200, show_default=True, help="Games per contender per round."
+)
+@click.option(
+    "--rounds",
+    default=2,
+    show_default=True,
+    help="Interleaved rounds (each contender plays once per round).",
+)
+@click.option("--seed", default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
+def bench_tournament(
+    game: str, param: tuple[str, ...], n_games: int, rounds: int, seed: int, as_json: bool
+) -> None:
+    """Games per second: 1 and 2 local workers and a 2-worker Dask local cluster, as ratios."""
+    from evaluation.bench import tournament as bench_mod
+    from evaluation.tournament import TournamentError
+
+    if n_games < 1 or rounds < 1:
+        raise click.BadParameter("--games and --rounds must be >= 1")
+    try:
+        report = bench_mod.run(
+            game,
+            parse_params(param),
+            n_games,
+            rounds,
+            seed,
+            progress=lambda text: click.echo(text, err=True),
+        )
+    except games.InvalidParams as err:
+        raise click.BadParameter(str(err), param_hint="--param") from None
+    except TournamentError as err:
+        raise click.ClickException(str(err)) from None
+    if as_json:
+        json.dump(report, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        click.echo(bench_mod.format_table(report))
