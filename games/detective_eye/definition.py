@@ -78,6 +78,9 @@ class DetectiveEye(GameDefinition):
         ParamSpec("forgeries", 3, "forgeries in the central supply", min=1, max=12),
     )
 
+    def __init__(self) -> None:
+        self._fresh: dict[tuple, DetectiveEyeEngine] = {}
+
     def check_params(self, params: dict[str, Any]) -> None:
         deck = params["painters"] * params["cards_per_painter"]
         if params["players"] * params["hand_size"] > deck:
@@ -92,15 +95,21 @@ class DetectiveEye(GameDefinition):
             )
 
     def new_engine(self, params: dict[str, Any]) -> DetectiveEyeEngine:
-        return DetectiveEyeEngine(
-            params["players"],
-            params["max_rounds"],
-            params["painters"],
-            params["cards_per_painter"],
-            params["hand_size"],
-            params["draft_size"],
-            params["forgeries"],
-        )
+        # A copy of a cached fresh engine: the constructor's set-up costs twice a copy.
+        key = tuple(params.items())
+        fresh = self._fresh.get(key)
+        if fresh is None:
+            fresh = DetectiveEyeEngine(
+                params["players"],
+                params["max_rounds"],
+                params["painters"],
+                params["cards_per_painter"],
+                params["hand_size"],
+                params["draft_size"],
+                params["forgeries"],
+            )
+            self._fresh[key] = fresh
+        return fresh.copy()
 
     def numbers(self, params: dict[str, Any]) -> GameNumbers:
         engine = self.new_engine(params)

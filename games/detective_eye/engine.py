@@ -50,6 +50,18 @@ END_NAMES = ("", "one_card", "supply_empty", "round_cap")
 
 _COMPOSITIONS: dict[tuple[int, int, int], tuple[tuple[tuple[int, ...], ...], dict]] = {}
 _DEAL_ODDS: dict[tuple[int, tuple[int, ...]], list[tuple[int, float]]] = {}
+_DEAL_IDS: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+_DRAFT_IDS: dict[tuple[int, ...], list[int]] = {}
+_HELD: dict[tuple[int, ...], list[int]] = {}  # hand counts -> painters held, in order
+
+
+def held_painters(hand: list[int]) -> list[int]:
+    """The painters present in ``hand`` (a fresh list; the table behind it is cached)."""
+    key = tuple(hand)
+    out = _HELD.get(key)
+    if out is None:
+        out = _HELD[key] = [c for c, k in enumerate(hand) if k]
+    return out.copy()
 
 
 def compositions(total: int, parts: int, cap: int) -> tuple[tuple[int, ...], ...]:
@@ -87,24 +99,58 @@ def painter_counts(names: tuple[str, ...], counts: list[int] | tuple[int, ...]) 
     return {names[c]: k for c, k in enumerate(counts) if k}
 
 
+class Rules:
+    """The constants of one parameter setting that hot paths do not read.
+
+    Shared by every copy of an engine, so ``copy()`` moves one reference instead of eight.
+    """
+
+    __slots__ = (
+        "cards_per_painter",
+        "deal_comps",
+        "draft_base",
+        "draft_comps",
+        "draft_index",
+        "draft_size",
+        "max_rounds",
+        "names",
+    )
+
+    def __init__(
+        self,
+        max_rounds: int,
+        painters: int,
+        cards_per_painter: int,
+        hand_size: int,
+        draft_size: int,
+        base: int,
+    ) -> None:
+        self.max_rounds = max_rounds
+        self.cards_per_painter = cards_per_painter
+        self.draft_size = draft_size
+        self.names = PAINTER_NAMES[:painters]
+        self.draft_base = base
+        self.draft_comps = compositions(draft_size, painters, draft_size)
+        self.draft_index = composition_index(draft_size, painters, draft_size)
+        self.deal_comps = compositions(hand_size, painters, cards_per_painter)
+
+
 class DetectiveEyeEngine(Engine):
     """The full game state; ``history`` replays it exactly."""
 
     __slots__ = (
+        "bid_base",
         "bid_painter",
         "bid_passed",
         "bid_quantity",
         "bidder",
-        "cards_per_painter",
         "challenge_owners",
-        "deal_comps",
         "dealt",
         "discard_pile",
         "discards_left",
-        "draft_comps",
-        "draft_index",
-        "draft_size",
         "end_reason",
+        "face_down",
+        "flip_base",
         "flipped",
         "forgeries",
         "found",
@@ -113,8 +159,9 @@ class DetectiveEyeEngine(Engine):
         "held",
         "max_rounds",
         "misses",
-        "names",
+        "owned",
         "painters",
+        "pass_action",
         "passed_cards",
         "phase",
         "player",
@@ -122,6 +169,7 @@ class DetectiveEyeEngine(Engine):
         "received",
         "round",
         "rows",
+        "rules",
         "start",
         "supply",
         "table",
@@ -141,26 +189,33 @@ class DetectiveEyeEngine(Engine):
     ) -> None:
         n = num_players
         self.num_players = n
-        self.max_rounds = max_rounds
         self.painters = painters
-        self.cards_per_painter = cards_per_painter
         self.hand_size = hand_size
-        self.draft_size = draft_size
-        self.names = PAINTER_NAMES[:painters]
-        self.deal_comps = compositions(hand_size, painters, cards_per_painter)
-        self.draft_comps = compositions(draft_size, painters, draft_size)
-        self.draft_index = composition_index(draft_size, painters, draft_size)
+        self.max_rounds = max_rounds
+        self.pass_action = 2 * painters
+        self.bid_base = 2 * painters + 1
+        self.flip_base = self.bid_base + painters * n * hand_size
+        self.rules = Rules(
+            max_rounds,
+            painters,
+            cards_per_painter,
+            hand_size,
+            draft_size,
+            self.flip_base + n * hand_size,
+        )
         self.history: list[int] = []
         self.trace: list[int] = []
         self.private_log: list[list[tuple[int, ...]]] = [[] for _ in range(n)]
         self.phase = DEAL
         self.player = CHANCE
         self.supply = [cards_per_painter] * painters  # undealt paintings
-        self.hands = [[0] * painters for _ in range(n)]
+        self.hands = [[0] * painters for _ in range(n)]  # cards in hand (not on the table)
+        self.owned = [[0] * painters for _ in range(n)]  # hand plus face-down row
         self.passed_cards: list[tuple[int, ...] | None] = [None] * n
         self.received: list[tuple[int, ...] | None] = [None] * n
         self.rows: list[list[int]] = [[] for _ in range(n)]
         self.flipped = [0] * n  # bit mask of flipped positions per row
+        self.face_down: list[int] = []  # flip actions still possible in a challenge
         self.table = 0  # face-down cards on the table
         self.start = -1
         self.round = 0  # rounds completed
@@ -182,26 +237,26 @@ class DetectiveEyeEngine(Engine):
     def copy(self) -> DetectiveEyeEngine:
         new = DetectiveEyeEngine.__new__(DetectiveEyeEngine)
         new.num_players = self.num_players
+        new.rules = self.rules
         new.max_rounds = self.max_rounds
         new.painters = self.painters
-        new.cards_per_painter = self.cards_per_painter
         new.hand_size = self.hand_size
-        new.draft_size = self.draft_size
-        new.names = self.names
-        new.deal_comps = self.deal_comps
         new.dealt = self.dealt
-        new.draft_comps = self.draft_comps
-        new.draft_index = self.draft_index
+        new.pass_action = self.pass_action
+        new.bid_base = self.bid_base
+        new.flip_base = self.flip_base
+        new.face_down = self.face_down.copy()
         new.history = self.history.copy()
         new.trace = self.trace.copy()
-        new.private_log = [log.copy() for log in self.private_log]
+        new.private_log = [*map(list.copy, self.private_log)]
         new.phase = self.phase
         new.player = self.player
         new.supply = self.supply.copy()
-        new.hands = [h.copy() for h in self.hands]
+        new.hands = [*map(list.copy, self.hands)]
+        new.owned = [*map(list.copy, self.owned)]
         new.passed_cards = self.passed_cards.copy()
         new.received = self.received.copy()
-        new.rows = [r.copy() for r in self.rows]
+        new.rows = [*map(list.copy, self.rows)]
         new.flipped = self.flipped.copy()
         new.table = self.table
         new.start = self.start
@@ -223,26 +278,39 @@ class DetectiveEyeEngine(Engine):
 
     # --- action ids --------------------------------------------------------------------------
     # 0..P-1 place painter; P..2P-1 discard painter; 2P pass; then bids (quantity-major), flips
-    # (owner-major), draft compositions.
+    # (owner-major), draft compositions. The bases are plain attributes set once in __init__
+    # (properties cost a call on every step).
     @property
-    def pass_action(self) -> int:
-        return 2 * self.painters
+    def cards_per_painter(self) -> int:
+        return self.rules.cards_per_painter
 
     @property
-    def bid_base(self) -> int:
-        return 2 * self.painters + 1
+    def draft_size(self) -> int:
+        return self.rules.draft_size
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.rules.names
+
+    @property
+    def deal_comps(self) -> tuple[tuple[int, ...], ...]:
+        return self.rules.deal_comps
+
+    @property
+    def draft_comps(self) -> tuple[tuple[int, ...], ...]:
+        return self.rules.draft_comps
+
+    @property
+    def draft_index(self) -> dict[tuple[int, ...], int]:
+        return self.rules.draft_index
+
+    @property
+    def draft_base(self) -> int:
+        return self.rules.draft_base
 
     @property
     def max_quantity(self) -> int:
         return self.num_players * self.hand_size
-
-    @property
-    def flip_base(self) -> int:
-        return self.bid_base + self.painters * self.max_quantity
-
-    @property
-    def draft_base(self) -> int:
-        return self.flip_base + self.num_players * self.hand_size
 
     @property
     def num_actions(self) -> int:
@@ -281,19 +349,41 @@ class DetectiveEyeEngine(Engine):
                 if ways:
                     odds.append((i, ways / total))
             _DEAL_ODDS[key] = odds
+            _DEAL_IDS[key] = [a for a, _ in odds]
         return list(odds)
 
-    def legal_actions(self) -> list[int]:
-        if self.player == CHANCE:
-            return [a for a, _ in self.chance_outcomes()]
-        return self.player_actions()
+    def _draft_actions(self) -> list[int]:
+        """The compositions of ``draft_size`` cards the seat to move can pass (cached)."""
+        hand = self.hands[self.player]
+        rules = self.rules
+        key = (rules.draft_size, rules.draft_base, *hand)
+        ids = _DRAFT_IDS.get(key)
+        if ids is None:
+            base = rules.draft_base
+            ids = [
+                base + i
+                for i, comp in enumerate(rules.draft_comps)
+                if all(k <= hand[c] for c, k in enumerate(comp))
+            ]
+            _DRAFT_IDS[key] = ids
+        return ids.copy()
 
-    def player_actions(self) -> list[int]:
+    def legal_actions(self) -> list[int]:
+        # The most frequent phases first; the painters held come from a cached table.
         phase = self.phase
+        if phase == FIRST:
+            try:
+                return _HELD[tuple(self.hands[self.player])].copy()
+            except KeyError:
+                return held_painters(self.hands[self.player])
+        if phase == FLIP:
+            return self.face_down.copy()
         if phase == TURN:
-            hand = self.hands[self.player]
+            try:
+                out = _HELD[tuple(self.hands[self.player])].copy()
+            except KeyError:
+                out = held_painters(self.hands[self.player])
             base = self.bid_base
-            out = [c for c in range(self.painters) if hand[c]]
             out.extend(range(base, base + self.table * self.painters))
             return out
         if phase == BID:
@@ -302,32 +392,24 @@ class DetectiveEyeEngine(Engine):
                 self.pass_action,
                 *range(base + self.bid_quantity * self.painters, base + self.table * self.painters),
             ]
-        if phase == FIRST:
-            hand = self.hands[self.player]
-            return [c for c in range(self.painters) if hand[c]]
-        if phase == FLIP:
-            out = []
-            hs = self.hand_size
-            base = self.flip_base
-            for owner in range(self.num_players):
-                mask = self.flipped[owner]
-                start = base + owner * hs
-                for pos in range(len(self.rows[owner])):
-                    if not mask >> pos & 1:
-                        out.append(start + pos)
-            return out
+        if phase == DEAL:
+            key = (self.hand_size, tuple(self.supply))
+            if key not in _DEAL_IDS:
+                self.chance_outcomes()
+            return list(_DEAL_IDS[key])
+        if phase == START:
+            return list(range(self.num_players))
+        return self.player_actions()
+
+    def player_actions(self) -> list[int]:
+        phase = self.phase
+        if phase in (FIRST, FLIP, TURN, BID):
+            return self.legal_actions()
         if phase == DISCARD:
-            hand = self.hands[self.player]
             p = self.painters
-            return [p + c for c in range(p) if hand[c]]
+            return [p + c for c in held_painters(self.hands[self.player])]
         if phase == DRAFT:
-            hand = self.hands[self.player]
-            base = self.draft_base
-            return [
-                base + i
-                for i, comp in enumerate(self.draft_comps)
-                if all(k <= hand[c] for c, k in enumerate(comp))
-            ]
+            return self._draft_actions()
         return []
 
     def apply(self, action: int) -> None:
@@ -335,58 +417,69 @@ class DetectiveEyeEngine(Engine):
         phase = self.phase
         player = self.player
         p = self.painters
-        if phase == TURN:
-            if action < p:
-                self.trace.append(PLACE_CODE)
-                self.private_log[player].append((len(self.trace) - 1, action))
-                self._place(player, action)
+        if action < p and phase in (FIRST, TURN):  # a face-down placement
+            self.trace.append(PLACE_CODE)
+            self.private_log[player].append((len(self.history) - 1, action))
+            self.hands[player][action] -= 1
+            row = self.rows[player]
+            self.face_down.append(self.flip_base + player * self.hand_size + len(row))
+            row.append(action)
+            self.table += 1
+            if phase == TURN:
                 self.player = (player + 1) % self.num_players
+            elif player + 1 < self.num_players:
+                self.player = player + 1
             else:
-                self.trace.append(action)
-                q, painter = divmod(action - self.bid_base, p)
-                self.bid_painter = painter
-                self.bid_quantity = q + 1
-                self.bidder = player
-                self.bid_passed = 0
-                self.phase = BID
-                self._next_bidder(player)
-        elif phase == BID:
+                self.phase = TURN
+                self.player = self.start
+        elif phase == FLIP:
+            owner, pos = divmod(action - self.flip_base, self.hand_size)
+            card = self.rows[owner][pos]
+            self.trace.append(FLIP_CODE + action * 8 + card)
+            if card != self.bid_painter:
+                self._failure()
+                return
+            self.found += 1
+            self.challenge_owners |= 1 << owner
+            if self.found == self.bid_quantity:
+                self._success()
+                return
+            self.flipped[owner] |= 1 << pos
+            self.face_down.remove(action)
+            self.table -= 1
+        elif phase in (TURN, BID):  # a declaration, a raise or a pass
             self.trace.append(action)
-            if action == 2 * p:
+            if action == p + p:
                 self.bid_passed |= 1 << player
             else:
                 q, painter = divmod(action - self.bid_base, p)
                 self.bid_painter = painter
                 self.bid_quantity = q + 1
                 self.bidder = player
-            self._next_bidder(player)
-        elif phase == FLIP:
-            hs = self.hand_size
-            owner, pos = divmod(action - self.flip_base, hs)
-            card = self.rows[owner][pos]
-            self.trace.append(FLIP_CODE + action * 8 + card)
-            self.flipped[owner] |= 1 << pos
-            self.table -= 1
-            if card == self.bid_painter:
-                self.found += 1
-                self.challenge_owners |= 1 << owner
-                if self.found == self.bid_quantity:
-                    self._success()
-            else:
-                self._failure()
-        elif phase == FIRST:
-            self.trace.append(PLACE_CODE)
-            self.private_log[player].append((len(self.trace) - 1, action))
-            self._place(player, action)
-            if player + 1 < self.num_players:
-                self.player = player + 1
-            else:
-                self.phase = TURN
-                self.player = self.start
+                if phase == TURN:
+                    self.bid_passed = 0
+                    self.phase = BID
+            # The next seat that may still raise (nobody can once the quantity is the most
+            # possible), else the last bidder standing challenges.
+            if self.bid_quantity < self.table:
+                n = self.num_players
+                out = self.bid_passed | (1 << self.bidder)
+                seat = player
+                for _ in range(n - 1):
+                    seat = seat + 1 if seat + 1 < n else 0
+                    if not out >> seat & 1:
+                        self.player = seat
+                        return
+            self.phase = FLIP
+            self.player = self.bidder
+            self.found = 0
+            self.challenge_owners = 0
+            self.face_down.sort()
         elif phase == DISCARD:
             self.trace.append(action)
             painter = action - p
             self.hands[player][painter] -= 1
+            self.owned[player][painter] -= 1
             self.discard_pile[painter] += 1
             self.discards_left -= 1
             if not self.discards_left:
@@ -411,22 +504,22 @@ class DetectiveEyeEngine(Engine):
     def _apply_deal(self, action: int) -> None:
         seat = self.dealt
         self.dealt += 1
-        comp = self.deal_comps[action]
-        hand = self.hands[seat]
-        for c, k in enumerate(comp):
-            hand[c] = k
-            self.supply[c] -= k
+        comp = self.rules.deal_comps[action]
+        self.hands[seat] = list(comp)
+        self.supply = [left - k for left, k in zip(self.supply, comp, strict=True)]
         if seat + 1 < self.num_players:
             return
-        if self.draft_size:
+        if self.rules.draft_size:
             self.phase = DRAFT
             self.player = 0
         else:
+            self.owned = [h.copy() for h in self.hands]
             self.phase = START
             self.player = CHANCE
 
     def _apply_draft(self, seat: int, action: int) -> None:
-        comp = self.draft_comps[action - self.draft_base]
+        rules = self.rules
+        comp = rules.draft_comps[action - rules.draft_base]
         self.trace.append(DRAFT_CODE)
         step = len(self.trace) - 1
         hand = self.hands[seat]
@@ -447,11 +540,12 @@ class DetectiveEyeEngine(Engine):
             for c, k in enumerate(got):
                 target[c] += k
         for receiver in range(n):
-            got_index = self.draft_index[self.received[receiver]]
+            got_index = rules.draft_index[self.received[receiver]]
             if receiver == seat:
                 self.private_log[receiver].append((step, action, got_index))
             else:
                 self.private_log[receiver].append((step, -1, got_index))
+        self.owned = [h.copy() for h in self.hands]
         self.phase = START
         self.player = CHANCE
 
@@ -460,39 +554,13 @@ class DetectiveEyeEngine(Engine):
         self.phase = FIRST
         self.player = 0
 
-    def _place(self, seat: int, painter: int) -> None:
-        self.hands[seat][painter] -= 1
-        self.rows[seat].append(painter)
-        self.table += 1
-
-    def _next_bidder(self, actor: int) -> None:
-        """Moves to the next seat that may still raise, or to the challenge."""
-        if self.bid_quantity >= self.table:  # nobody can raise any more
-            self._start_challenge()
-            return
-        n = self.num_players
-        out = self.bid_passed | (1 << self.bidder)
-        seat = actor
-        for _ in range(n):
-            seat = (seat + 1) % n
-            if not out >> seat & 1:
-                self.player = seat
-                return
-        self._start_challenge()
-
-    def _start_challenge(self) -> None:
-        self.phase = FLIP
-        self.player = self.bidder
-        self.found = 0
-        self.challenge_owners = 0
-
     def _return_rows(self) -> None:
-        for seat, row in enumerate(self.rows):
-            hand = self.hands[seat]
-            for painter in row:
-                hand[painter] += 1
-            self.rows[seat] = []
-            self.flipped[seat] = 0
+        """All placed cards go back to their owners: hands become the holdings again."""
+        self.hands = [*map(list.copy, self.owned)]
+        for row in self.rows:
+            row.clear()
+        self.flipped = [0] * self.num_players
+        self.face_down = []
         self.table = 0
 
     def _success(self) -> None:
@@ -513,7 +581,13 @@ class DetectiveEyeEngine(Engine):
         self._end_round()
 
     def _failure(self) -> None:
-        self._return_rows()
+        # _return_rows, inlined: a failure ends most rounds of random play.
+        self.hands = [*map(list.copy, self.owned)]
+        for row in self.rows:
+            row.clear()
+        self.flipped = [0] * self.num_players
+        self.face_down = []
+        self.table = 0
         me = self.player
         self.misses[me] += 1
         if self.misses[me] >= MISSES_PER_FORGERY:
@@ -538,7 +612,8 @@ class DetectiveEyeEngine(Engine):
             return
         self.start = (challenger + 1) % self.num_players
         self.bidder = -1
-        self._start_round()
+        self.phase = FIRST
+        self.player = 0
 
     def _finish(self, winners: list[int], reason: int) -> None:
         self.winners = winners
@@ -548,12 +623,17 @@ class DetectiveEyeEngine(Engine):
 
     def ranking(self) -> list[int]:
         """The forced-end winners: fewest forgeries, then fewest cards; ties share."""
-        n = self.num_players
         fewest = min(self.held)
-        pool = [s for s in range(n) if self.held[s] == fewest]
-        cards = {s: sum(self.hands[s]) + len(self.rows[s]) for s in pool}
-        best = min(cards.values())
-        return [s for s in pool if cards[s] == best]
+        best = 1 << 30
+        out: list[int] = []
+        for seat, forgeries in enumerate(self.held):
+            if forgeries == fewest:
+                cards = sum(self.owned[seat])
+                if cards < best:
+                    best, out = cards, [seat]
+                elif cards == best:
+                    out.append(seat)
+        return out
 
     def returns(self) -> list[float]:
         n = self.num_players
