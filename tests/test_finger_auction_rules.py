@@ -490,3 +490,21 @@ def test_small_variant_is_registered_and_small():
     game = pyspiel.load_game("finger_auction", SMALL_VARIANT)
     assert game.num_players() == 2
     assert game.max_game_length() <= 20
+
+
+def test_small_variant_solves_with_cfr_plus_to_a_symmetric_value():
+    """OpenSpiel's C++ CFR+ on the cached tree: NashConv falls fast and the value is 0.
+
+    Seat order only sequences simultaneous commits, so the two seats are symmetric and the
+    game's value is 0; a wrong information structure (a later bidder seeing an earlier bid)
+    would hand seat 1 a positive value.
+    """
+    game = pyspiel.load_game("finger_auction", SMALL_VARIANT)
+    tree = pyspiel.convert_to_cached_tree(game)
+    solver = pyspiel.CFRPlusSolver(tree)
+    for _ in range(100):
+        solver.evaluate_and_update_policy()
+    policy = solver.average_policy()
+    assert pyspiel.nash_conv(tree, policy) < 0.02
+    values = pyspiel.expected_returns(tree.new_initial_state(), policy, -1, True)
+    assert values[0] == pytest.approx(0.0, abs=0.01)

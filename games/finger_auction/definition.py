@@ -56,7 +56,7 @@ DECK_PARAMS = (
 SMALL_VARIANT: dict[str, Any] = {
     "players": 2,
     "rounds": 1,
-    "cards_per_round": 3,
+    "cards_per_round": 2,
     "max_bid": 2,
     "max_void_auctions": 2,
     "deck_monet": 1,

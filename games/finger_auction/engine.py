@@ -91,14 +91,31 @@ def auction_result(active: list[int], bids: list[int], max_bid: int) -> tuple[in
         if live_b and (not live_a or take_b < take_a):
             return active[1], take_b, []
         return -1, 0, list(active)
-    counts = [0] * (max_bid + 1)
+    best = -1
     for a in bids:
-        counts[a + 1] += 1
-    for bid in range(1, max_bid + 1):
-        if counts[bid] == 1:
-            return active[bids.index(bid - 1)], bid, []
+        if (best < 0 or a < best) and bids.count(a) == 1:
+            best = a
+    if best >= 0:
+        return active[bids.index(best)], best + 1, []
     low = min(bids)
     return -1, 0, [seat for i, seat in enumerate(active) if bids[i] == low]
+
+
+_BID_LISTS: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def bid_lists(max_bid: int) -> tuple[tuple[int, ...], ...]:
+    """Legal bid actions, shared and immutable: entry t is a two-player auction where take t is
+    banned (0: none), the last entry a multi-player auction."""
+    lists = _BID_LISTS.get(max_bid)
+    if lists is None:
+        m = max_bid
+        two = [tuple(range(m * m))]
+        for banned in range(1, m + 1):
+            two.append(tuple(a for a in range(m * m) if a // m + 1 != banned))
+        lists = (*two, tuple(range(m)))
+        _BID_LISTS[max_bid] = lists
+    return lists
 
 
 class FingerAuctionEngine(Engine):
@@ -111,17 +128,19 @@ class FingerAuctionEngine(Engine):
 
     __slots__ = (
         "active",
+        "bid_lists",
         "bids",
         "cards_per_round",
         "collections",
         "deck",
+        "deck_size",
         "last_take",
         "max_bid",
         "max_void",
         "phase",
+        "pick_base",
         "picker",
         "picks_left",
-        "revealed",
         "round",
         "rounds",
         "table",
@@ -144,11 +163,13 @@ class FingerAuctionEngine(Engine):
         self.rounds = rounds
         self.cards_per_round = cards_per_round
         self.max_bid = max_bid
+        self.pick_base = max_bid * max_bid
+        self.bid_lists = bid_lists(max_bid)
         self.history: list[int] = []
         self.phase = REVEAL
         self.round = 0
-        self.revealed = 0
         self.deck = list(deck)
+        self.deck_size = sum(deck)
         self.table = [0] * NUM_KINDS
         self.table_size = 0
         self.collections = [[0] * NUM_KINDS for _ in range(num_players)]
@@ -167,11 +188,13 @@ class FingerAuctionEngine(Engine):
         new.rounds = self.rounds
         new.cards_per_round = self.cards_per_round
         new.max_bid = self.max_bid
+        new.pick_base = self.pick_base
+        new.bid_lists = self.bid_lists
         new.history = self.history.copy()
         new.phase = self.phase
         new.round = self.round
-        new.revealed = self.revealed
         new.deck = self.deck.copy()
+        new.deck_size = self.deck_size
         new.table = self.table.copy()
         new.table_size = self.table_size
         new.collections = [c.copy() for c in self.collections]
@@ -197,6 +220,8 @@ class FingerAuctionEngine(Engine):
     # --- game loop -----------------------------------------------------------------------------
     def current_player(self) -> int:
         phase = self.phase
+        if phase == REVEAL:
+            return CHANCE
         if phase == BID:
             return self.active[len(self.bids)]
         if phase == PICK:
@@ -223,13 +248,28 @@ class FingerAuctionEngine(Engine):
         """One chance outcome drawn by its probability, without building the outcome list."""
         if self.phase == TIE:
             return self.tied[rng.randrange(len(self.tied))]
+        # Unrolled walk over the cumulative counts (the hot path of every random playout).
+        r = rng.random() * self.deck_size
         deck = self.deck
-        r = rng.randrange(deck[0] + deck[1] + deck[2] + deck[3] + deck[4] + deck[5] + deck[6])
-        for kind in range(NUM_KINDS):
-            r -= deck[kind]
-            if r < 0:
-                return kind
-        raise AssertionError("empty deck at a reveal")
+        c = deck[0]
+        if r < c:
+            return 0
+        c += deck[1]
+        if r < c:
+            return 1
+        c += deck[2]
+        if r < c:
+            return 2
+        c += deck[3]
+        if r < c:
+            return 3
+        c += deck[4]
+        if r < c:
+            return 4
+        c += deck[5]
+        if r < c:
+            return 5
+        return 6
 
     def legal_actions(self) -> list[int]:
         phase = self.phase
@@ -246,16 +286,12 @@ class FingerAuctionEngine(Engine):
     def player_actions(self) -> list[int]:
         phase = self.phase
         if phase == BID:
-            m = self.max_bid
-            if len(self.active) != 2:
-                return list(range(m))
-            banned = self.last_take[self.active[len(self.bids)]]
-            if banned:
-                lo, hi = (banned - 1) * m, banned * m
-                return [a for a in range(m * m) if a < lo or a >= hi]
-            return list(range(m * m))
+            active = self.active
+            if len(active) != 2:
+                return list(self.bid_lists[-1])
+            return list(self.bid_lists[self.last_take[active[len(self.bids)]]])
         if phase == PICK:
-            base = self.max_bid * self.max_bid
+            base = self.pick_base
             return [base + k for k, c in enumerate(self.table) if c]
         return []
 
@@ -263,20 +299,20 @@ class FingerAuctionEngine(Engine):
         """Applies a legal action (the caller checks legality) and records it in history."""
         self.history.append(action)
         phase = self.phase
-        if phase == BID:
+        if phase == REVEAL:
+            self.deck[action] -= 1
+            self.deck_size -= 1
+            self.table[action] += 1
+            self.table_size += 1
+            if self.table_size == self.cards_per_round:
+                self.phase = BID  # the table starts each round empty: its size counts reveals
+        elif phase == BID:
             bids = self.bids
             bids.append(action)
             if len(bids) == len(self.active):
                 self._resolve_auction()
-        elif phase == REVEAL:
-            self.deck[action] -= 1
-            self.table[action] += 1
-            self.table_size += 1
-            self.revealed += 1
-            if self.revealed == self.cards_per_round:
-                self._start_auction()
         elif phase == PICK:
-            kind = action - self.max_bid * self.max_bid
+            kind = action - self.pick_base
             self.table[kind] -= 1
             self.table_size -= 1
             self.collections[self.picker][kind] += 1
@@ -335,11 +371,13 @@ class FingerAuctionEngine(Engine):
                 self._take_all(self.picker)
                 left = 0
             else:
-                kinds = [k for k in range(NUM_KINDS) if table[k]]
-                if len(kinds) > 1:
-                    self.phase = PICK
-                    return
-                kind = kinds[0]
+                kind = -1
+                for k in range(NUM_KINDS):
+                    if table[k]:
+                        if kind >= 0:  # a second kind: a real choice
+                            self.phase = PICK
+                            return
+                        kind = k
                 table[kind] -= left
                 self.table_size -= left
                 self.collections[self.picker][kind] += left
@@ -369,7 +407,6 @@ class FingerAuctionEngine(Engine):
             self.active = []
             return
         self.phase = REVEAL
-        self.revealed = 0
         self.active = list(range(self.num_players))
         self.last_take = [0] * self.num_players
         self.voids = 0
@@ -413,7 +450,7 @@ class FingerAuctionEngine(Engine):
                 {
                     "type": "reveal",
                     "round": self.round + 1,
-                    "slot": self.revealed + 1,
+                    "slot": self.table_size + 1,
                     "card": KIND_NAMES[action],
                 }
             )
@@ -446,7 +483,7 @@ class FingerAuctionEngine(Engine):
                 {"type": "tie_break", "winner": action, "takes": min(take, self.table_size)}
             )
         return Narration(
-            {"type": "pick", "seat": self.picker, "card": KIND_NAMES[action - self.max_bid**2]}
+            {"type": "pick", "seat": self.picker, "card": KIND_NAMES[action - self.pick_base]}
         )
 
     def _take_of(self, seat: int, bids: list[int]) -> int:
