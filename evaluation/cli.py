@@ -65,6 +65,12 @@ from evaluation.tournament.command import bench_tournament, tournament  # noqa: 
 main.add_command(tournament)
 bench.add_command(bench_tournament)
 
+# The hint service (server/): `atelier serve` and `atelier bench service`.
+from server.commands import bench_service, serve  # noqa: E402
+
+main.add_command(serve)
+bench.add_command(bench_service)
+
 
 if __name__ == "__main__":
     main()

@@ -31,6 +31,8 @@ from typing import Any
 log = logging.getLogger("atelier.server.pool")
 
 PRELOAD = ["server.tasks"]
+STOP = b"null"  # asks an idle worker to exit (EOF alone is not enough under "fork", where
+# later workers inherit copies of the parent's ends of earlier workers' pipes)
 
 
 class PoolError(Exception):
@@ -64,6 +66,8 @@ def _worker_main(conn: Connection) -> None:
             raw = conn.recv_bytes()
         except (EOFError, OSError):
             return
+        if raw == STOP:
+            return
         try:
             kind, payload = json.loads(raw)
         except ValueError as err:  # pragma: no cover - the parent only sends valid JSON
@@ -82,6 +86,7 @@ class _Worker:
     conn: Connection
     started: float
     served: int = 0
+    busy: bool = False
 
 
 class SearchPool:
@@ -171,7 +176,9 @@ class SearchPool:
             workers = list(self._all)
             self._all.clear()
         for worker in workers:
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError, ValueError):
+                if not worker.busy:
+                    worker.conn.send_bytes(STOP)
                 worker.conn.close()
         for worker in workers:
             worker.process.join(timeout=1)
@@ -188,6 +195,7 @@ class SearchPool:
             raise PoolClosed("the search pool is shut down")
         worker = self._acquire()
         healthy = False
+        worker.busy = True
         try:
             message = json.dumps([kind, payload]).encode()
             try:
@@ -215,6 +223,7 @@ class SearchPool:
                     self.stats["errors"] += 1
             return result
         finally:
+            worker.busy = False
             if healthy:
                 self._idle.put(worker)
             else:
@@ -248,6 +257,7 @@ class SearchPool:
                 "alive": alive,
                 "idle": self._idle.qsize(),
                 "pids": pids,
+                "busy_pids": sorted(w.process.pid for w in self._all if w.busy),
                 **self.stats,
             }
 

@@ -377,6 +377,8 @@ def parse(model: type[Strict], data: Any) -> Any:
         return model.model_validate(data)
     except ValidationError as err:
         errors = err.errors(include_url=False, include_input=False, include_context=False)
+        # A misspelt field explains a "missing" one better than the other way round.
+        errors.sort(key=lambda e: e["type"] != "extra_forbidden")
         first = errors[0]
         where = location(first["loc"]) or "body"
         message = first["msg"]

@@ -117,6 +117,18 @@ def run_task(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
     try:
         return {"ok": TASKS[kind](payload)}
     except Exception as err:
+        if type(err) is LookupError:
+            # A bot without data for this game or setting (the stored-solution CFR bot on an
+            # unsolved variant says so with a bare LookupError): the client picked a bot that
+            # cannot play here. Subclasses (KeyError, IndexError) stay what they are: bugs.
+            return {
+                "error": {
+                    "status": 422,
+                    "code": "bot_unavailable",
+                    "message": f"bot: {err}",
+                    "detail": {"field": "bot"},
+                }
+            }
         for exc_type, status, code, field_name in ERROR_MAP:
             if isinstance(err, exc_type):
                 message = str(err)

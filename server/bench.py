@@ -1,0 +1,449 @@
+"""``atelier bench service``: the service measured as clients hit it, in one run.
+
+Starts ``atelier serve`` on 127.0.0.1 (a free port, a temporary match database), then measures
+against that one server:
+
+1. ``trivial``: ``GET /healthz`` throughput, the reference every other figure is compared to;
+2. ``cached_hint``: throughput of a hint answered from the cache (target >= 0.5 x trivial);
+3. ``uncached_hint``: p50/p99 latency of hints that must be searched, at a 200 ms budget and 2
+   concurrent clients (target p99 <= budget + 50 ms);
+4. ``soak``: a mixed load (cached and uncached hints, validation, listings, hosted matches) at
+   16 concurrent clients for at least 60 s (target: zero errors).
+
+All traffic goes to the loopback address, every loop is bounded in time, and the server is
+stopped at the end whatever happens.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import games
+from server.examples import example_infoset
+
+HOST = "127.0.0.1"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+class Client:
+    """One keep-alive HTTP connection (one per client thread)."""
+
+    def __init__(self, port: int, timeout: float = 30.0) -> None:
+        self.port = port
+        self.timeout = timeout
+        self.conn: http.client.HTTPConnection | None = None
+
+    def request(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        hdrs = {"Content-Type": "application/json", **(headers or {})}
+        for attempt in range(2):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection(HOST, self.port, timeout=self.timeout)
+            try:
+                self.conn.request(method, path, body=data, headers=hdrs)
+                response = self.conn.getresponse()
+                raw = response.read()
+                if response.getheader("Connection", "").lower() == "close":
+                    self.close()
+                return response.status, json.loads(raw) if raw else None
+            except (ConnectionError, http.client.HTTPException, OSError):
+                # A keep-alive connection the server closed while idle: reconnect once.
+                self.close()
+                if attempt == 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def summarize(latencies: list[float], seconds: float, errors: int, statuses: Counter) -> dict:
+    return {
+        "requests": len(latencies),
+        "seconds": round(seconds, 2),
+        "per_second": round(len(latencies) / seconds, 1) if seconds else None,
+        "p50_ms": _ms(percentile(latencies, 0.50)),
+        "p90_ms": _ms(percentile(latencies, 0.90)),
+        "p99_ms": _ms(percentile(latencies, 0.99)),
+        "max_ms": _ms(max(latencies) if latencies else None),
+        "mean_ms": _ms(statistics.fmean(latencies) if latencies else None),
+        "errors": errors,
+        "statuses": {str(k): v for k, v in sorted(statuses.items())},
+    }
+
+
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds * 1000, 2)
+
+
+def hammer(
+    port: int,
+    clients: int,
+    seconds: float,
+    make_request: Callable[[int, int, Client], int],
+    max_requests: int | None = None,
+) -> dict[str, Any]:
+    """``clients`` threads call ``make_request(client, i, conn)`` until time (or count) is up.
+
+    ``make_request`` returns the number of HTTP errors it saw; latencies are per call.
+    """
+    latencies: list[float] = []
+    statuses: Counter = Counter()
+    errors = 0
+    lock = threading.Lock()
+    stop_at = time.perf_counter() + seconds
+    counter = iter(range(max_requests or 1 << 62))
+
+    def loop(index: int) -> None:
+        nonlocal errors
+        conn = Client(port)
+        try:
+            while time.perf_counter() < stop_at:
+                with lock:
+                    i = next(counter, None)
+                if i is None:
+                    return
+                t0 = time.perf_counter()
+                try:
+                    status_list: list[int] = []
+                    bad = make_request(index, i, _Recorder(conn, status_list))
+                except Exception:
+                    bad, status_list = 1, [-1]
+                dt = time.perf_counter() - t0
+                with lock:
+                    latencies.append(dt)
+                    errors += bad
+                    statuses.update(status_list)
+        finally:
+            conn.close()
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=loop, args=(k,), daemon=True) for k in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(seconds + 120)
+    return summarize(latencies, time.perf_counter() - started, errors, statuses)
+
+
+class _Recorder:
+    """Wraps a ``Client`` to record every status code a scenario step sees."""
+
+    def __init__(self, client: Client, statuses: list[int]) -> None:
+        self.client = client
+        self.statuses = statuses
+
+    def request(self, *args: Any, **kw: Any) -> tuple[int, Any]:
+        status, data = self.client.request(*args, **kw)
+        self.statuses.append(status)
+        return status, data
+
+
+def start_server(port: int, db: str, extra_env: dict[str, str] | None = None) -> subprocess.Popen:
+    env = dict(os.environ, **(extra_env or {}))
+    cmd = [
+        sys.executable,
+        "-m",
+        "evaluation.cli",
+        "serve",
+        "--host",
+        HOST,
+        "--port",
+        str(port),
+        "--db",
+        db,
+    ]
+    process = subprocess.Popen(
+        cmd,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    client = Client(port, timeout=5)
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            err = process.stderr.read().decode() if process.stderr else ""
+            raise RuntimeError(f"the server exited early:\n{err[-3000:]}")
+        try:
+            status, data = client.request("GET", "/healthz")
+            if status == 200 and data["pool"]["alive"] >= data["pool"]["size"]:
+                client.close()
+                return process
+        except OSError:
+            pass
+        time.sleep(0.3)
+    stop_server(process)
+    raise RuntimeError("the server did not become healthy within 120 s")
+
+
+def stop_server(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
+    if process.stderr:
+        process.stderr.close()
+
+
+def infoset_pool(names: list[str], count: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
+    """``count`` distinct (game, infoset) pairs per game, at varied points of random games."""
+    out = []
+    for name in names:
+        for k in range(count):
+            out.append((name, example_infoset(name, seed=seed + k, min_steps=2 + 3 * (k % 7))))
+    return out
+
+
+def run(
+    seconds: float = 10.0,
+    soak_seconds: float = 60.0,
+    soak_clients: int = 16,
+    throughput_clients: int = 4,
+    budget_ms: float = 200.0,
+    bot: str | None = None,
+    names: list[str] | None = None,
+    seed: int = 0,
+    progress: Callable[[str], None] = lambda _: None,
+) -> dict[str, Any]:
+    names = names or sorted(games.DEFINITIONS)
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="atelier-bench-") as tmp:
+        progress(f"starting atelier serve on {HOST}:{port}")
+        process = start_server(port, os.path.join(tmp, "matches.sqlite3"))
+        try:
+            return _measure(
+                port,
+                seconds,
+                soak_seconds,
+                soak_clients,
+                throughput_clients,
+                budget_ms,
+                bot,
+                names,
+                seed,
+                progress,
+            )
+        finally:
+            stop_server(process)
+
+
+def _measure(
+    port: int,
+    seconds: float,
+    soak_seconds: float,
+    soak_clients: int,
+    throughput_clients: int,
+    budget_ms: float,
+    bot: str | None,
+    names: list[str],
+    seed: int,
+    progress: Callable[[str], None],
+) -> dict[str, Any]:
+    probe = Client(port)
+    _, health = probe.request("GET", "/healthz")
+    _, bots_info = probe.request("GET", "/v1/bots")
+    bot = bot or bots_info["default"]
+    infosets = infoset_pool(names, 8, seed)
+    budget = {"milliseconds": budget_ms}
+
+    # Warm every code path once (imports, first replays) so no phase pays for it.
+    for name, infoset in infosets[::8]:
+        probe.request(
+            "POST",
+            f"/v1/games/{name}/hint",
+            {"infoset": infoset, "bot": bot, "budget": budget, "seed": 1},
+        )
+    cached_game, cached_infoset = infosets[0]
+    cached_body = {"infoset": cached_infoset, "bot": bot, "budget": budget, "seed": 7}
+    status, first = probe.request("POST", f"/v1/games/{cached_game}/hint", cached_body)
+    if status != 200:
+        raise RuntimeError(f"hint request failed: {status} {first}")
+
+    def ok(status: int) -> int:
+        return 0 if 200 <= status < 300 else 1
+
+    progress(f"trivial endpoint (GET /healthz), {throughput_clients} clients, {seconds:.0f} s")
+    trivial = hammer(
+        port, throughput_clients, seconds, lambda c, i, conn: ok(conn.request("GET", "/healthz")[0])
+    )
+
+    progress(f"cached hint, {throughput_clients} clients, {seconds:.0f} s")
+
+    def cached_hint(c: int, i: int, conn: Any) -> int:
+        status, data = conn.request("POST", f"/v1/games/{cached_game}/hint", cached_body)
+        return ok(status) + (0 if status != 200 or data["cached"] else 1)
+
+    cached = hammer(port, throughput_clients, seconds, cached_hint)
+    cached["ratio_to_trivial"] = (
+        round(cached["per_second"] / trivial["per_second"], 3) if trivial["per_second"] else None
+    )
+
+    progress(f"uncached hints ({bot}, {budget_ms:.0f} ms budget), 2 clients, {seconds:.0f} s")
+    uncached_seed = iter(range(10_000_000, 20_000_000))
+    seed_lock = threading.Lock()
+
+    def uncached_hint(c: int, i: int, conn: Any) -> int:
+        name, infoset = infosets[i % len(infosets)]
+        with seed_lock:
+            s = next(uncached_seed)
+        body = {"infoset": infoset, "bot": bot, "budget": budget, "seed": s}
+        status, data = conn.request("POST", f"/v1/games/{name}/hint", body)
+        return ok(status) + (0 if status != 200 or not data["cached"] else 1)
+
+    uncached = hammer(port, 2, max(seconds, 10 * budget_ms / 1000.0), uncached_hint)
+    uncached["budget_ms"] = budget_ms
+    uncached["target_p99_ms"] = budget_ms + 50
+    uncached["met"] = uncached["p99_ms"] is not None and uncached["p99_ms"] <= budget_ms + 50
+
+    progress(f"soak: mixed load, {soak_clients} clients, {soak_seconds:.0f} s")
+    soak = hammer(
+        port,
+        soak_clients,
+        soak_seconds,
+        _soak_step(names, infosets, cached_body, cached_game, bot, budget),
+    )
+    _, health_after = probe.request("GET", "/healthz")
+    probe.close()
+    return {
+        "host": HOST,
+        "cpus": os.cpu_count(),
+        "server": {"search_workers": health["pool"]["size"], "bot": bot, "games": names},
+        "trivial": trivial,
+        "cached_hint": cached,
+        "uncached_hint": uncached,
+        "soak": {**soak, "clients": soak_clients},
+        "targets": {
+            "uncached_p99_within_budget_plus_50ms": uncached["met"],
+            "cached_throughput_at_least_half_trivial": (cached["ratio_to_trivial"] or 0) >= 0.5,
+            "soak_zero_errors": soak["errors"] == 0 and soak["seconds"] >= min(60, soak_seconds),
+        },
+        "server_after": {"pool": health_after["pool"], "cache": health_after["cache"]},
+    }
+
+
+def _soak_step(
+    names: list[str],
+    infosets: list[tuple[str, dict[str, Any]]],
+    cached_body: dict[str, Any],
+    cached_game: str,
+    bot: str,
+    budget: dict[str, Any],
+) -> Callable[[int, int, Any], int]:
+    """One step of the mixed scenario; the same mix as ``server/locustfile.py``."""
+    seeds = iter(range(20_000_000, 30_000_000))
+    lock = threading.Lock()
+
+    def step(c: int, i: int, conn: Any) -> int:
+        rng = random.Random(i)
+        roll = rng.random()
+        bad = 0
+        if roll < 0.40:
+            status, _ = conn.request("POST", f"/v1/games/{cached_game}/hint", cached_body)
+            bad += status != 200
+        elif roll < 0.50:
+            name, infoset = infosets[rng.randrange(len(infosets))]
+            with lock:
+                s = next(seeds)
+            body = {"infoset": infoset, "bot": bot, "budget": budget, "seed": s}
+            status, _ = conn.request("POST", f"/v1/games/{name}/hint", body)
+            bad += status != 200
+        elif roll < 0.65:
+            name, infoset = infosets[rng.randrange(len(infosets))]
+            status, _ = conn.request("POST", f"/v1/games/{name}/validate", {"infoset": infoset})
+            bad += status != 200
+        elif roll < 0.75:
+            status, _ = conn.request("GET", "/v1/games")
+            bad += status != 200
+        elif roll < 0.80:
+            status, _ = conn.request("GET", f"/v1/games/{rng.choice(names)}")
+            bad += status != 200
+        else:
+            bad += match_flow(conn, rng.choice(names), rng)
+        return int(bad > 0)
+
+    return step
+
+
+def match_flow(conn: Any, name: str, rng: random.Random) -> int:
+    """Create a match against random bots, look at it, play one move, ask for a hint."""
+    status, info = conn.request("GET", f"/v1/games/{name}")
+    if status != 200:
+        return 1
+    seats = ["human"] + ["random"] * (info["min_players"] - 1)
+    status, match = conn.request(
+        "POST", "/v1/matches", {"game": name, "seats": seats, "seed": rng.randrange(1 << 30)}
+    )
+    if status != 201:
+        return 1
+    mid, token = match["match_id"], match["tokens"][0]["token"]
+    headers = {"X-Seat-Token": token}
+    status, view = conn.request("GET", f"/v1/matches/{mid}", headers=headers)
+    if status != 200:
+        return 1
+    if view["terminal"]:
+        return 0
+    status, _ = conn.request(
+        "GET", f"/v1/matches/{mid}/hint?bot=random&milliseconds=50", headers=headers
+    )
+    if status != 200:
+        return 1
+    action = rng.choice(view["legal_actions"])["struct"]
+    status, _ = conn.request(
+        "POST", f"/v1/matches/{mid}/actions", {"action": action}, headers=headers
+    )
+    return int(status != 200)
+
+
+def format_report(report: dict[str, Any]) -> str:
+    t, c, u, s = (report[k] for k in ("trivial", "cached_hint", "uncached_hint", "soak"))
+    lines = [
+        f"server: {report['server']['search_workers']} search workers, bot "
+        f"{report['server']['bot']}, {report['cpus']} cpus",
+        f"trivial GET /healthz : {t['per_second']:>8} req/s  p50 {t['p50_ms']} ms  "
+        f"p99 {t['p99_ms']} ms",
+        f"cached hint          : {c['per_second']:>8} req/s  p50 {c['p50_ms']} ms  "
+        f"p99 {c['p99_ms']} ms  ratio {c['ratio_to_trivial']} (target >= 0.5)",
+        f"uncached hint        : {u['requests']} requests at {u['budget_ms']:.0f} ms budget, "
+        f"2 clients: p50 {u['p50_ms']} ms  p99 {u['p99_ms']} ms "
+        f"(target <= {u['target_p99_ms']:.0f} ms)",
+        f"soak                 : {s['requests']} scenario steps in {s['seconds']} s at "
+        f"{s['clients']} clients, {s['errors']} errors, statuses {s['statuses']}",
+        "targets: " + ", ".join(f"{k}={v}" for k, v in report["targets"].items()),
+    ]
+    return "\n".join(lines)

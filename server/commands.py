@@ -1,0 +1,110 @@
+"""``atelier serve`` and ``atelier bench service`` (registered in ``evaluation.cli``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+import games
+
+
+@click.command()
+@click.option("--host", default=None, help="Address to listen on.  [default: 127.0.0.1]")
+@click.option("--port", type=int, default=None, help="Port.  [default: 8000]")
+@click.option(
+    "--search-workers", type=int, default=None, help="Search processes.  [default: one per core]"
+)
+@click.option("--threads", "http_threads", type=int, default=None, help="HTTP threads. [16]")
+@click.option(
+    "--db",
+    "match_db",
+    default=None,
+    help="SQLite file for hosted matches.  [default: ~/.local/share/atelier/matches.sqlite3]",
+)
+@click.option("--api-key", "api_keys", multiple=True, help="Require this API key (repeatable).")
+@click.option("--rate-limit", type=int, default=None, help="Requests per minute per client.")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="TOML file with a [service] table (see docs/api.md).",
+)
+@click.option("--access-log", is_flag=True, help="Log every request to stdout.")
+def serve(
+    host: str | None,
+    port: int | None,
+    search_workers: int | None,
+    http_threads: int | None,
+    match_db: str | None,
+    api_keys: tuple[str, ...],
+    rate_limit: int | None,
+    config_path: str | None,
+    access_log: bool,
+) -> None:
+    """Run the hint service under gunicorn (defaults need no configuration file)."""
+    from server.config import ConfigError, ServiceConfig
+    from server.serve import run
+
+    try:
+        config = ServiceConfig.load(
+            config_path,
+            host=host,
+            port=port,
+            search_workers=search_workers,
+            http_threads=http_threads,
+            match_db=match_db,
+            api_keys=list(api_keys) or None,
+            rate_limit_per_minute=rate_limit,
+        )
+    except ConfigError as err:
+        raise click.UsageError(str(err)) from None
+    click.echo(
+        f"atelier serve: http://{config.host}:{config.port}/docs  "
+        f"({config.search_workers} search workers, matches in {config.match_db})",
+        err=True,
+    )
+    run(config, access_log=access_log)
+
+
+@click.command("service")
+@click.option("--seconds", default=10.0, show_default=True, help="Length of each short phase.")
+@click.option("--soak-seconds", default=60.0, show_default=True, help="Length of the soak.")
+@click.option("--clients", default=16, show_default=True, help="Concurrent clients in the soak.")
+@click.option("--budget-ms", default=200.0, show_default=True, help="Budget of uncached hints.")
+@click.option("--bot", default=None, help="Bot for the hints.  [default: the server's default]")
+@click.option("--game", "names", multiple=True, type=click.Choice(sorted(games.DEFINITIONS)))
+@click.option("--seed", default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
+def bench_service(
+    seconds: float,
+    soak_seconds: float,
+    clients: int,
+    budget_ms: float,
+    bot: str | None,
+    names: tuple[str, ...],
+    seed: int,
+    as_json: bool,
+) -> None:
+    """Latency and throughput of `atelier serve` on 127.0.0.1, against its trivial endpoint."""
+    from server import bench
+
+    if seconds <= 0 or soak_seconds <= 0 or clients < 1 or budget_ms <= 0:
+        raise click.UsageError("--seconds, --soak-seconds, --clients and --budget-ms must be > 0")
+    report = bench.run(
+        seconds=seconds,
+        soak_seconds=soak_seconds,
+        soak_clients=clients,
+        budget_ms=budget_ms,
+        bot=bot,
+        names=list(names) or None,
+        seed=seed,
+        progress=lambda text: click.echo(text + " ...", err=True),
+    )
+    if as_json:
+        json.dump(report, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        click.echo(bench.format_report(report))

@@ -1,0 +1,242 @@
+"""Hosted matches: tokens, seat isolation, refused moves, persistence across restarts."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+import games
+from games.core.infoset import build_infoset
+from server import close_app
+from tests.server_support import GAMES, make_app, quick_params
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    app = make_app(tmp_path_factory.mktemp("matches"))
+    yield app
+    close_app(app)
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    return app.test_client()
+
+
+def create(client, game, seats, seed=1, **extra):
+    r = client.post("/v1/matches", json={"game": game, "seats": seats, "seed": seed, **extra})
+    assert r.status_code == 201, r.json
+    return r.json
+
+
+def seat_headers(token):
+    return {"X-Seat-Token": token}
+
+
+def replay(app, view):
+    """The engine of a match, rebuilt from the history stored in SQLite."""
+    db = app.config["ATELIER"].match_db
+    with sqlite3.connect(db) as con:
+        row = con.execute("SELECT history FROM matches WHERE id = ?", (view["match_id"],))
+        history = json.loads(row.fetchone()[0])
+    defn = games.definition(view["game"])
+    engine = defn.new_engine(view["params"])
+    for action in history:
+        engine.apply(action)
+    return engine
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_match_against_bots_plays_to_the_end(app, client, game):
+    defn = games.definition(game)
+    params = quick_params(game)
+    seats = ["human"] + ["random"] * (params["players"] - 1)
+    match = create(client, game, seats, seed=5, params=params)
+    assert [t["seat"] for t in match["tokens"]] == [0]
+    assert match["status"] in ("waiting", "finished")
+    assert "infoset" not in match and "legal_actions" not in match  # creation shows public view
+    mid, token = match["match_id"], match["tokens"][0]["token"]
+    for _ in range(400):
+        view = client.get(f"/v1/matches/{mid}", headers=seat_headers(token)).json
+        if view["terminal"]:
+            break
+        assert view["status"] == "waiting" and view["current_player"] == 0
+        engine = replay(app, view)
+        assert view["infoset"] == build_infoset(defn, view["params"], engine, 0)
+        assert view["legal_actions"] == view["infoset"]["view"]["legal_actions"]
+        h = client.get(
+            f"/v1/matches/{mid}/hint?bot=random&simulations=5", headers=seat_headers(token)
+        )
+        assert h.status_code == 200 and h.json["seat"] == 0
+        assert h.json["action"]["id"] in engine.legal_actions()
+        r = client.post(
+            f"/v1/matches/{mid}/actions",
+            json={"token": token, "action": h.json["action"]["struct"]},
+        )
+        assert r.status_code == 200, r.json
+        assert r.json["moves"][0]["step"] == view["step"]
+    else:
+        pytest.fail("the match did not finish")
+    assert view["status"] == "finished" and len(view["returns"]) == params["players"]
+    r = client.post(f"/v1/matches/{mid}/actions", json={"token": token, "action": 0})
+    assert r.status_code == 409 and r.json["code"] == "game_over"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_tokens_open_only_their_own_seat(app, client, game):
+    defn = games.definition(game)
+    n = defn.min_players
+    match = create(client, game, ["human"] * n, seed=8)
+    mid = match["match_id"]
+    tokens = {t["seat"]: t["token"] for t in match["tokens"]}
+    assert sorted(tokens) == list(range(n)) and len(set(tokens.values())) == n
+    # Play a few moves so that private information exists.
+    for _ in range(6):
+        public = client.get(f"/v1/matches/{mid}").json
+        if public["terminal"]:
+            break
+        mover = public["current_player"]
+        view = client.get(f"/v1/matches/{mid}?token={tokens[mover]}").json
+        r = client.post(
+            f"/v1/matches/{mid}/actions",
+            json={"action": view["legal_actions"][-1]["struct"]},
+            headers=seat_headers(tokens[mover]),
+        )
+        assert r.status_code == 200, r.json
+    engine = replay(app, public)
+    for seat, token in tokens.items():
+        view = client.get(f"/v1/matches/{mid}", headers=seat_headers(token)).json
+        assert view["seat"] == seat
+        assert view["infoset"] == build_infoset(defn, view["params"], engine, seat)
+        for other in range(n):
+            if other == seat:
+                continue
+            theirs = build_infoset(defn, view["params"], engine, other, with_view=False)
+            mine = view["infoset"]["private"]
+            secret = [e for e in theirs["private"] if e not in mine]
+            text = json.dumps(view)
+            for entry in secret:
+                assert json.dumps(entry) not in text
+    public = client.get(f"/v1/matches/{mid}").json
+    assert "infoset" not in public and "seat" not in public and "legal_actions" not in public
+    assert public["events"] == build_infoset(defn, public["params"], engine, 0)["events"]
+    # A token of another match, or a made-up one, opens nothing.
+    other = create(client, game, ["human"] * n, seed=9)
+    r = client.get(f"/v1/matches/{mid}", headers=seat_headers(other["tokens"][0]["token"]))
+    assert r.status_code == 403 and r.json["code"] == "bad_token"
+    assert client.get(f"/v1/matches/{mid}?token=guess").status_code == 403
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_refused_moves_change_nothing(app, client, game):
+    defn = games.definition(game)
+    n = defn.min_players
+    match = create(client, game, ["human"] * n, seed=3)
+    mid = match["match_id"]
+    tokens = {t["seat"]: t["token"] for t in match["tokens"]}
+    public = client.get(f"/v1/matches/{mid}").json
+    mover = public["current_player"]
+    waiting = (mover + 1) % n
+    before = replay(app, public).history
+    view = client.get(f"/v1/matches/{mid}", headers=seat_headers(tokens[mover])).json
+    legal = view["legal_actions"][0]
+    illegal_id = 10**6
+    attempts = [
+        (tokens[waiting], legal["struct"], 409, "not_your_turn"),
+        (tokens[mover], {"type": "no_such_move"}, 422, "invalid_action"),
+        (tokens[mover], illegal_id, 422, "invalid_action"),
+        (tokens[mover], {"type": legal["struct"]["type"], "bogus": 1}, 422, "invalid_action"),
+        ("not-a-token", legal["struct"], 403, "bad_token"),
+        (None, legal["struct"], 401, "missing_token"),
+    ]
+    for token, action, status, code in attempts:
+        body = {"action": action} if token is None else {"action": action, "token": token}
+        r = client.post(f"/v1/matches/{mid}/actions", json=body)
+        assert r.status_code == status and r.json["code"] == code, (action, r.json)
+        assert replay(app, public).history == before
+    r = client.post(f"/v1/matches/{mid}/actions", json={"action": True, "token": tokens[mover]})
+    assert r.status_code == 422
+    h = client.get(f"/v1/matches/{mid}/hint", headers=seat_headers(tokens[waiting]))
+    assert h.status_code == 409 and h.json["code"] == "not_your_turn"
+    assert client.get(f"/v1/matches/{mid}/hint").status_code == 401
+    # The legal move by the right seat is accepted and applied once.
+    r = client.post(
+        f"/v1/matches/{mid}/actions", json={"token": tokens[mover], "action": legal["id"]}
+    )
+    assert r.status_code == 200
+    assert replay(app, public).history[: len(before) + 1] == [*before, legal["id"]]
+
+
+def test_match_creation_errors_name_the_field(client):
+    cases = [
+        ({"game": "chess", "seats": ["human", "random"]}, 404, "unknown_game"),
+        ({"game": "gallery_rush", "seats": ["random", "random"]}, 422, "invalid_request"),
+        ({"game": "gallery_rush", "seats": ["human", "nobody"]}, 422, "invalid_bot"),
+        ({"game": "gallery_rush", "seats": ["human"] * 3, "params": {"players": 2}}, 422, None),
+        ({"game": "gallery_rush", "seats": ["human"] * 9}, 422, "invalid_params"),
+        ({"game": "gallery_rush", "seats": []}, 422, "invalid_request"),
+        ({"game": "gallery_rush", "seats": ["human", "random"], "seed": -3}, 422, None),
+        ({"game": "gallery_rush", "seats": ["human", {"name": "random", "x": 1}]}, 422, None),
+    ]
+    for body, status, code in cases:
+        r = client.post("/v1/matches", json=body)
+        assert r.status_code == status, (body, r.json)
+        if code:
+            assert r.json["code"] == code, r.json
+    r = client.post("/v1/matches", json={"game": "gallery_rush", "seats": ["human", "nobody"]})
+    assert "seats[1]" in r.json["message"]
+    assert client.get("/v1/matches/" + "0" * 32).status_code == 404
+
+
+def test_matches_survive_a_restart_and_resume_interrupted_bots(tmp_path):
+    game = "gallery_rush"
+    app = make_app(tmp_path, search_workers=1)
+    c = app.test_client()
+    match = create(c, game, ["human", "random", "random"], seed=12, params={"players": 3})
+    mid, token = match["match_id"], match["tokens"][0]["token"]
+    for _ in range(3):
+        view = c.get(f"/v1/matches/{mid}", headers=seat_headers(token)).json
+        if view["terminal"]:
+            break
+        r = c.post(
+            f"/v1/matches/{mid}/actions",
+            json={"token": token, "action": view["legal_actions"][0]["struct"]},
+        )
+        assert r.status_code == 200
+    before = c.get(f"/v1/matches/{mid}", headers=seat_headers(token)).json
+    close_app(app)
+    # A new server process on the same database: same match, same view.
+    app2 = make_app(tmp_path, search_workers=1)
+    try:
+        c2 = app2.test_client()
+        after = c2.get(f"/v1/matches/{mid}", headers=seat_headers(token)).json
+        assert after == before
+        # Simulate a crash in the middle of the bots' moves: cut the stored history back to
+        # just after seat 0's last move. The next request replays the same bot moves (seeds
+        # derive from the match seed and the step).
+        engine = replay(app2, after)
+        defn = games.definition(game)
+        cut = defn.new_engine(after["params"])
+        last_human = max(
+            i for i in range(len(engine.history)) if _mover_at(defn, after, engine, i) == 0
+        )
+        for action in engine.history[: last_human + 1]:
+            cut.apply(action)
+        with sqlite3.connect(app2.config["ATELIER"].match_db) as con:
+            con.execute(
+                "UPDATE matches SET history = ? WHERE id = ?", (json.dumps(cut.history), mid)
+            )
+        assert len(cut.history) < len(engine.history)  # the bots had moved after seat 0
+        resumed = c2.get(f"/v1/matches/{mid}", headers=seat_headers(token)).json
+        assert resumed == after
+    finally:
+        close_app(app2)
+
+
+def _mover_at(defn, view, engine, index):
+    e = defn.new_engine(view["params"])
+    for action in engine.history[:index]:
+        e.apply(action)
+    return e.current_player()
