@@ -72,5 +72,11 @@ main.add_command(serve)
 bench.add_command(bench_service)
 
 
+# Exploitability and the CFR benchmark (bots/cfr/): `atelier exploitability`, `atelier bench cfr`.
+from evaluation.exploitability_command import bench_cfr, exploitability  # noqa: E402
+
+main.add_command(exploitability)
+bench.add_command(bench_cfr)
+
 if __name__ == "__main__":
     main()
