@@ -54,6 +54,8 @@ def run(
     slots = spec.schedule()[:n_games]
     load_before = os.getloadavg()
     seconds = {name: 0.0 for name, _ in CONTENDERS}
+    cpu = {name: 0.0 for name, _ in CONTENDERS}
+    workers = {name: kw.get("workers") or kw.get("dask_local") for name, kw in CONTENDERS}
     results: dict[str, list[dict[str, Any]]] = {}
     with ExitStack() as stack:
         handles = {}
@@ -68,6 +70,7 @@ def run(
                 say(f"round {r + 1}/{rounds}: {name} playing {len(slots)} games ...")
                 elapsed, records = _play(spec, slots, handles[name])
                 seconds[name] += elapsed
+                cpu[name] += sum(x["time"]["cpu_ms"] for x in records) / 1000.0
                 results.setdefault(name, records)
     load_after = os.getloadavg()
     total = len(slots) * rounds
@@ -93,6 +96,10 @@ def run(
                 "games": total,
                 "seconds": round(seconds[name], 3),
                 "games_per_s": round(rate[name], 2),
+                "worker_cpu_seconds": round(cpu[name], 3),
+                # Share of its workers' cores the contender actually got: well below 1 means
+                # other processes took the CPU, and no executor can then show its scaling.
+                "cpu_share": round(cpu[name] / (seconds[name] * workers[name]), 3),
             }
             for name, _ in CONTENDERS
         },
@@ -118,10 +125,12 @@ def format_table(report: dict[str, Any]) -> str:
         f"{report['games_per_round']} games x {report['rounds']} rounds; "
         f"load average before {report['loadavg_before'][0]}, after {report['loadavg_after'][0]} "
         f"on {report['cpu_count']} cores",
-        f"{'executor':<16}{'games/s':>10}{'seconds':>10}",
+        f"{'executor':<16}{'games/s':>10}{'seconds':>10}{'cpu share':>11}",
     ]
     for name, row in report["contenders"].items():
-        lines.append(f"{name:<16}{row['games_per_s']:>10.2f}{row['seconds']:>10.2f}")
+        lines.append(
+            f"{name:<16}{row['games_per_s']:>10.2f}{row['seconds']:>10.2f}{row['cpu_share']:>11.2f}"
+        )
     for key, value in report["ratios"].items():
         ok = "ok" if report["meets_targets"][key] else "MISSED"
         lines.append(f"{key:<28}{value:>7.3f}  target {report['targets'][key]}  {ok}")

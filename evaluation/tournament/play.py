@@ -61,6 +61,7 @@ def play_game(
     max_ms = [0.0] * n
     step = 0
     started = time.perf_counter()
+    cpu_started = time.process_time()
     while True:
         player = engine.current_player()
         if player == TERMINAL:
@@ -91,6 +92,7 @@ def play_game(
         engine.apply(action)
         step += 1
     wall_ms = (time.perf_counter() - started) * 1000.0
+    cpu_ms = (time.process_time() - cpu_started) * 1000.0
     return {
         "index": task["index"],
         "deal": task["deal"],
@@ -110,6 +112,7 @@ def play_game(
             "ms_max": [round(t, 3) for t in max_ms],
             "ms_total": [round(t, 3) for t in total_ms],
             "wall_ms": round(wall_ms, 3),
+            "cpu_ms": round(cpu_ms, 3),
         },
     }
 
