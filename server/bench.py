@@ -172,6 +172,9 @@ class _Recorder:
 
 def start_server(port: int, db: str, extra_env: dict[str, str] | None = None) -> subprocess.Popen:
     env = dict(os.environ, **(extra_env or {}))
+    # Run this very source tree, installed or not.
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     cmd = [
         sys.executable,
         "-m",

@@ -9,6 +9,8 @@ hints inside hosted matches go through exactly the same path.
 from __future__ import annotations
 
 import atexit
+import hashlib
+import json
 import time
 from typing import Any
 
@@ -17,7 +19,7 @@ from flask import Flask, current_app
 import bots
 import games
 from games.core.infoset import CANONICAL_KEYS, check_envelope
-from server.cache import ResultCache, digest
+from server.cache import ResultCache, canonical, digest
 from server.config import ServiceConfig
 from server.errors import ApiError, NotFound, Unavailable, Unprocessable
 from server.limits import AccessControl
@@ -26,12 +28,22 @@ from server.schemas import MAX_SEED, BudgetIn
 from server.store import MatchStore
 
 
+def package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("atelier")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0+unknown"
+
+
 class Runtime:
     """Everything one app shares between its request threads."""
 
     def __init__(self, config: ServiceConfig) -> None:
         self.config = config
         self.started = time.time()
+        self.version = package_version()
         self.pool = SearchPool(
             config.search_workers,
             start_method=config.start_method,
@@ -171,6 +183,19 @@ class Runtime:
         seed: int | None = None,
     ) -> dict[str, Any]:
         """A hint for ``infoset`` (cached); the answer says whether it came from the cache."""
+        return self.hint_answer(game, infoset, params=params, bot=bot, budget=budget, seed=seed)[0]
+
+    def hint_answer(
+        self,
+        game: str,
+        infoset: dict[str, Any],
+        *,
+        params: dict[str, Any] | None = None,
+        bot: Any = None,
+        budget: BudgetIn | None = None,
+        seed: int | None = None,
+    ) -> tuple[dict[str, Any], bytes | None]:
+        """The hint, and on a cache hit also its JSON text (so a hit costs no re-encoding)."""
         defn = self.definition(game)
         full_params = self.params_for(defn, params, infoset)
         self.check_infoset(defn, full_params, infoset)
@@ -186,32 +211,35 @@ class Runtime:
             "bot": spec,
             "budget": effective.to_json(),
         }
+        text = canonical(request)
         if seed is None:
-            seed = int(digest(request)[:8], 16) % (MAX_SEED + 1)
-        key = "hint:" + digest({**request, "seed": seed})
-        cached = self.cache.get(key)
-        if cached is None:
-            payload = {
-                "game": defn.name,
-                "params": full_params,
-                "infoset": infoset,
-                "bot": spec,
-                "budget": effective.to_json(),
-                "seed": seed,
-            }
-            result = self.run("hint", payload, self.deadline(effective))
-            self.cache.put(key, result)
-        else:
-            result = cached
-        return {
+            seed = int(hashlib.sha256(text.encode()).hexdigest()[:8], 16) % (MAX_SEED + 1)
+        key = "hint:" + hashlib.sha256(f"{text}#seed={seed}".encode()).hexdigest()
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        payload = {
+            "game": defn.name,
+            "params": full_params,
+            "infoset": infoset,
+            "bot": spec,
+            "budget": effective.to_json(),
+            "seed": seed,
+        }
+        result = self.run("hint", payload, self.deadline(effective))
+        answer = {
             "game": defn.name,
             "seat": infoset["seat"],
             **result,
-            "cached": cached is not None,
+            "cached": False,
             "seed": seed,
             "bot": spec,
             "budget": effective.to_json(),
         }
+        cached_answer = {**answer, "cached": True}
+        body = json.dumps(cached_answer, separators=(",", ":")).encode()
+        self.cache.put(key, (cached_answer, body))
+        return answer, None
 
     def validate(
         self, game: str, infoset: dict[str, Any], params: dict[str, Any] | None = None
@@ -230,15 +258,9 @@ class Runtime:
         return result
 
     def health(self) -> dict[str, Any]:
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            ver = version("atelier")
-        except PackageNotFoundError:  # pragma: no cover - running from a source tree
-            ver = "0+unknown"
         return {
             "status": "ok",
-            "version": ver,
+            "version": self.version,
             "uptime_s": round(time.time() - self.started, 3),
             "games": sorted(games.DEFINITIONS),
             "bots": sorted(bots.BOTS),

@@ -91,9 +91,12 @@ def hint(game: str) -> Response:
     rt = runtime()
     rt.definition(game)
     req = parse(HintRequest, json_body())
-    return jsonify(
-        rt.hint(game, req.infoset, params=req.params, bot=req.bot, budget=req.budget, seed=req.seed)
+    answer, body = rt.hint_answer(
+        game, req.infoset, params=req.params, bot=req.bot, budget=req.budget, seed=req.seed
     )
+    if body is not None:  # a cache hit: the stored JSON text as it is
+        return Response(body, mimetype="application/json")
+    return jsonify(answer)
 
 
 @bp.post("/games/<game>/validate")

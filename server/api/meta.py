@@ -21,7 +21,7 @@ def openapi() -> Response:
     doc = current_app.extensions.get("atelier_openapi")
     if doc is None:
         rt = runtime()
-        doc = build_openapi(rt.health()["version"], bool(rt.config.api_keys))
+        doc = build_openapi(rt.version, bool(rt.config.api_keys))
         current_app.extensions["atelier_openapi"] = doc
     return jsonify(doc)
 
