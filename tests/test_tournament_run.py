@@ -53,7 +53,6 @@ def test_identical_results_on_every_executor_and_worker_count(tmp_path):
     for name, kwargs, batch in [
         ("pool1", {"workers": 1}, None),
         ("pool2", {"workers": 2}, 1),
-        ("pool2b", {"workers": 2}, 5),
         ("dask2", {"dask_local": 2}, 2),
     ]:
         runs[name] = run_tournament(
@@ -221,7 +220,7 @@ def _lines(path: Path) -> int:
 
 
 def test_resume_after_a_kill_at_a_random_point(tmp_path):
-    spec = TournamentSpec.build(GAME, {"players": 2}, BOTS, deals=4, seed=11)
+    spec = TournamentSpec.build(GAME, {"players": 2}, BOTS[:2], deals=8, seed=11)
     reference = run_tournament(spec, tmp_path / "ref.jsonl", serial, bootstrap=200)
     out = tmp_path / "games.jsonl"
     cmd = [
@@ -232,9 +231,9 @@ def test_resume_after_a_kill_at_a_random_point(tmp_path):
         GAME,
         "-p",
         "players=2",
-        *[x for label, name in BOTS for x in ("--bot", f"{label}={name}")],
+        *[x for label, name in BOTS[:2] for x in ("--bot", f"{label}={name}")],
         "--deals",
-        "4",
+        "8",
         "--seed",
         "11",
         "--workers",
