@@ -184,19 +184,19 @@ def test_sampling_reads_only_the_json_and_varies(game):
 def infoset_hides_something(defn, params, history, seat) -> bool:
     from games.core.infoset import narrated_steps
 
-    return any(
-        (story.hidden is not None and seat not in story.seen_by)
-        or any(other != seat for other in story.hidden_for or ())
-        for _, _, story in narrated_steps(defn, params, history)
+    return any(hides_from(story, seat) for _, _, story in narrated_steps(defn, params, history))
+
+
+def same_telling(a, b, seat: int) -> bool:
+    """Whether two narrations look the same to ``seat``."""
+    return a.public == b.public and a.private_for(seat) == b.private_for(seat)
+
+
+def hides_from(story, seat: int) -> bool:
+    """Whether one step has a hidden part that ``seat`` does not see."""
+    return (story.hidden is not None and seat not in story.seen_by) or any(
+        other != seat for other in story.hidden_for or ()
     )
-
-
-def _seen(story, seat):
-    """What ``seat`` sees of one step's hidden part, or ``None``."""
-    private_for = getattr(story, "private_for", None)
-    if private_for is not None:
-        return private_for(seat)
-    return story.hidden if story.hidden is not None and seat in story.seen_by else None
 
 
 def another_world_exists(defn, params, history, seat) -> bool:
@@ -211,7 +211,7 @@ def another_world_exists(defn, params, history, seat) -> bool:
     for i, action in enumerate(history):
         story = engine.narrate(action)
         stories.append(story)
-        if story.hidden is not None and seat not in story.seen_by:
+        if hides_from(story, seat):
             before.append((i, engine.copy()))
         engine.apply(action)
     for i, start in reversed(before):
@@ -219,7 +219,7 @@ def another_world_exists(defn, params, history, seat) -> bool:
             if other == history[i]:
                 continue
             alt = start.narrate(other)
-            if alt.public != stories[i].public or _seen(alt, seat) != _seen(stories[i], seat):
+            if not same_telling(alt, stories[i], seat):
                 continue
             world = start.copy()
             world.apply(other)
@@ -227,7 +227,7 @@ def another_world_exists(defn, params, history, seat) -> bool:
                 if world.is_terminal() or history[j] not in world.legal_actions():
                     break
                 told = world.narrate(history[j])
-                if told.public != stories[j].public or _seen(told, seat) != _seen(stories[j], seat):
+                if not same_telling(told, stories[j], seat):
                     break
                 world.apply(history[j])
             else:
