@@ -278,6 +278,7 @@ def _measure(
     seed: int,
     progress: Callable[[str], None],
 ) -> dict[str, Any]:
+    load_start = round(os.getloadavg()[0], 2)
     probe = Client(port)
     _, health = probe.request("GET", "/healthz")
     _, bots_info = probe.request("GET", "/v1/bots")
@@ -346,6 +347,8 @@ def _measure(
     return {
         "host": HOST,
         "cpus": os.cpu_count(),
+        # Other work on the machine skews every figure: say how busy it was.
+        "load_average_1m": {"start": load_start, "end": round(os.getloadavg()[0], 2)},
         "server": {"search_workers": health["pool"]["size"], "bot": bot, "games": names},
         "trivial": trivial,
         "cached_hint": cached,
@@ -437,7 +440,8 @@ def format_report(report: dict[str, Any]) -> str:
     t, c, u, s = (report[k] for k in ("trivial", "cached_hint", "uncached_hint", "soak"))
     lines = [
         f"server: {report['server']['search_workers']} search workers, bot "
-        f"{report['server']['bot']}, {report['cpus']} cpus",
+        f"{report['server']['bot']}, {report['cpus']} cpus, load average "
+        f"{report['load_average_1m']['start']} -> {report['load_average_1m']['end']}",
         f"trivial GET /healthz : {t['per_second']:>8} req/s  p50 {t['p50_ms']} ms  "
         f"p99 {t['p99_ms']} ms",
         f"cached hint          : {c['per_second']:>8} req/s  p50 {c['p50_ms']} ms  "

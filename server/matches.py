@@ -198,24 +198,30 @@ class MatchService:
     def _advance(self, match: Match, played: list[dict[str, Any]]) -> None:
         """Plays chance and bot moves until a human must act or the game ends.
 
-        Saves after every step and appends the public event of each step to ``played`` (so a
-        failure part-way still reports the steps that happened).
+        Appends the public event of each step to ``played`` (so a failure part-way still
+        reports the steps that happened) and saves once at the end, or at the failure. Losing
+        unsaved automatic steps to a crash is harmless: nobody has seen them, and the next
+        request plays them again from the same seeds.
         """
         engine = match.engine
         record = match.record
-        while match.needs_automation():
-            step = len(engine.history)
-            player = engine.current_player()
-            if player == CHANCE:
-                rng = random.Random(f"{record.seed}:chance:{step}")
-                action = engine.sample_chance(rng)
-            else:
-                action = self._bot_move(match, player, step)
-            story = engine.narrate(action)
-            engine.apply(action)
-            record.history = list(engine.history)
-            self._save(record)
-            played.append({"step": step, "event": story.public})
+        saved = len(record.history)
+        try:
+            while match.needs_automation():
+                step = len(engine.history)
+                player = engine.current_player()
+                if player == CHANCE:
+                    rng = random.Random(f"{record.seed}:chance:{step}")
+                    action = engine.sample_chance(rng)
+                else:
+                    action = self._bot_move(match, player, step)
+                story = engine.narrate(action)
+                engine.apply(action)
+                played.append({"step": step, "event": story.public})
+        finally:
+            if len(engine.history) != saved:
+                record.history = list(engine.history)
+                self._save(record)
 
     def _bot_move(self, match: Match, seat: int, step: int) -> int:
         record = match.record

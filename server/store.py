@@ -80,6 +80,9 @@ class MatchStore:
     @contextmanager
     def _connect(self):
         db = sqlite3.connect(str(Path(self.path).expanduser()), timeout=10.0)
+        # WAL with synchronous=NORMAL: a commit survives a crash of the service (not of the
+        # machine's power) without an fsync per move.
+        db.execute("PRAGMA synchronous=NORMAL")
         try:
             with db:
                 yield db
