@@ -13,7 +13,7 @@ from server.limits import API_KEY_HEADER
 from server.service import atelier, runtime
 
 # Reachable without an API key and outside the rate limit: monitors and docs.
-OPEN_ENDPOINTS = {"meta.healthz", "meta.openapi", "meta.docs", "meta.index"}
+OPEN_ENDPOINTS = {"meta.ping", "meta.healthz", "meta.openapi", "meta.docs", "meta.index"}
 
 
 def create_app(config: ServiceConfig | dict[str, Any] | None = None) -> Flask:

@@ -3,7 +3,7 @@
 Starts ``atelier serve`` on 127.0.0.1 (a free port, a temporary match database), then measures
 against that one server:
 
-1. ``trivial``: ``GET /healthz`` throughput, the reference every other figure is compared to;
+1. ``trivial``: ``GET /ping`` throughput, the reference every other figure is compared to;
 2. ``cached_hint``: throughput of a hint answered from the cache (target >= 0.5 x trivial);
 3. ``uncached_hint``: p50/p99 latency of hints that must be searched, at a 200 ms budget and 2
    concurrent clients (target p99 <= budget + 50 ms);
@@ -302,9 +302,9 @@ def _measure(
     def ok(status: int) -> int:
         return 0 if 200 <= status < 300 else 1
 
-    progress(f"trivial endpoint (GET /healthz), {throughput_clients} clients, {seconds:.0f} s")
+    progress(f"trivial endpoint (GET /ping), {throughput_clients} clients, {seconds:.0f} s")
     trivial = hammer(
-        port, throughput_clients, seconds, lambda c, i, conn: ok(conn.request("GET", "/healthz")[0])
+        port, throughput_clients, seconds, lambda c, i, conn: ok(conn.request("GET", "/ping")[0])
     )
 
     progress(f"cached hint, {throughput_clients} clients, {seconds:.0f} s")
@@ -442,7 +442,7 @@ def format_report(report: dict[str, Any]) -> str:
         f"server: {report['server']['search_workers']} search workers, bot "
         f"{report['server']['bot']}, {report['cpus']} cpus, load average "
         f"{report['load_average_1m']['start']} -> {report['load_average_1m']['end']}",
-        f"trivial GET /healthz : {t['per_second']:>8} req/s  p50 {t['p50_ms']} ms  "
+        f"trivial GET /ping    : {t['per_second']:>8} req/s  p50 {t['p50_ms']} ms  "
         f"p99 {t['p99_ms']} ms",
         f"cached hint          : {c['per_second']:>8} req/s  p50 {c['p50_ms']} ms  "
         f"p99 {c['p99_ms']} ms  ratio {c['ratio_to_trivial']} (target >= 0.5)",

@@ -101,6 +101,24 @@ def build_openapi(version: str, api_keys: bool) -> dict[str, Any]:
         return {"required": True, "content": {"application/json": {"schema": _ref(model)}}}
 
     paths: dict[str, Any] = {
+        "/ping": {
+            "get": {
+                "summary": "Liveness: answers at once, touches nothing",
+                "operationId": "ping",
+                "tags": ["meta"],
+                "security": [],
+                "responses": {
+                    "200": _json(
+                        {
+                            "type": "object",
+                            "properties": {"pong": {"const": True}},
+                            "required": ["pong"],
+                        },
+                        "alive",
+                    )
+                },
+            }
+        },
         "/healthz": {
             "get": {
                 "summary": "Liveness, workers, cache hits and misses",

@@ -272,6 +272,7 @@ def test_api_keys_and_rate_limits(tmp_path):
         assert r.status_code == 401 and "X-API-Key" in r.json["message"]
         assert c.get("/v1/games", headers={"X-API-Key": "wrong"}).status_code == 401
         assert c.get("/healthz").status_code == 200  # monitors need no key
+        assert c.get("/ping").json == {"pong": True}
         statuses = [c.get("/v1/games", headers={"X-API-Key": "k1"}).status_code for _ in range(4)]
         assert statuses == [200, 200, 200, 429]
         r = c.get("/v1/games", headers={"X-API-Key": "k1"})
@@ -311,6 +312,7 @@ def test_openapi_document_and_docs_page(client):
         "/v1/matches/{match_id}/actions",
         "/v1/matches/{match_id}/hint",
         "/healthz",
+        "/ping",
     ):
         assert path in doc["paths"], path
     game_param = doc["paths"]["/v1/games/{game}/hint"]["post"]["parameters"][0]

@@ -11,6 +11,15 @@ from server.service import runtime
 bp = Blueprint("meta", __name__)
 
 
+PONG = b'{"pong":true}'
+
+
+@bp.get("/ping")
+def ping() -> Response:
+    """Liveness only: no locks, no work. The bench's trivial reference endpoint."""
+    return Response(PONG, mimetype="application/json")
+
+
 @bp.get("/healthz")
 def healthz() -> Response:
     return jsonify(runtime().health())
