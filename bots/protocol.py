@@ -4,11 +4,19 @@ A bot is asked about an *information set* (the JSON of ``games.core.infoset``), 
 true state: ``hint_for_state`` first reduces a state to the acting seat's information set, so
 no bot can read hidden cards even by accident. Every random choice comes from the ``seed``
 argument; nothing touches a global RNG.
+
+Internally a bot decides from ``Worlds``: the acting seat's information set seen as a source
+of full engine states consistent with it (``games.sample_engine`` for Atelier games,
+OpenSpiel's ``resample_from_infostate`` for OpenSpiel's own games such as Kuhn poker). A bot
+reads the public parts and the seat's own parts of a sampled world; search bots play whole
+determinized worlds, never the true one.
 """
 
 from __future__ import annotations
 
+import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -17,7 +25,7 @@ import pyspiel
 import games
 from games.core.definition import GameDefinition
 from games.core.engine import Engine
-from games.core.infoset import build_infoset
+from games.core.infoset import build_infoset, sample_engine
 from games.core.params import InvalidParams, ParamSpec, validate_params
 
 
@@ -27,6 +35,10 @@ class InvalidBotSpec(ValueError):
 
 class InvalidBudget(ValueError):
     """A budget with neither limit, or a non-positive one."""
+
+
+class NotYourTurn(ValueError):
+    """The information set's seat is not the one to move, so there is no move to suggest."""
 
 
 @dataclass(frozen=True)
@@ -77,8 +89,8 @@ class Clock:
 
     __slots__ = ("deadline", "iterations", "max_iterations", "started")
 
-    def __init__(self, budget: Budget) -> None:
-        self.started = time.perf_counter()
+    def __init__(self, budget: Budget, started: float | None = None) -> None:
+        self.started = time.perf_counter() if started is None else started
         self.deadline = (
             self.started + budget.milliseconds / 1000.0 if budget.milliseconds else float("inf")
         )
@@ -96,6 +108,29 @@ class Clock:
 
     def elapsed_ms(self) -> float:
         return (time.perf_counter() - self.started) * 1000.0
+
+
+class FloatSpec(ParamSpec):
+    """A real-valued bot option (game parameters are whole numbers, strings or booleans)."""
+
+    def check(self, value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise InvalidParams(f"parameter '{self.name}' must be a number, got {value!r}")
+        value = float(value)
+        if self.min is not None and value < self.min:
+            raise InvalidParams(f"parameter '{self.name}' must be >= {self.min}, got {value}")
+        if self.max is not None and value > self.max:
+            raise InvalidParams(f"parameter '{self.name}' must be <= {self.max}, got {value}")
+        return value
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "type": "number", "default": self.default}
+        out["doc"] = self.doc
+        if self.min is not None:
+            out["minimum"] = self.min
+        if self.max is not None:
+            out["maximum"] = self.max
+        return out
 
 
 @dataclass
@@ -152,8 +187,109 @@ class Hint:
         }
 
 
+class Worlds:
+    """One seat's information set as a source of consistent full states ("worlds").
+
+    ``first`` is a consistent world sampled up front: its legal actions and public parts are
+    the seat's, so bots that need no search read them there (only the public parts and the
+    seat's own observation; the rest of it is a guess). ``sample(rng)`` draws another world;
+    samplers are comparatively slow (they replay and validate), so search bots draw a bounded
+    pool and copy from it. ``public_history`` says every world has the same history (nothing
+    hidden but the future), so one world is the whole pool.
+    """
+
+    __slots__ = (
+        "first",
+        "game",
+        "max_utility",
+        "min_utility",
+        "public_history",
+        "sample",
+        "seat",
+        "started",
+    )
+
+    def __init__(
+        self,
+        game: str,
+        seat: int,
+        first: Engine,
+        sample: Callable[[random.Random], Engine],
+        min_utility: float,
+        max_utility: float,
+        public_history: bool = False,
+        started: float | None = None,
+    ) -> None:
+        self.game = game
+        self.seat = seat
+        self.first = first
+        self.sample = sample
+        self.min_utility = min_utility
+        self.max_utility = max_utility
+        self.public_history = public_history
+        self.started = time.perf_counter() if started is None else started
+        if first.current_player() != seat:
+            raise NotYourTurn(f"it is not seat {seat}'s turn")
+
+    @classmethod
+    def from_infoset(
+        cls,
+        defn: GameDefinition,
+        params: dict[str, Any],
+        infoset: dict[str, Any],
+        rng: random.Random,
+    ) -> Worlds:
+        """Worlds of an Atelier information set (validated, view included, by the first draw)."""
+        started = time.perf_counter()
+        first = sample_engine(defn, params, infoset, rng)
+
+        def sample(r: random.Random) -> Engine:
+            # The first draw already checked the client's ``view``; the others need not.
+            return sample_engine(defn, params, infoset, r, check_view=False)
+
+        numbers = defn.numbers(params)
+        return cls(
+            defn.name,
+            infoset["seat"],
+            first,
+            sample,
+            numbers.min_utility,
+            numbers.max_utility,
+            public_history=defn.name in PUBLIC_HISTORY_GAMES,
+            started=started,
+        )
+
+    @classmethod
+    def from_spiel_state(cls, state: pyspiel.State, rng: random.Random) -> Worlds:
+        """Worlds of one of OpenSpiel's own games, through its ``resample_from_infostate``."""
+        from bots.spiel_engine import SpielEngine
+
+        started = time.perf_counter()
+        seat = state.current_player()
+        game = state.get_game()
+
+        def sample(r: random.Random) -> Engine:
+            sampler = pyspiel.UniformProbabilitySampler(r.getrandbits(31), 0.0, 1.0)
+            return SpielEngine(state.resample_from_infostate(seat, sampler))
+
+        return cls(
+            game.get_type().short_name,
+            seat,
+            sample(rng),
+            sample,
+            game.min_utility(),
+            game.max_utility(),
+            started=started,
+        )
+
+
+# Games where every step is public (only the deck's future order is hidden): an information
+# set determines the whole history, so a single sampled world stands for all of them.
+PUBLIC_HISTORY_GAMES = frozenset({"gallery_rush"})
+
+
 class Bot:
-    """Base class: subclasses set ``name``, ``options`` and implement ``hint``."""
+    """Base class: subclasses set ``name``, ``options`` and implement ``decide``."""
 
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
@@ -174,15 +310,31 @@ class Bot:
         budget: Budget,
         seed: int,
     ) -> Hint:
-        """The move for the seat of ``infoset`` (it must be that seat's turn)."""
-        raise NotImplementedError
+        """The move for the seat of ``infoset`` (it must be that seat's turn).
+
+        Raises ``games.InvalidInfoset`` for an impossible information set and ``NotYourTurn``
+        when the seat is not the one to move.
+        """
+        rng = random.Random(seed)
+        return self.decide(Worlds.from_infoset(defn, params, infoset, rng), budget, rng)
 
     def hint_for_state(self, state: pyspiel.State, budget: Budget, seed: int) -> Hint:
-        """Reduces ``state`` to the acting seat's information set, then asks ``hint``."""
+        """Reduces ``state`` to the acting seat's information set, then decides from that.
+
+        Atelier states go through the information-set JSON (the same path as the service);
+        OpenSpiel's own games through their ``resample_from_infostate``.
+        """
+        engine = getattr(state, "engine", None)
+        if engine is None:
+            rng = random.Random(seed)
+            return self.decide(Worlds.from_spiel_state(state, rng), budget, rng)
         game = state.get_game()
-        engine = state.engine
         infoset = build_infoset(game.definition, game.params, engine, engine.current_player())
         return self.hint(game.definition, game.params, infoset, budget, seed)
+
+    def decide(self, worlds: Worlds, budget: Budget, rng: random.Random) -> Hint:
+        """The move for ``worlds.seat``; every random choice from ``rng``."""
+        raise NotImplementedError
 
     def spec(self) -> dict[str, Any]:
         return {"name": self.name, "options": dict(self.config)}

@@ -3,31 +3,17 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from bots.protocol import ActionStat, Bot, Budget, Hint
-from games.core.definition import GameDefinition
-from games.core.infoset import sample_engine
+from bots.protocol import ActionStat, Bot, Budget, Hint, Worlds
 
 
 class RandomBot(Bot):
     name = "random"
     description = "Picks uniformly among the legal actions."
 
-    def hint(
-        self,
-        defn: GameDefinition,
-        params: dict[str, Any],
-        infoset: dict[str, Any],
-        budget: Budget,
-        seed: int,
-    ) -> Hint:
-        rng = random.Random(seed)
+    def decide(self, worlds: Worlds, budget: Budget, rng: random.Random) -> Hint:
         # Legal actions depend only on the information set: any consistent world gives them.
-        engine = sample_engine(defn, params, infoset, rng)
-        if engine.current_player() != infoset["seat"]:
-            raise ValueError(f"it is not seat {infoset['seat']}'s turn")
-        legal = engine.legal_actions()
+        legal = worlds.first.legal_actions()
         p = 1.0 / len(legal)
         return Hint(
             action=rng.choice(legal),

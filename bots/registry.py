@@ -7,10 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from bots.cfr.bots import CFRBot, OOSBot
+from bots.heuristic_bot import HeuristicBot
+from bots.ismcts import IsmctsBot
 from bots.protocol import Bot, InvalidBotSpec
 from bots.random_bot import RandomBot
 
-BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in (RandomBot,)}
+BOTS: dict[str, type[Bot]] = {
+    cls.name: cls for cls in (RandomBot, HeuristicBot, IsmctsBot, CFRBot, OOSBot)
+}
 
 
 def make_bot(spec: Any) -> Bot:

@@ -1,0 +1,63 @@
+"""What a bot knows about one game beyond its rules: the ``GameKnowledge`` interface.
+
+Each game's module in ``bots.heuristics`` subclasses ``GameKnowledge``. The same object serves
+the ``heuristic`` bot (``rate``/``choose``), the ISMCTS bot's heuristic rollouts (``choose``)
+and cut-off evaluation (``evaluate``), and its action abstraction for large bid ranges
+(``candidates``).
+
+The rule every method keeps: it may read the public parts of the engine it is given and the
+acting seat's own private parts, never another seat's hidden cards or commits. In a search the
+engine is a sampled world, so reading hidden parts would not even help; in the ``heuristic``
+bot it would be a guess presented as knowledge.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from games.core.engine import Engine
+
+
+class GameKnowledge:
+    """Per-game heuristics; subclasses override what they can."""
+
+    game: ClassVar[str] = ""
+    # True when ``candidates`` narrows the legal actions (large bid ranges); search bots then
+    # call it at every decision, including in random rollouts.
+    abstracts: ClassVar[bool] = False
+
+    def candidates(self, engine: Engine, legal: list[int]) -> list[int]:
+        """The actions a search considers here: a non-empty subset of ``legal``."""
+        return legal
+
+    def rate(self, engine: Engine) -> list[tuple[int, float]]:
+        """Ratings (higher is better) of the acting seat's considered actions."""
+        raise NotImplementedError
+
+    def choose(self, engine: Engine, rng: random.Random) -> int:
+        """The best-rated action; ties broken by ``rng``."""
+        return pick_best(self.rate(engine), rng)
+
+    def playout(self, engine: Engine, rng: random.Random) -> int:
+        """A cheap sensible move for rollouts; defaults to ``choose``.
+
+        Games whose ``choose`` is too slow to call at every rollout step override it with a
+        rule of thumb drawn from the same reasoning.
+        """
+        return self.choose(engine, rng)
+
+    def evaluate(self, engine: Engine) -> list[float] | None:
+        """Estimated returns of every seat at a non-terminal state, or ``None`` if unknown."""
+        return None
+
+    def explain(self, engine: Engine) -> dict[str, Any]:
+        """Extra figures the heuristic bot reports with its hint (odds, estimates)."""
+        return {}
+
+
+def pick_best(rated: list[tuple[int, float]], rng: random.Random) -> int:
+    """The best-rated action of ``(action, rating)`` pairs; ties broken by ``rng``."""
+    best = max(score for _, score in rated)
+    top = [a for a, score in rated if score >= best - 1e-9]
+    return top[0] if len(top) == 1 else top[int(rng.random() * len(top))]

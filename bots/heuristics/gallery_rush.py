@@ -1,0 +1,434 @@
+"""Gallery Rush heuristic: every choice from the exact odds of the visible deck.
+
+Everything in Gallery Rush is face-up except the deck's order, and the deck's *composition* is
+public (the 28 cards minus every card seen and not reshuffled). The heuristic therefore knows
+the exact probability of each kind on the next flip, and plays the turn that maximises the
+expected value of the Collection it ends with:
+
+* **Explore / Continue / Confirm** is an exact expectimax over the rest of the turn (the Keep
+  holds at most one card per painter, so a turn has at most four flips): continue while the
+  expected value of flipping beats banking the Keep, counting busts, forgery penalties and the
+  Mona Lisa's auto-confirm.
+* **Declare a painter** is valued with the chance of that painter, the two bonus draws (exact
+  over the deck after the first card), and the forgery risk to that painter's cards.
+* **Declare forgery** is valued by the chance of a forgery times the best card stolen from each
+  other non-empty Collection (what helps us most plus what hurts the victim).
+* **Declare Mona Lisa** is the chance of the Mona Lisa times an instant win.
+
+The value of a Collection depends on the situation:
+
+* while nobody has qualified, it is progress towards a goal: minus the cards still missing for
+  the nearer goal (7 cards, or 4 of one painter with the Mona Lisa as a joker), plus a bonus for
+  qualifying and a little for size (qualifiers are ranked by size);
+* once another seat has qualified (or the turn cap makes this our last turn), the game ends this
+  round, so it is the chance of winning now: 1 for qualifying with more cards than the best
+  qualifier, 1/2 for a tie, 0 otherwise, and the Mona Lisa declaration is worth a win.
+
+All of this reads public parts of the engine only (in this game everything but the deck order
+is public).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from typing import Any
+
+from bots.heuristics.base import GameKnowledge
+from games.gallery_rush.engine import (
+    BONUS_DRAWS,
+    CHOOSE,
+    COLLECTION_GOAL,
+    CONFIRM,
+    CONTINUE,
+    DECLARE_FORGERY,
+    DECLARE_MONA_LISA,
+    DECLARE_MONET,
+    EXPLORE,
+    PAINTER_GOAL,
+    PASS,
+    STEAL,
+    STEAL_BASE,
+    TURN,
+    GalleryRushEngine,
+)
+from games.paintings import FULL_DECK, KIND_NAMES
+
+# Values in the race are in units of "turns": a Collection is worth minus the expected number of
+# turns it still needs to qualify (``turns_to_qualify``). Once qualified, size breaks ties.
+SIZE_WEIGHT = 0.05
+INSTANT_WIN = 1.0  # a Mona Lisa win: better than merely qualifying with a typical Collection
+HARM_WEIGHT = 0.5  # how much hurting a victim is worth next to helping ourselves
+
+Collection = tuple[int, int, int, int]
+Deck = tuple[int, ...]
+
+
+def goal_distance(c: Collection) -> int:
+    """Cards still missing for the nearer goal (0 once qualified)."""
+    size = c[0] + c[1] + c[2] + c[3]
+    best = max(c[0], c[1], c[2]) + c[3]
+    return max(0, min(COLLECTION_GOAL - size, PAINTER_GOAL - best))
+
+
+def race_value(c: Collection) -> float:
+    """Minus the expected turns to qualify from ``c``; qualified: a little per card."""
+    if goal_distance(c) == 0:
+        return SIZE_WEIGHT * (c[0] + c[1] + c[2] + c[3])
+    return -turns_to_qualify()[c]
+
+
+class _TurnsTable:
+    """The ``Situation`` interface over a table of expected turns (for the solver)."""
+
+    __slots__ = ("table", "target", "win")
+
+    def __init__(self, table: dict[Collection, float]) -> None:
+        self.table = table
+        self.target = -1
+        self.win = 0.0
+
+    def value(self, c: Collection) -> float:
+        found = self.table.get(c)
+        return 0.0 if found is None else -found
+
+
+@functools.cache
+def turns_to_qualify() -> dict[Collection, float]:
+    """Expected turns to qualify alone, from every unqualified Collection, under best play.
+
+    A one-player Markov decision process with the full deck's odds (the deck's composition
+    drifts during a game; the current turn is always valued with the exact visible deck, and
+    this table only values where the turn leaves us). Each turn is Explore (with the best
+    stop rule), a painter declaration, a forgery declaration (stealing one card of the painter
+    we hold most of) or a Mona Lisa declaration (finishing like qualifying). Solved by
+    Gauss-Seidel value iteration to 1e-6; about 80 unqualified states, computed once.
+    """
+    states = [
+        c for c in itertools.product(range(4), range(4), range(4), range(2)) if goal_distance(c) > 0
+    ]
+    states.sort(key=lambda c: -sum(c))  # bigger Collections first: their values feed the rest
+    table = dict.fromkeys(states, 4.0)
+    sit = _TurnsTable(table)
+    deck = tuple(FULL_DECK)
+    size = sum(deck)
+    p_forgery = (deck[3] + deck[4] + deck[5]) / size
+    p_mona = deck[6] / size
+    for _ in range(500):
+        delta = 0.0
+        for c in states:
+            odds = TurnOdds(sit, c)  # type: ignore[arg-type]
+            stay = sit.value(c)
+            steal = max(range(3), key=lambda p: c[p])
+            best = max(
+                odds.flip_value(0, deck),
+                *(odds.declare_painter(p, deck) for p in range(3)),
+                p_forgery * sit.value(_add(c, steal)) + (1 - p_forgery) * stay,
+                (1 - p_mona) * stay,
+            )
+            new = 1.0 - best
+            delta = max(delta, abs(new - table[c]))
+            table[c] = new
+        if delta < 1e-6:
+            break
+    return dict(table)
+
+
+class Situation:
+    """How a seat values Collections at one decision: ``value(c)`` and an instant win."""
+
+    __slots__ = ("must_qualify", "target", "win")
+
+    def __init__(self, engine: GalleryRushEngine, seat: int) -> None:
+        n = engine.num_players
+        others = [s for s in range(n) if s != seat]
+        qualified = [s for s in others if engine.qualified[s]]
+        last_turn = engine.turns + 1 >= engine.max_turns
+        if qualified or last_turn:
+            # The game ends with this round (or this turn): only winning now counts.
+            pool = qualified if qualified else others
+            self.target = max(sum(engine.collections[s]) for s in pool)
+            self.must_qualify = bool(qualified)
+            self.win = 1.0
+        else:
+            self.target = -1
+            self.must_qualify = False
+            self.win = INSTANT_WIN
+
+    def value(self, c: Collection) -> float:
+        if self.target < 0:
+            return race_value(c)
+        size = c[0] + c[1] + c[2] + c[3]
+        # A hair of progress breaks ties between options that cannot win now.
+        tiebreak = 0.001 * race_value(c)
+        if self.must_qualify and goal_distance(c) > 0:
+            return tiebreak
+        if size > self.target:
+            return 1.0 + tiebreak
+        if size == self.target:
+            return 0.5 + tiebreak
+        return tiebreak
+
+
+def flip_deck(engine: GalleryRushEngine) -> Deck:
+    """The composition the next flip comes from (an empty deck is refilled from the discard)."""
+    if engine.deck_size:
+        return tuple(engine.deck)
+    return tuple(d + x for d, x in zip(engine.deck, engine.discard, strict=True))
+
+
+def _add(c: Collection, slot: int) -> Collection:
+    out = list(c)
+    out[slot] += 1
+    return (out[0], out[1], out[2], out[3])
+
+
+def _without_painter(c: Collection, painter: int) -> Collection:
+    out = list(c)
+    out[painter] = 0
+    return (out[0], out[1], out[2], out[3])
+
+
+def _with_keep(c: Collection, keep: int) -> Collection:
+    return (c[0] + (keep & 1), c[1] + (keep >> 1 & 1), c[2] + (keep >> 2 & 1), c[3])
+
+
+def _minus(deck: Deck, kind: int) -> Deck:
+    out = list(deck)
+    out[kind] -= 1
+    return tuple(out)
+
+
+class TurnOdds:
+    """Exact expected values of one seat's options this turn, for a given ``Situation``."""
+
+    def __init__(self, situation: Situation, collection: Collection) -> None:
+        self.sit = situation
+        self.c = collection
+        self.memo: dict[tuple[int, Deck], float] = {}
+
+    def best_with_keep(self, keep: int, deck: Deck) -> float:
+        """Value of the better of Confirm and Continue with ``keep`` in the Keep."""
+        key = (keep, deck)
+        found = self.memo.get(key)
+        if found is None:
+            found = max(self.sit.value(_with_keep(self.c, keep)), self.flip_value(keep, deck))
+            self.memo[key] = found
+        return found
+
+    def flip_value(self, keep: int, deck: Deck) -> float:
+        """Expected value of flipping once more (Explore or Continue) with ``keep``."""
+        size = sum(deck)
+        if not size:
+            return float("-inf")
+        value = self.sit.value
+        c = self.c
+        total = 0.0
+        for kind, count in enumerate(deck):
+            if not count:
+                continue
+            if kind < 3:
+                if keep >> kind & 1:
+                    v = value(c)  # bust: the Keep is lost
+                else:
+                    v = self.best_with_keep(keep | 1 << kind, _minus(deck, kind))
+            elif kind < 6:
+                v = value(_without_painter(c, kind - 3))
+            else:
+                v = value(_add(_with_keep(c, keep), 3))  # the Mona Lisa confirms the Keep
+            total += count * v
+        return total / size
+
+    def declare_painter(self, painter: int, deck: Deck) -> float:
+        gains, p_lose = declare_outcomes(painter, deck)
+        value = self.sit.value
+        c = self.c
+        total = p_lose * value(_without_painter(c, painter)) if p_lose else 0.0
+        for p, d in gains:
+            total += p * value((c[0] + d[0], c[1] + d[1], c[2] + d[2], c[3] + d[3]))
+        return total
+
+    def declare_mona_lisa(self, deck: Deck) -> float:
+        p = deck[6] / sum(deck)
+        return p * self.sit.win + (1.0 - p) * self.sit.value(self.c)
+
+    def declare_forgery(self, deck: Deck, victims: list[Collection]) -> float:
+        p = (deck[3] + deck[4] + deck[5]) / sum(deck)
+        gained = self.c
+        harm = 0.0
+        for victim in victims:
+            slot, their_loss = best_steal(self.sit, gained, victim)
+            gained = _add(gained, slot)
+            harm += their_loss
+        success = self.sit.value(gained)
+        if self.sit.target < 0:
+            success += HARM_WEIGHT * harm
+        return p * success + (1.0 - p) * self.sit.value(self.c)
+
+
+@functools.lru_cache(maxsize=4096)
+def declare_outcomes(
+    painter: int, deck: Deck
+) -> tuple[tuple[tuple[float, Collection], ...], float]:
+    """What declaring ``painter`` adds to a Collection: ``((prob, added cards), ...)`` and the
+    probability of a forgery (which empties that painter instead).
+
+    Exact over the first card and both bonus draws (a forgery drawn as a bonus is discarded
+    without penalty; the bonus draws stop if the deck runs out).
+    """
+    size = sum(deck)
+    gains: dict[Collection, float] = {}
+
+    def add(d: Collection, p: float) -> None:
+        gains[d] = gains.get(d, 0.0) + p
+
+    def bonus(d: list[int], rest: Deck, left: int, p: float) -> None:
+        n = sum(rest)
+        if not left or not n:
+            add((d[0], d[1], d[2], d[3]), p)
+            return
+        for kind, count in enumerate(rest):
+            if count:
+                slot = kind if kind < 3 else 3 if kind == 6 else -1
+                if slot >= 0:
+                    d[slot] += 1
+                bonus(d, _minus(rest, kind), left - 1, p * count / n)
+                if slot >= 0:
+                    d[slot] -= 1
+
+    p_lose = 0.0
+    for kind, count in enumerate(deck):
+        if not count:
+            continue
+        p = count / size
+        if kind == painter:
+            first = [0, 0, 0, 0]
+            first[painter] = 1
+            bonus(first, _minus(deck, painter), BONUS_DRAWS, p)
+        elif kind < 3:
+            add((0, 0, 0, 0), p)
+        elif kind < 6:
+            p_lose += p
+        else:
+            add((0, 0, 0, 1), p)
+    return tuple((p, d) for d, p in gains.items()), p_lose
+
+
+def steal_loss(victim: Collection, slot: int) -> float:
+    """How much ``victim``'s race value drops when it loses a card of ``slot``."""
+    taken = list(victim)
+    taken[slot] -= 1
+    return race_value(victim) - race_value((taken[0], taken[1], taken[2], taken[3]))
+
+
+def steal_scores(sit: Situation, mine: Collection, victim: Collection) -> list[tuple[int, float]]:
+    """``(slot, score)`` for every card ``victim`` has: our gain plus the victim's loss."""
+    return [
+        (slot, sit.value(_add(mine, slot)) + HARM_WEIGHT * steal_loss(victim, slot))
+        for slot in range(4)
+        if victim[slot]
+    ]
+
+
+def best_steal(sit: Situation, mine: Collection, victim: Collection) -> tuple[int, float]:
+    """The slot to steal from ``victim`` and how much the victim's race value drops."""
+    slot = max(steal_scores(sit, mine, victim), key=lambda x: x[1])[0]
+    return slot, steal_loss(victim, slot)
+
+
+def _collection(engine: GalleryRushEngine, seat: int) -> Collection:
+    c = engine.collections[seat]
+    return (c[0], c[1], c[2], c[3])
+
+
+class GalleryRushKnowledge(GameKnowledge):
+    game = "gallery_rush"
+
+    def rate(self, engine: GalleryRushEngine) -> list[tuple[int, float]]:  # type: ignore[override]
+        seat = engine.player
+        sit = Situation(engine, seat)
+        mine = _collection(engine, seat)
+        odds = TurnOdds(sit, mine)
+        phase = engine.phase
+        if phase == TURN:
+            legal = engine.player_actions()
+            if legal == [PASS]:
+                return [(PASS, sit.value(mine))]
+            deck = flip_deck(engine)
+            n = engine.num_players
+            victims = [
+                _collection(engine, (seat + i) % n)
+                for i in range(1, n)
+                if sum(engine.collections[(seat + i) % n])
+            ]
+            return [
+                (EXPLORE, odds.flip_value(0, deck)),
+                *((DECLARE_MONET + p, odds.declare_painter(p, deck)) for p in range(3)),
+                (DECLARE_FORGERY, odds.declare_forgery(deck, victims)),
+                (DECLARE_MONA_LISA, odds.declare_mona_lisa(deck)),
+            ]
+        if phase == CHOOSE:
+            keep = engine.keep[0] | engine.keep[1] << 1 | engine.keep[2] << 2
+            rated = [(CONFIRM, sit.value(_with_keep(mine, keep)))]
+            if CONTINUE in engine.player_actions():
+                rated.append((CONTINUE, odds.flip_value(keep, flip_deck(engine))))
+            return rated
+        if phase == STEAL:
+            victim = _collection(engine, engine.victims[0])
+            return [(STEAL_BASE + slot, score) for slot, score in steal_scores(sit, mine, victim)]
+        raise ValueError(f"no decision in phase {phase}")
+
+    def playout(self, engine: GalleryRushEngine, rng: Any) -> int:  # type: ignore[override]
+        """The same reasoning as ``rate`` cut down to single-flip odds, for fast rollouts."""
+        phase = engine.phase
+        deck = engine.deck
+        size = engine.deck_size
+        if not size:
+            deck = flip_deck(engine)
+            size = sum(deck)
+        me = engine.collections[engine.player]
+        if phase == TURN:
+            if not size:
+                return PASS
+            if deck[6] and size <= 3:
+                return DECLARE_MONA_LISA
+            for p in range(3):
+                if me[p] + me[3] == PAINTER_GOAL - 1 and deck[p] * 3 >= size:
+                    return DECLARE_MONET + p
+            return EXPLORE
+        if phase == CHOOSE:
+            keep = engine.keep
+            kept = keep[0] + keep[1] + keep[2]
+            after = me[0] + me[1] + me[2] + me[3] + kept
+            best = max(me[0] + keep[0], me[1] + keep[1], me[2] + keep[2]) + me[3]
+            if not size or after >= COLLECTION_GOAL or best >= PAINTER_GOAL:
+                return CONFIRM
+            risk = keep[0] * deck[0] + keep[1] * deck[1] + keep[2] * deck[2]
+            risk += deck[3] + deck[4] + deck[5]
+            return CONTINUE if risk * 10 < 3 * size else CONFIRM
+        if phase == STEAL:
+            victim = engine.collections[engine.victims[0]]
+            if victim[3]:
+                return STEAL_BASE + 3
+            slot = max(range(3), key=lambda p: (victim[p] > 0, me[p]))
+            return STEAL_BASE + slot
+        return PASS
+
+    def evaluate(self, engine: GalleryRushEngine) -> list[float]:  # type: ignore[override]
+        """Win chances from each seat's race value (a softmax), turned into expected returns."""
+        n = engine.num_players
+        strength = [race_value(_collection(engine, s)) for s in range(n)]
+        top = max(strength)
+        weights = [math.exp(1.2 * (v - top)) for v in strength]
+        total = sum(weights)
+        lose = -1.0 / (n - 1)
+        return [w / total * (1.0 - lose) + lose for w in weights]
+
+    def explain(self, engine: GalleryRushEngine) -> dict[str, Any]:  # type: ignore[override]
+        deck = flip_deck(engine)
+        size = sum(deck)
+        if not size:
+            return {}
+        odds = {KIND_NAMES[k]: round(count / size, 4) for k, count in enumerate(deck) if count}
+        return {"next_flip_odds": odds}
