@@ -58,6 +58,31 @@ def describe_action(defn: Any, engine: Any, action: int) -> dict[str, Any]:
     }
 
 
+# What a game's reader may raise when an information set has the right envelope but wrong value
+# types inside (a list where a card name belongs): the client's data is at fault, so it is a
+# 422 like any other impossible information set, never a 500.
+READER_ERRORS = (TypeError, KeyError, IndexError, AttributeError, ValueError, AssertionError)
+
+
+def read_infoset(defn: Any, params: dict[str, Any], infoset: Any, seed: int) -> Any:
+    """``games.sample_engine`` with every failure reported as ``InvalidInfoset``.
+
+    Valid information sets never fail here (the conformance suite round-trips thousands per
+    game), so a crash inside a game's sampler can only come from malformed input; the trace is
+    logged for the game's authors all the same.
+    """
+    try:
+        return games.sample_engine(defn, params, infoset, random.Random(seed))
+    except games.InvalidInfoset:
+        raise
+    except READER_ERRORS as err:
+        log.warning("%s sampler failed on a malformed infoset", defn.name, exc_info=True)
+        raise games.InvalidInfoset(
+            f"the game could not read it ({type(err).__name__}: {err}); check each field's "
+            f"type against the schema at GET /v1/games/{defn.name}"
+        ) from None
+
+
 def hint_task(payload: dict[str, Any]) -> dict[str, Any]:
     """The bot's hint for the seat of ``payload["infoset"]``; it must be that seat's turn."""
     defn = games.definition(payload["game"])
@@ -67,7 +92,7 @@ def hint_task(payload: dict[str, Any]) -> dict[str, Any]:
     bot = bots.make_bot(payload["bot"])
     budget = bots.Budget.from_json(payload["budget"])
     # Any world consistent with the infoset gives the seat's legal actions and their names.
-    engine = games.sample_engine(defn, params, infoset, random.Random(seed))
+    engine = read_infoset(defn, params, infoset, seed)
     seat = infoset["seat"]
     if engine.is_terminal():
         raise GameOver("the game in this information set is over: there is no move to suggest")
@@ -84,7 +109,7 @@ def validate_task(payload: dict[str, Any]) -> dict[str, Any]:
     defn = games.definition(payload["game"])
     params = defn.validate_params(payload["params"])
     infoset = payload["infoset"]
-    engine = games.sample_engine(defn, params, infoset, random.Random(payload.get("seed", 0)))
+    engine = read_infoset(defn, params, infoset, payload.get("seed", 0))
     seat = infoset["seat"]
     view = build_view(defn, engine, seat)
     player = engine.current_player()
