@@ -1,0 +1,229 @@
+"""Finger Auction heuristic: bids and picks from the scoring tables.
+
+Everything but the bids in progress is public: the table, every Collection, the deck's
+composition, who is still in the round and every seat's previous take (the no-repeat rule).
+The heuristic reads only those.
+
+* **What a card is worth** to a seat: how much it raises that seat's score by the seed's
+  tables (``score_and_assignment``: the Mona Lisa where it scores most, forgeries subtracted),
+  counting an unpaired Vermeer as half a pair in prospect (Vermeers score only in pairs) and a
+  hair against every card held (fewer cards win ties).
+* **Picks** take, one at a time, the card with the largest swing: our gain plus what the card
+  would be worth to whoever gets it otherwise (in a two-player auction the loser gets the rest
+  of the table, so a card we leave is a card the opponent scores).
+* **Lowest-unique bids** (three or more in the auction): for each bid, the chance that it is the
+  lowest unique one if the others bid uniformly (exact, by enumeration), times the value of the
+  best cards it takes, against a fair share of the table if we lose.
+* **Two-player (take, block)**: every split of the table is valued (we take our best ``t``
+  cards and the opponent the rest, or the other way round). The opponent's take is modelled as
+  a softmax over what each take is worth to it (respecting its no-repeat ban) and its block
+  as a softmax over what each take is worth to us; we play the (take, block) pair with the best
+  expected swing against that model.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from typing import Any
+
+from bots.heuristics.base import GameKnowledge
+from games.finger_auction.engine import (
+    BID,
+    PICK,
+    FingerAuctionEngine,
+    score_and_assignment,
+    scoring_tables,
+)
+from games.paintings import KIND_NAMES, MONA_LISA, NUM_KINDS
+
+VERMEER = 2
+VERMEER_PAIR = scoring_tables(2)[VERMEER][2]  # what completing a pair of Vermeers scores
+VERMEER_PAIR_HALF = 0.5  # share of a pair's value an unpaired Vermeer counts for in prospect
+CARD_PENALTY = 0.01  # fewer cards win ties
+SOFTMAX_SHARE = 0.25  # opponent-model temperature, as a share of the spread of its options
+
+
+def potential(c: list[int] | tuple[int, ...], n: int, vermeer_pair: int) -> float:
+    """Score by the tables, plus half a pair for an unpaired Vermeer, minus a hair per card."""
+    score = score_and_assignment(c, n)[0]
+    net = c[VERMEER] - c[3 + VERMEER]
+    if net > 0 and net % 2 and not c[MONA_LISA]:
+        score += VERMEER_PAIR_HALF * vermeer_pair
+    return score - CARD_PENALTY * sum(c)
+
+
+def gain(c: list[int], kind: int, n: int, vermeer_pair: int) -> float:
+    """How much one card of ``kind`` is worth to the Collection ``c``."""
+    before = potential(c, n, vermeer_pair)
+    c[kind] += 1
+    after = potential(c, n, vermeer_pair)
+    c[kind] -= 1
+    return after - before
+
+
+@functools.cache
+def win_chances(others: int, m: int) -> tuple[float, ...]:
+    """P(bid b is the lowest unique bid) for b = 1..m when ``others`` seats bid uniformly."""
+    counts = [0] * m
+    total = 0
+    for bids in itertools.product(range(m), repeat=others):
+        total += 1
+        for mine in range(m):
+            everyone = (mine, *bids)
+            lowest = min((b for b in everyone if everyone.count(b) == 1), default=-1)
+            if lowest == mine:
+                counts[mine] += 1
+    return tuple(c / total for c in counts)
+
+
+def _softmax(values: list[float]) -> list[float]:
+    top, low = max(values), min(values)
+    temp = SOFTMAX_SHARE * (top - low) or 1.0
+    weights = [math.exp((v - top) / temp) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+class _Table:
+    """The table and the Collections at one decision, with card values per seat."""
+
+    def __init__(self, engine: FingerAuctionEngine) -> None:
+        self.engine = engine
+        self.n = engine.num_players
+        self.pair = VERMEER_PAIR
+
+    def value(self, seat: int, kind: int) -> float:
+        return gain(self.engine.collections[seat], kind, self.n, self.pair)
+
+    def split(self, chooser: int, other: int, take: int) -> float:
+        """Swing for ``chooser`` (its gain minus ``other``'s) when it takes ``take`` cards and
+        ``other`` gets the rest; picks one at a time by swing, values updated as it goes."""
+        mine = list(self.engine.collections[chooser])
+        theirs = list(self.engine.collections[other])
+        left = list(self.engine.table)
+        total = 0.0
+        for _ in range(min(take, sum(left))):
+            best, best_kind = -math.inf, -1
+            for k in range(NUM_KINDS):
+                if left[k]:
+                    s = gain(mine, k, self.n, self.pair) + gain(theirs, k, self.n, self.pair)
+                    if s > best:
+                        best, best_kind = s, k
+            total += gain(mine, best_kind, self.n, self.pair)
+            mine[best_kind] += 1
+            left[best_kind] -= 1
+        for k in range(NUM_KINDS):
+            for _ in range(left[k]):
+                total -= gain(theirs, k, self.n, self.pair)
+                theirs[k] += 1
+        return total
+
+    def best_take(self, seat: int, take: int) -> float:
+        """Value to ``seat`` of its best ``take`` cards, chosen one at a time."""
+        mine = list(self.engine.collections[seat])
+        left = list(self.engine.table)
+        total = 0.0
+        for _ in range(min(take, sum(left))):
+            best, best_kind = -math.inf, -1
+            for k in range(NUM_KINDS):
+                if left[k]:
+                    s = gain(mine, k, self.n, self.pair)
+                    if s > best:
+                        best, best_kind = s, k
+            total += best
+            mine[best_kind] += 1
+            left[best_kind] -= 1
+        return total
+
+
+class FingerAuctionKnowledge(GameKnowledge):
+    game = "finger_auction"
+
+    def rate(self, engine: FingerAuctionEngine) -> list[tuple[int, float]]:  # type: ignore[override]
+        if engine.phase == PICK:
+            return self._rate_picks(engine)
+        if engine.phase == BID:
+            if len(engine.active) == 2:
+                return self._rate_two_player(engine)
+            return self._rate_lowest_unique(engine)
+        raise ValueError(f"no decision in phase {engine.phase}")
+
+    def _rate_picks(self, engine: FingerAuctionEngine) -> list[tuple[int, float]]:
+        seat = engine.picker
+        table = _Table(engine)
+        rivals = [s for s in engine.active if s != seat]
+        out = []
+        for action in engine.player_actions():
+            kind = action - engine.pick_base
+            denial = max((table.value(s, kind) for s in rivals), default=0.0)
+            # With one rival left it gets every card we leave; with more, only some.
+            weight = 1.0 if len(rivals) == 1 else 1.0 / max(1, len(rivals))
+            out.append((action, table.value(seat, kind) + weight * denial))
+        return out
+
+    def _rate_lowest_unique(self, engine: FingerAuctionEngine) -> list[tuple[int, float]]:
+        seat = engine.active[len(engine.bids)]
+        table = _Table(engine)
+        m = engine.max_bid
+        chances = win_chances(len(engine.active) - 1, m)
+        everything = table.best_take(seat, engine.table_size)
+        fair = everything / len(engine.active)
+        return [
+            (b, chances[b] * table.best_take(seat, b + 1) + (1.0 - chances[b]) * fair)
+            for b in engine.player_actions()
+        ]
+
+    def _rate_two_player(self, engine: FingerAuctionEngine) -> list[tuple[int, float]]:
+        m = engine.max_bid
+        me = engine.active[len(engine.bids)]
+        opp = engine.active[1] if engine.active[0] == me else engine.active[0]
+        table = _Table(engine)
+        win = [table.split(me, opp, t) for t in range(1, m + 1)]
+        lose = [-table.split(opp, me, u) for u in range(1, m + 1)]
+        void = (sum(win) + sum(lose)) / (2 * m)
+        # The opponent's take: what each take is worth to it, its banned take excluded.
+        banned = engine.last_take[opp]
+        opp_takes = [u for u in range(1, m + 1) if u != banned]
+        q = dict(zip(opp_takes, _softmax([-lose[u - 1] for u in opp_takes]), strict=True))
+        # Its block: what each of our takes is worth to us (it guesses what we want).
+        my_banned = engine.last_take[me]
+        my_takes = [t for t in range(1, m + 1) if t != my_banned]
+        blocks = dict(zip(my_takes, _softmax([win[t - 1] for t in my_takes]), strict=True))
+        out = []
+        for action in engine.player_actions():
+            t, k = action // m + 1, action % m + 1
+            blocked = blocks.get(t, 0.0)  # the chance the opponent blocks our take
+            total = 0.0
+            for u, pu in q.items():
+                if u == k:  # we block its take
+                    live = win[t - 1]
+                    dead = void
+                else:
+                    live = win[t - 1] if t < u else lose[u - 1] if u < t else void
+                    dead = lose[u - 1]
+                total += pu * ((1.0 - blocked) * live + blocked * dead)
+            out.append((action, total))
+        return out
+
+    def evaluate(self, engine: FingerAuctionEngine) -> list[float]:  # type: ignore[override]
+        """Expected returns from a softmax over each seat's score in prospect."""
+        n = engine.num_players
+        values = [potential(c, n, VERMEER_PAIR) for c in engine.collections]
+        top = max(values)
+        weights = [math.exp((v - top) / 4.0) for v in values]
+        total = sum(weights)
+        lose = -1.0 / (n - 1)
+        return [w / total * (1.0 - lose) + lose for w in weights]
+
+    def explain(self, engine: FingerAuctionEngine) -> dict[str, Any]:  # type: ignore[override]
+        seat = engine.current_player()
+        table = _Table(engine)
+        return {
+            "card_values": {
+                KIND_NAMES[k]: round(table.value(seat, k), 3)
+                for k in range(NUM_KINDS)
+                if engine.table[k]
+            }
+        }
