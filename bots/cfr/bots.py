@@ -95,11 +95,26 @@ class _Table:
 
 
 def _pick(weights: list[float], u: float) -> int:
+    """Index drawn with ``weights`` (summing to 1) from one uniform ``u``; never a 0 weight."""
+    last = 0
     for i, w in enumerate(weights):
-        u -= w
-        if u < 0.0:
-            return i
-    return len(weights) - 1
+        if w > 0.0:
+            last = i
+            u -= w
+            if u < 0.0:
+                return i
+    return last
+
+
+def _common_prefix(histories: list[list[int]]) -> int:
+    """Length of the longest common prefix of the worlds' histories."""
+    first = histories[0]
+    n = min(len(h) for h in histories)
+    for k in range(n):
+        a = first[k]
+        if any(h[k] != a for h in histories):
+            return k
+    return n
 
 
 def online_outcome_sampling(
@@ -111,8 +126,18 @@ def online_outcome_sampling(
     depth: int = 24,
     pool_size: int = 32,
     candidates=None,
+    new_engine=None,
+    targeting: float = 0.9,
+    target_steps: int = 12,
 ) -> tuple[_Table, dict[str, Any]]:
-    """Runs outcome-sampling MCCFR from ``worlds``' information set; returns the root table."""
+    """Runs online outcome-sampling MCCFR for ``worlds``' information set (module doc).
+
+    ``new_engine`` (a fresh engine of the game) enables information-set targeting: when the
+    sampled worlds share their history up to a step at most ``target_steps`` before now, the
+    search starts there and a share ``targeting`` of the iterations is restricted to actions
+    consistent with the seat's information set (OOS). Otherwise the iterations start at the
+    sampled worlds themselves.
+    """
     clock = Clock(budget, worlds.started)
     seat = worlds.seat
     first = worlds.first
@@ -121,67 +146,144 @@ def online_outcome_sampling(
     if worlds.public_history:
         pool_size = 1
     pool = [first]
+    while len(pool) < pool_size and (clock.running() or len(pool) < 2):
+        pool.append(worlds.sample(random.Random(rng.getrandbits(64))))
     random_ = rng.random
     tables: dict[Any, _Table] = {}
     num_players = len(first.returns())
     root_key = (seat, first.info_key(seat))
+    now = len(first.history)
+
+    # Targeting: start at the last step every sampled world agrees on.
+    root_len = _common_prefix([list(w.history) for w in pool]) if len(pool) > 1 else now
+    delta = 0.0
+    roots = pool
+    targets: list[tuple[Any, Any]] = []
+    if new_engine is not None and candidates is None and 0 < now - root_len <= target_steps:
+        start = new_engine()
+        for action in first.history[:root_len]:
+            start.apply(action)
+        replay = start.copy()
+        for action in first.history[root_len:]:
+            story = replay.narrate(action)
+            targets.append((story.public, story.private_for(seat)))
+            replay.apply(action)
+        roots = [start]
+        delta = targeting
+    consistent_cache: dict[tuple[int, ...], set[int]] = {}
+
+    def consistent(engine, step: int) -> set[int]:
+        key = tuple(engine.history)
+        got = consistent_cache.get(key)
+        if got is None:
+            public, private = targets[step - root_len]
+            got = {
+                a
+                for a in engine.legal_actions()
+                if (story := engine.narrate(a)).public == public
+                and story.private_for(seat) == private
+            }
+            consistent_cache[key] = got
+        return got
+
     total_return = 0.0
-    iteration = 0
+    iteration = wasted = 0
     while not iteration or clock.running():
-        if iteration < pool_size:
-            if iteration:
-                pool.append(worlds.sample(random.Random(rng.getrandbits(64))))
-            engine = pool[iteration].copy()
-        else:
-            engine = pool[int(random_() * pool_size)].copy()
+        engine = roots[iteration % len(roots)].copy()
         traverser = (seat + iteration) % num_players
         iteration += 1
-        # Forward: sample a trajectory, remembering every updated decision.
-        path: list[tuple[_Table, int, int, list[float], float]] = []
-        own = [1.0] * num_players  # each seat's own reach (policy probabilities)
-        q = 1.0  # probability of sampling the trajectory (chance cancels and is left out)
+        targeted = delta > 0.0 and random_() < delta
+        # Forward: every step (chance and rollout too) as (table or None, player, index,
+        # probabilities, q(h)/own-reach weight for averaging).
+        path: list[tuple[_Table | None, int, int, list[float], float]] = []
+        own = [1.0] * num_players
+        s_all = 1.0  # probability of the trajectory under untargeted sampling
+        s_tgt = 1.0 if delta > 0.0 else 0.0  # ... under targeted sampling
+        on_target = True
         decisions = 0
+        step = len(engine.history)
+        dead = False
         while True:
             player = engine.current_player()
             if player == TERMINAL:
                 break
+            table = None
             if player == CHANCE:
-                engine.apply(engine.sample_chance(rng))
-                continue
-            if decisions >= depth:
-                legal = engine.player_actions()
+                outcomes = engine.chance_outcomes()
+                acts = [a for a, _ in outcomes]
+                policy = [p for _, p in outcomes]
+                sample = policy
+            elif step >= now and decisions >= depth:
+                acts = engine.player_actions()
                 if candidates is not None:
-                    legal = candidates(engine, legal)
-                engine.apply(legal[int(random_() * len(legal))])
-                continue
-            decisions += 1
-            key = (player, engine.info_key(player))
-            table = tables.get(key)
-            if table is None:
-                legal = engine.player_actions()
-                if candidates is not None:
-                    legal = candidates(engine, legal)
-                table = tables[key] = _Table(list(legal))
-            sigma = table.strategy()
-            n = len(sigma)
-            if player == traverser:
-                sample = [exploration / n + (1.0 - exploration) * s for s in sigma]
+                    acts = candidates(engine, acts)
+                policy = sample = [1.0 / len(acts)] * len(acts)
             else:
-                sample = sigma
-            i = _pick(sample, random_())
-            path.append((table, player, i, sigma, own[player] / q))
-            q *= sample[i]
-            own[player] *= sigma[i]
-            engine.apply(table.actions[i])
+                if step >= now:
+                    decisions += 1
+                key = (player, engine.info_key(player))
+                table = tables.get(key)
+                if table is None:
+                    legal = engine.player_actions()
+                    if candidates is not None:
+                        legal = candidates(engine, legal)
+                    table = tables[key] = _Table(list(legal))
+                acts = table.actions
+                policy = table.strategy()
+                if player == traverser:
+                    n = len(policy)
+                    sample = [exploration / n + (1.0 - exploration) * x for x in policy]
+                else:
+                    sample = policy
+            restricted = None
+            if delta > 0.0 and on_target and step < now:
+                allowed = consistent(engine, step)
+                restricted = [x if a in allowed else 0.0 for a, x in zip(acts, sample, strict=True)]
+                mass = sum(restricted)
+                if mass <= 0.0:
+                    if targeted:
+                        dead = True
+                        break
+                    restricted = None
+                    on_target = False
+                    s_tgt = 0.0
+                else:
+                    restricted = [x / mass for x in restricted]
+            i = _pick(restricted if targeted and restricted is not None else sample, random_())
+            if table is None and step >= now:
+                # Chance and rollout steps after the information set are sampled by their
+                # own probabilities in every scheme: they cancel between pi and q, and
+                # leaving them out keeps long games from underflowing.
+                engine.apply(acts[i])
+                step += 1
+                continue
+            q_here = delta * s_tgt + (1.0 - delta) * s_all
+            if table is not None:
+                path.append((table, player, i, policy, own[player] / q_here))
+                own[player] *= policy[i]
+            else:
+                path.append((None, -1, i, policy, 0.0))
+            s_all *= sample[i]
+            if restricted is not None:
+                s_tgt *= restricted[i]
+                if restricted[i] == 0.0:
+                    on_target = False
+            elif s_tgt:
+                s_tgt *= sample[i]
+            engine.apply(acts[i])
+            step += 1
+        q = delta * s_tgt + (1.0 - delta) * s_all
+        if dead or q <= 0.0:
+            wasted += 1
+            clock.tick()
+            continue
         returns = engine.returns()
         total_return += returns[seat]
-        # Backward products: suffix[k] = pi(h_k -> z), the profile's probability of the rest
-        # of the trajectory from the k-th recorded decision (rollout and chance cancel).
         utility = returns[traverser]
         suffix = [1.0] * (len(path) + 1)
         for k in range(len(path) - 1, -1, -1):
             suffix[k] = suffix[k + 1] * path[k][3][path[k][2]]
-        before_others = 1.0  # pi_{-i}(h): the other seats' reach before the decision
+        before_others = 1.0  # pi_{-i}(h): chance's and the other seats' reach before h
         for k, (table, player, i, sigma, avg_weight) in enumerate(path):
             if player == traverser:
                 # Sampled regret: W (pi(ha -> z) [b = a] - pi(h -> z)), W = u pi_{-i}(h) / q(z).
@@ -193,20 +295,28 @@ def online_outcome_sampling(
                     regrets[b] += w * ((after if b == i else 0.0) - here)
             else:
                 before_others *= sigma[i]
-                # Stochastically weighted averaging (Lanctot et al. 2009): own reach / q(h).
-                avg = table.avg
-                for b in range(len(avg)):
-                    avg[b] += avg_weight * sigma[b]
+                if table is not None:
+                    # Stochastically weighted averaging (Lanctot et al. 2009): reach / q(h).
+                    avg = table.avg
+                    for b in range(len(avg)):
+                        avg[b] += avg_weight * sigma[b]
         clock.tick()
-    root = tables[root_key]
+    root = tables.get(root_key)
+    if root is None:  # every iteration died before reaching the information set
+        legal = first.player_actions()
+        if candidates is not None:
+            legal = candidates(first, legal)
+        root = _Table(list(legal))
     stats = {
         "iterations": clock.iterations,
         "elapsed_ms": clock.elapsed_ms(),
         "stopped_by": clock.stopped_by(),
         "worlds": len(pool),
         "infosets": len(tables),
+        "targeted_from": root_len if delta > 0.0 else None,
+        "wasted": wasted,
         # Mean return of the sampled trajectories (exploration included): a rough estimate.
-        "value": total_return / iteration,
+        "value": total_return / max(1, iteration - wasted),
     }
     return root, stats
 
@@ -236,7 +346,31 @@ class OOSBot(Bot):
             min=1,
             max=100_000,
         ),
+        FloatSpec(
+            "targeting",
+            0.9,
+            "share of iterations targeted at the information set when searching from the last "
+            "step all sampled worlds share (0 searches from the sampled worlds only)",
+            min=0,
+            max=0.999,
+        ),
+        ParamSpec(
+            "target_steps",
+            12,
+            "longest hidden stretch of history (steps) searched with targeting; longer ones "
+            "search from the sampled worlds",
+            min=0,
+            max=100_000,
+        ),
     )
+
+    def hint(self, defn, params, infoset, budget, seed) -> Hint:
+        # Targeting replays from an earlier step, which needs a fresh engine of the game.
+        self._new_engine = lambda: defn.new_engine(params)
+        try:
+            return super().hint(defn, params, infoset, budget, seed)
+        finally:
+            self._new_engine = None
 
     def decide(self, worlds: Worlds, budget: Budget, rng: random.Random) -> Hint:
         from bots.heuristics import knowledge_for
@@ -257,6 +391,9 @@ class OOSBot(Bot):
             depth=cfg["depth"],
             pool_size=cfg["worlds"],
             candidates=candidates,
+            new_engine=getattr(self, "_new_engine", None),
+            targeting=cfg["targeting"],
+            target_steps=cfg["target_steps"],
         )
         probs = root.average()
         order = sorted(range(len(root.actions)), key=lambda i: root.actions[i])
@@ -268,5 +405,9 @@ class OOSBot(Bot):
             iterations=stats["iterations"],
             elapsed_ms=stats["elapsed_ms"],
             stopped_by=stats["stopped_by"],
-            extra={"worlds": stats["worlds"], "infosets": stats["infosets"]},
+            extra={
+                k: stats[k]
+                for k in ("worlds", "infosets", "targeted_from", "wasted")
+                if stats[k] is not None
+            },
         )
