@@ -7,11 +7,12 @@ games are added here as their heuristics are written.
 from __future__ import annotations
 
 from bots.heuristics.base import GameKnowledge
+from bots.heuristics.detective_eye import DetectiveEyeKnowledge
 from bots.heuristics.finger_auction import FingerAuctionKnowledge
 from bots.heuristics.gallery_rush import GalleryRushKnowledge
 
 KNOWLEDGE: dict[str, GameKnowledge] = {
-    k.game: k for k in (GalleryRushKnowledge(), FingerAuctionKnowledge())
+    k.game: k for k in (GalleryRushKnowledge(), FingerAuctionKnowledge(), DetectiveEyeKnowledge())
 }
 
 

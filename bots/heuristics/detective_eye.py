@@ -1,0 +1,232 @@
+"""Detective Eye heuristic: declarations from our own cards and the ones we know about.
+
+What a seat knows and the heuristic reads: its own hand and face-down row, the cards it passed
+to the next seat (still there unless discarded), every card flipped this round, the public
+discard pile, everyone's holdings size, forgeries and misses, and the standing bid. It never
+reads another seat's hand or row.
+
+* **Beliefs**: a face-down card of another seat is painter ``c`` with probability proportional
+  to what that seat is expected to hold: the cards we know it has (what we passed it, what was
+  flipped from it this round) plus its unknown cards drawn from the unseen pool. A seat that
+  declared or raised a painter is taken to hold more of it (declarers usually can back their
+  call), so that painter's weight is tripled for its cards.
+* **Challenges**: a declaration (painter, quantity) is valued by its best flip plan: our own
+  face-down cards of that painter are certain; the others are the most likely cards, preferring
+  new owners (each owner flipped from is one more discard). Success is worth the discards (a
+  win if it empties the hand to one card); failure costs a miss (more when it brings a
+  forgery).
+* **Turn**: declare the best plan when its value is at least ``DECLARE_AT``, else place the
+  painter we hold most of (so a later declaration can lean on it). **Bidding**: raise to the best
+  plan above the standing bid when it is worth more than passing. **Flips** follow the plan.
+* **Draft and discards** keep our holdings concentrated: pass and discard the painters we hold
+  least of.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from bots.heuristics.base import GameKnowledge
+from games.detective_eye.engine import (
+    BID,
+    DISCARD,
+    DRAFT,
+    FIRST,
+    FLIP,
+    MISSES_PER_FORGERY,
+    TURN,
+    DetectiveEyeEngine,
+)
+
+DECLARER_WEIGHT = 3.0  # how much more likely a seat's cards are the painter it bid
+MISS_COST = 1.0  # a miss, in cards of progress
+FORGERY_COST = 1.5  # a miss that brings a forgery
+WIN_VALUE = 10.0
+DECLARE_AT = 0.75  # declare on our turn when the best plan is worth this much
+
+
+class Beliefs:
+    """One seat's picture of the face-down cards at a decision."""
+
+    def __init__(self, engine: DetectiveEyeEngine, seat: int) -> None:
+        self.engine = engine
+        self.seat = seat
+        p = engine.painters
+        n = engine.num_players
+        known = [[0] * p for _ in range(n)]
+        nxt = (seat + 1) % n
+        passed = engine.passed_cards[seat]
+        if passed is not None and n > 1:
+            known[nxt] = list(passed)
+        # Cards flipped this round are public; they belong to their owners.
+        for owner in range(n):
+            mask = engine.flipped[owner]
+            if owner == seat or not mask:
+                continue
+            revealed = [0] * p
+            for pos, card in enumerate(engine.rows[owner]):
+                if mask >> pos & 1:
+                    revealed[card] += 1
+            known[owner] = [max(a, b) for a, b in zip(known[owner], revealed, strict=True)]
+        mine = engine.owned[seat]
+        pool = [
+            max(
+                0,
+                engine.cards_per_painter
+                - mine[c]
+                - engine.discard_pile[c]
+                - sum(k[c] for k in known),
+            )
+            for c in range(p)
+        ]
+        pool_total = sum(pool) or 1
+        self.odds: list[list[float]] = []
+        for owner in range(n):
+            holding = sum(engine.owned[owner])
+            if owner == seat or not holding:
+                self.odds.append([0.0] * p)
+                continue
+            k = [min(x, holding) for x in known[owner]]
+            unknown = max(0, holding - sum(k))
+            expected = [k[c] + unknown * pool[c] / pool_total for c in range(p)]
+            if engine.bidder == owner and engine.bid_painter >= 0:
+                expected[engine.bid_painter] *= DECLARER_WEIGHT
+            total = sum(expected) or 1.0
+            self.odds.append([e / total for e in expected])
+
+    def candidates(self, painter: int) -> list[tuple[float, int, int]]:
+        """Other seats' face-down cards as ``(probability, owner, flip action)``, best first."""
+        e = self.engine
+        out = []
+        for owner, row in enumerate(e.rows):
+            if owner == self.seat:
+                continue
+            mask = e.flipped[owner]
+            for pos in range(len(row)):
+                if not mask >> pos & 1:
+                    out.append((self.odds[owner][painter], owner, e.flip_action(owner, pos)))
+        out.sort(key=lambda x: -x[0])
+        return out
+
+    def own_cards(self, painter: int) -> list[int]:
+        """Flip actions of our own face-down cards of ``painter``."""
+        e = self.engine
+        mask = e.flipped[self.seat]
+        return [
+            e.flip_action(self.seat, pos)
+            for pos, card in enumerate(e.rows[self.seat])
+            if card == painter and not mask >> pos & 1
+        ]
+
+
+def _fail_cost(engine: DetectiveEyeEngine, seat: int) -> float:
+    return FORGERY_COST if engine.misses[seat] + 1 >= MISSES_PER_FORGERY else MISS_COST
+
+
+def _success_value(engine: DetectiveEyeEngine, seat: int, owners: int) -> float:
+    back = min(owners, engine.held[seat])
+    rest = owners - back
+    if rest and sum(engine.owned[seat]) - rest <= 1:
+        return WIN_VALUE
+    return float(owners)
+
+
+def plan(
+    beliefs: Beliefs, painter: int, needed: int, owners_done: int = 0
+) -> tuple[float, list[int]]:
+    """Best flip plan for ``needed`` more matches of ``painter``: (value, flips in order)."""
+    e = beliefs.engine
+    seat = beliefs.seat
+    own = beliefs.own_cards(painter)
+    others = beliefs.candidates(painter)
+    fail = _fail_cost(e, seat)
+    best_value, best_flips = -math.inf, []
+    for j in range(0, min(needed, len(others)) + 1):
+        from_own = needed - j
+        if from_own > len(own):
+            continue
+        # Choose j cards: greedily by probability, a new owner winning a near tie.
+        chosen: list[tuple[float, int, int]] = []
+        seen = {o for o in range(e.num_players) if owners_done >> o & 1}
+        pool = list(others)
+        for _ in range(j):
+            pick = max(pool, key=lambda x: x[0] + (0.05 if x[1] not in seen else 0.0))
+            pool.remove(pick)
+            chosen.append(pick)
+            seen.add(pick[1])
+        p = 1.0
+        for prob, _, _ in chosen:
+            p *= prob
+        if from_own:
+            seen.add(seat)
+        value = p * _success_value(e, seat, len(seen)) - (1.0 - p) * fail
+        if value > best_value:
+            best_value = value
+            best_flips = [a for _, _, a in sorted(chosen, key=lambda x: -x[0])] + own[:from_own]
+    return best_value, best_flips
+
+
+class DetectiveEyeKnowledge(GameKnowledge):
+    game = "detective_eye"
+
+    def rate(self, engine: DetectiveEyeEngine) -> list[tuple[int, float]]:  # type: ignore[override]
+        phase = engine.phase
+        seat = engine.player
+        legal = engine.player_actions()
+        p = engine.painters
+        if phase in (FIRST, TURN):
+            out: list[tuple[int, float]] = []
+            beliefs = Beliefs(engine, seat) if phase == TURN else None
+            for a in legal:
+                if a < p:  # place a card: the painter we hold most of
+                    out.append((a, DECLARE_AT - 0.01 + 0.001 * engine.owned[seat][a]))
+                    continue
+                q, painter = divmod(a - engine.bid_base, p)
+                value, _ = plan(beliefs, painter, q + 1)  # type: ignore[arg-type]
+                out.append((a, value))
+            return out
+        if phase == BID:
+            beliefs = Beliefs(engine, seat)
+            out = [(engine.pass_action, 0.0)]
+            for a in legal:
+                if a == engine.pass_action:
+                    continue
+                q, painter = divmod(a - engine.bid_base, p)
+                out.append((a, plan(beliefs, painter, q + 1)[0]))
+            return out
+        if phase == FLIP:
+            beliefs = Beliefs(engine, seat)
+            needed = engine.bid_quantity - engine.found
+            _, flips = plan(beliefs, engine.bid_painter, needed, engine.challenge_owners)
+            first = flips[0] if flips else None
+            odds = {a: prob for prob, _, a in beliefs.candidates(engine.bid_painter)}
+            own = set(beliefs.own_cards(engine.bid_painter))
+            return [
+                (a, 2.0 if a == first else 1.0 if a in own else odds.get(a, 0.0)) for a in legal
+            ]
+        if phase == DISCARD:
+            owned = engine.owned[seat]
+            return [(a, -owned[a - p]) for a in legal]
+        if phase == DRAFT:
+            owned = engine.hands[seat]
+            comps = engine.draft_comps
+            base = engine.draft_base
+            # Pass what we hold least of: score a pass by the holdings it leaves concentrated.
+            return [
+                (a, sum(k * owned[c] for c, k in enumerate(comps[a - base])) * -1.0) for a in legal
+            ]
+        raise ValueError(f"no decision in phase {phase}")
+
+    def explain(self, engine: DetectiveEyeEngine) -> dict[str, Any]:  # type: ignore[override]
+        if engine.phase not in (TURN, BID, FLIP):
+            return {}
+        beliefs = Beliefs(engine, engine.player)
+        names = engine.names
+        return {
+            "beliefs": {
+                str(s): {names[c]: round(x, 3) for c, x in enumerate(row)}
+                for s, row in enumerate(beliefs.odds)
+                if s != engine.player and any(row)
+            }
+        }
