@@ -25,9 +25,11 @@ Planning", ECML 2006). Each iteration:
 5. **Back up** the returns of *every* seat; each node accumulates the return of the player who
    moves there, so 3-5 player games are searched with each seat maximising its own return.
 
-Returns are scaled by the game's utility range, so ``exploration`` is the UCB constant for
-rewards in [0, 1]. The final move is the most visited root action (ties by mean value) and the
-hint's policy is the root's visit distribution.
+Returns are scaled by their range, so ``exploration`` is the UCB constant for rewards in
+[0, 1]: the range of the returns seen so far in the search, within the game's declared utility
+range (the declared range alone would over-explore games paid in money, whose declared maximum
+is far above any real outcome). The final move is the most visited root action (ties by mean
+value) and the hint's policy is the root's visit distribution.
 
 Large bid ranges use the game's action abstraction (``GameKnowledge.candidates``): a node
 considers only candidate bids (for example around the value estimate and the current price,
@@ -54,7 +56,7 @@ from bots.protocol import (
 from games.core.engine import CHANCE, TERMINAL
 from games.core.params import ParamSpec
 
-ROLLOUT_POLICIES = ("random", "heuristic")
+ROLLOUT_POLICIES = ("auto", "random", "heuristic")
 
 
 class _Node:
@@ -110,7 +112,9 @@ def search(
     candidates = knowledge.candidates if abstract else None  # type: ignore[union-attr]
     heuristic = knowledge.playout if rollout == "heuristic" else None  # type: ignore[union-attr]
     evaluate = knowledge.evaluate if rollout_depth >= 0 else None  # type: ignore[union-attr]
-    c = exploration * (worlds.max_utility - worlds.min_utility)
+    declared = worlds.max_utility - worlds.min_utility
+    c = exploration * declared
+    lo, hi = math.inf, -math.inf  # returns seen so far: they rescale ``c`` once they spread
     random_ = rng.random
     sqrt, log = math.sqrt, math.log
 
@@ -190,6 +194,11 @@ def search(
             node.visits += 1
             node.counts[i] += 1
             node.totals[i] += returns[player]
+        low, high = min(returns), max(returns)
+        if low < lo or high > hi:
+            lo, hi = min(lo, low), max(hi, high)
+            if hi > lo:
+                c = exploration * min(declared, hi - lo)
         clock.tick()
 
     root = table[root_key]
@@ -221,18 +230,18 @@ class IsmctsBot(Bot):
         ),
         ParamSpec(
             "rollout",
-            "random",
-            "rollout policy: 'random' (uniform over the considered actions) or 'heuristic' "
-            "(the game's heuristic bot)",
+            "auto",
+            "rollout policy: 'random' (uniform over the considered actions), 'heuristic' (the "
+            "game's rollout heuristic) or 'auto' (the game's measured choice)",
             choices=ROLLOUT_POLICIES,
         ),
         ParamSpec(
             "rollout_depth",
             -1,
             "player decisions per rollout before the game's heuristic evaluation cuts it off; "
-            "-1 plays every rollout to the end",
+            "-1 leaves it to the game (to the end unless the game sets a cut-off)",
             min=-1,
-            max=100_000,
+            max=1_000_000,
         ),
         ParamSpec(
             "worlds",
@@ -251,6 +260,7 @@ class IsmctsBot(Bot):
                 f"bot 'ismcts': game {worlds.game!r} has no heuristic, so options "
                 "rollout='heuristic' and rollout_depth >= 0 are not available for it"
             )
+        rollout, depth = resolve_rollout(cfg["rollout"], cfg["rollout_depth"], knowledge)
         legal = worlds.first.legal_actions()
         if knowledge is not None and knowledge.abstracts:
             legal = knowledge.candidates(worlds.first, legal)
@@ -261,12 +271,21 @@ class IsmctsBot(Bot):
             budget,
             rng,
             exploration=cfg["exploration"],
-            rollout=cfg["rollout"],
-            rollout_depth=cfg["rollout_depth"],
+            rollout=rollout,
+            rollout_depth=depth,
             pool_size=cfg["worlds"],
             knowledge=knowledge,
         )
         return hint_from_result(result)
+
+
+def resolve_rollout(rollout: str, depth: int, knowledge: GameKnowledge | None) -> tuple[str, int]:
+    """The rollout policy and cut-off a search uses: the spec's, or the game's defaults."""
+    if rollout == "auto":
+        rollout = knowledge.default_rollout if knowledge is not None else "random"
+    if depth < 0 and knowledge is not None and knowledge.default_rollout_depth is not None:
+        depth = knowledge.default_rollout_depth
+    return rollout, depth
 
 
 def hint_from_result(result: SearchResult) -> Hint:

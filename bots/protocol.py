@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 import pyspiel
 
 import games
-from games.core.definition import GameDefinition
+from games.core.definition import GameDefinition, InvalidInfoset
 from games.core.engine import Engine
 from games.core.infoset import build_infoset, sample_engine
 from games.core.params import InvalidParams, ParamSpec, validate_params
@@ -242,15 +242,29 @@ class Worlds:
         """Worlds of an Atelier information set (validated, view included, by the first draw)."""
         started = time.perf_counter()
         first = sample_engine(defn, params, infoset, rng)
+        seat = infoset["seat"]
+        key = first.info_key(seat)
 
         def sample(r: random.Random) -> Engine:
-            # The first draw already checked the client's ``view``; the others need not.
-            return sample_engine(defn, params, infoset, r, check_view=False)
+            # The first draw validated the JSON (and the client's ``view``) in full. Later draws
+            # replay the sampler's history with legality checks and are compared by
+            # ``info_key``, which the engine contract makes equal exactly when the
+            # information sets are: the same validation, without rebuilding the JSON.
+            engine = defn.new_engine(params)
+            legal = getattr(engine, "is_legal", None)
+            for action in defn.sample_history(params, infoset, r):
+                ok = legal(action) if legal is not None else action in engine.legal_actions()
+                if engine.is_terminal() or not ok:
+                    raise InvalidInfoset("a sampled history is not legal: the sampler is wrong")
+                engine.apply(action)
+            if engine.info_key(seat) != key:
+                raise InvalidInfoset("a sampled world left the information set: sampler error")
+            return engine
 
         numbers = defn.numbers(params)
         return cls(
             defn.name,
-            infoset["seat"],
+            seat,
             first,
             sample,
             numbers.min_utility,

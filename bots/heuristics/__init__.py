@@ -10,9 +10,16 @@ from bots.heuristics.base import GameKnowledge
 from bots.heuristics.detective_eye import DetectiveEyeKnowledge
 from bots.heuristics.finger_auction import FingerAuctionKnowledge
 from bots.heuristics.gallery_rush import GalleryRushKnowledge
+from bots.heuristics.modern_art import ModernArtKnowledge
 
 KNOWLEDGE: dict[str, GameKnowledge] = {
-    k.game: k for k in (GalleryRushKnowledge(), FingerAuctionKnowledge(), DetectiveEyeKnowledge())
+    k.game: k
+    for k in (
+        GalleryRushKnowledge(),
+        FingerAuctionKnowledge(),
+        DetectiveEyeKnowledge(),
+        ModernArtKnowledge(),
+    )
 }
 
 

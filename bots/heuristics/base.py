@@ -26,6 +26,10 @@ class GameKnowledge:
     # True when ``candidates`` narrows the legal actions (large bid ranges); search bots then
     # call it at every decision, including in random rollouts.
     abstracts: ClassVar[bool] = False
+    # What the ISMCTS bot uses when its spec leaves ``rollout`` / ``rollout_depth`` to the game
+    # (measured per game: see docs/bots.md). ``None`` depth: rollouts play to the end.
+    default_rollout: ClassVar[str] = "random"
+    default_rollout_depth: ClassVar[int | None] = None
 
     def candidates(self, engine: Engine, legal: list[int]) -> list[int]:
         """The actions a search considers here: a non-empty subset of ``legal``."""
