@@ -74,108 +74,27 @@ def test_identical_results_on_every_executor_and_worker_count(tmp_path):
 def test_cli_errors_are_messages_not_tracebacks(tmp_path):
     runner = CliRunner()
     out = str(tmp_path / "g.jsonl")
+    two = ["tournament", GAME, "--bot", "a=random", "--bot", "b=random", "-o", out]
     cases = [
         (["tournament", GAME, "--bot", "random"], "at least two bots"),
-        (["tournament", GAME, "--bot", "random", "--bot", "nobot", "-o", out], "unknown bot"),
-        (["tournament", GAME, "--bot", "a=random", "--bot", "b={bad", "-o", out], "not valid JSON"),
-        (
-            [
-                "tournament",
-                GAME,
-                "--bot",
-                "a=random",
-                "--bot",
-                "b=random",
-                "-p",
-                "players=7",
-                "-o",
-                out,
-            ],
-            "players",
-        ),
-        (
-            [
-                "tournament",
-                GAME,
-                "--bot",
-                "a=random",
-                "--bot",
-                "b=random",
-                "-p",
-                "colour=red",
-                "-o",
-                out,
-            ],
-            "unknown parameter 'colour'",
-        ),
-        (
-            [
-                "tournament",
-                GAME,
-                "--bot",
-                "a=random",
-                "--bot",
-                "b=random",
-                "--dask",
-                "x",
-                "--dask-local",
-                "2",
-                "-o",
-                out,
-            ],
-            "either --dask or --dask-local",
-        ),
-        (
-            [
-                "tournament",
-                GAME,
-                "--bot",
-                "a=random",
-                "--bot",
-                "b=random",
-                "--simulations",
-                "0",
-                "-o",
-                out,
-            ],
-            "simulations",
-        ),
-        (
-            [
-                "tournament",
-                GAME,
-                "--bot",
-                "a=random",
-                "--bot",
-                "b=random",
-                "-o",
-                str(tmp_path / "missing" / "g.jsonl"),
-            ],
-            "does not exist",
-        ),
+        (["tournament", GAME, "--bot", "random", "--bot", "nobot"], "unknown bot"),
+        (["tournament", GAME, "--bot", "a=random", "--bot", "b={bad"], "not valid JSON"),
+        ([*two, "-p", "players=7"], "players"),
+        ([*two, "-p", "colour=red"], "unknown parameter 'colour'"),
+        ([*two, "--dask", "x", "--dask-local", "2"], "either --dask or --dask-local"),
+        ([*two, "--dask", "x"], "bad Dask scheduler address 'x'"),
+        ([*two, "--dask", "tcp://127.0.0.1:1"], "cannot reach the Dask scheduler"),
+        ([*two, "--simulations", "0"], "simulations"),
+        ([*two, "-o", str(tmp_path / "missing" / "g.jsonl")], "does not exist"),
         (["tournament", "chess", "--bot", "random", "--bot", "random"], "chess"),
     ]
     for args, message in cases:
-        result = CliRunner().invoke(main, args)
+        result = runner.invoke(main, args)
         assert result.exit_code != 0, args
         assert message in result.output, (args, result.output)
         assert "Traceback" not in result.output
     # A games file of another tournament is refused with a hint.
-    ok = [
-        "tournament",
-        GAME,
-        "--bot",
-        "a=random",
-        "--bot",
-        "b=random",
-        "--deals",
-        "1",
-        "--workers",
-        "0",
-        "--no-plots",
-        "-o",
-        out,
-    ]
+    ok = [*two, "--deals", "1", "--workers", "0", "--no-plots"]
     assert runner.invoke(main, ok).exit_code == 0
     result = runner.invoke(main, [*ok, "--seed", "5"])
     assert result.exit_code == 1 and "different tournament" in result.output

@@ -20,6 +20,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import socket
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -102,6 +103,32 @@ def local_cluster(workers: int):
     )
 
 
+def check_reachable(address: str) -> None:
+    """Fails fast, with a readable message, on a malformed or unreachable scheduler address.
+
+    Checked before a ``Client`` exists: a ``Client`` that failed to connect still tries to
+    close itself when collected, which blocks for half a minute and prints a traceback.
+    """
+    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme not in ("tcp", "tls"):
+            return
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError) as err:
+        raise TournamentError(
+            f"bad Dask scheduler address {address!r} ({err}); expected tcp://HOST:PORT"
+        ) from None
+    try:
+        socket.create_connection((host, port), timeout=10).close()
+    except OSError as err:
+        raise TournamentError(
+            f"cannot reach the Dask scheduler at {address}: {err.strerror or err}"
+        ) from None
+
+
 @contextmanager
 def dask_client(address: str | None = None, local_workers: int | None = None) -> Iterator[Any]:
     """A ``distributed.Client`` for ``address`` or for a new local cluster; closed on exit."""
@@ -122,13 +149,19 @@ def dask_client(address: str | None = None, local_workers: int | None = None) ->
         try:
             client = Client(cluster, set_as_default=False)
             try:
-                client.wait_for_workers(local_workers, timeout=60)
+                try:
+                    client.wait_for_workers(local_workers, timeout=120)
+                except TimeoutError:
+                    raise TournamentError(
+                        f"the local Dask cluster did not start {local_workers} workers in 120 s"
+                    ) from None
                 yield client
             finally:
                 client.close()
         finally:
             cluster.close()
         return
+    check_reachable(address)
     try:
         client = Client(address, timeout="15s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as err:
