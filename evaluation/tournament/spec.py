@@ -52,7 +52,7 @@ class Format(StrEnum):
     GAUNTLET = "gauntlet"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entrant:
     """A bot in the tournament: a label unique in the tournament and its normalised spec."""
 
@@ -60,7 +60,7 @@ class Entrant:
     spec: dict[str, Any]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameSlot:
     """One scheduled game: its index, deal, lineup, rotation and who sits where."""
 
