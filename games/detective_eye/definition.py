@@ -57,8 +57,8 @@ class DetectiveEye(GameDefinition):
     rules_doc = "docs/rules/detective_eye.md"
     conformance_params = (
         {"players": 2},
-        {"players": 3, "max_rounds": 8},
-        {"players": 4, "max_rounds": 5},
+        {"players": 3, "max_rounds": 6},
+        {"players": 4, "max_rounds": 4},
         SMALL_VARIANT,
     )
     param_specs = (

@@ -11,7 +11,10 @@ cards are lists of painters. Every hidden thing is a step of its own with its ow
 * a placement is public as a fact (seat and position) and hidden as to the painter.
 
 Flips during a challenge are public reveals, discards are public, miss counts and forgeries are
-public. ``trace``/``private_log`` mirror the narration per step so ``info_key`` is a cheap tuple.
+public. ``info_key`` needs no per-step bookkeeping: after the fixed-length setup (deals, passes,
+start player) every action id says what it is, so the public record is the history with the
+placements masked (one ``bytes.translate`` in C) plus the cards flipped (``reveals``), and the
+private record is ``private_log``.
 """
 
 from __future__ import annotations
@@ -39,10 +42,10 @@ NUM_PHASES = len(PHASE_NAMES)
 
 MISSES_PER_FORGERY = 2
 
-# Codes of public steps in ``trace`` (player actions that are public use their own id >= 0).
-DEAL_CODE, DRAFT_CODE, PLACE_CODE = -1, -2, -3
-START_CODE = -10  # START_CODE - seat
-FLIP_CODE = 1 << 20  # FLIP_CODE + action * 8 + painter
+# ``info_key`` masks placements (ids below the number of painters) with this byte; every
+# player action id is below it (at most 194 with the parameter ranges of the definition).
+HIDDEN_BYTE = 255
+_MASKS = {p: bytes(HIDDEN_BYTE if i < p else i for i in range(256)) for p in range(1, 4)}
 
 # How the game ended.
 END_NONE, END_WIN, END_SUPPLY, END_CAP = range(4)
@@ -53,6 +56,8 @@ _DEAL_ODDS: dict[tuple[int, tuple[int, ...]], list[tuple[int, float]]] = {}
 _DEAL_IDS: dict[tuple[int, tuple[int, ...]], list[int]] = {}
 _DRAFT_IDS: dict[tuple[int, ...], list[int]] = {}
 _HELD: dict[tuple[int, ...], list[int]] = {}  # hand counts -> painters held, in order
+_START_ODDS = {n: [(s, 1.0 / n) for s in range(n)] for n in range(1, 9)}
+_TURN: dict[tuple[int, ...], list[int]] = {}  # (bid base, face-down cards, *hand) -> legal
 
 
 def held_painters(hand: list[int]) -> list[int]:
@@ -133,6 +138,8 @@ class Rules:
         self.draft_comps = compositions(draft_size, painters, draft_size)
         self.draft_index = composition_index(draft_size, painters, draft_size)
         self.deal_comps = compositions(hand_size, painters, cards_per_painter)
+        if base + len(self.draft_comps) > HIDDEN_BYTE:  # info_key stores actions as bytes
+            raise ValueError("too many distinct actions for this parameter setting")
 
 
 class DetectiveEyeEngine(Engine):
@@ -167,13 +174,13 @@ class DetectiveEyeEngine(Engine):
         "player",
         "private_log",
         "received",
+        "reveals",
         "round",
         "rows",
         "rules",
         "start",
         "supply",
         "table",
-        "trace",
         "winners",
     )
 
@@ -204,7 +211,7 @@ class DetectiveEyeEngine(Engine):
             self.flip_base + n * hand_size,
         )
         self.history: list[int] = []
-        self.trace: list[int] = []
+        self.reveals: list[int] = []  # the painter of every card flipped, in order
         self.private_log: list[list[tuple[int, ...]]] = [[] for _ in range(n)]
         self.phase = DEAL
         self.player = CHANCE
@@ -247,7 +254,7 @@ class DetectiveEyeEngine(Engine):
         new.flip_base = self.flip_base
         new.face_down = self.face_down.copy()
         new.history = self.history.copy()
-        new.trace = self.trace.copy()
+        new.reveals = self.reveals.copy()
         new.private_log = [*map(list.copy, self.private_log)]
         new.phase = self.phase
         new.player = self.player
@@ -334,8 +341,7 @@ class DetectiveEyeEngine(Engine):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.phase == START:
-            p = 1.0 / self.num_players
-            return [(s, p) for s in range(self.num_players)]
+            return _START_ODDS[self.num_players].copy()
         key = (self.hand_size, tuple(self.supply))
         odds = _DEAL_ODDS.get(key)
         if odds is None:
@@ -379,13 +385,15 @@ class DetectiveEyeEngine(Engine):
         if phase == FLIP:
             return self.face_down.copy()
         if phase == TURN:
+            key = (self.bid_base, self.table, *self.hands[self.player])
             try:
-                out = _HELD[tuple(self.hands[self.player])].copy()
+                return _TURN[key].copy()
             except KeyError:
                 out = held_painters(self.hands[self.player])
-            base = self.bid_base
-            out.extend(range(base, base + self.table * self.painters))
-            return out
+                base = self.bid_base
+                out.extend(range(base, base + self.table * self.painters))
+                _TURN[key] = out
+                return out.copy()
         if phase == BID:
             base = self.bid_base
             return [
@@ -418,7 +426,6 @@ class DetectiveEyeEngine(Engine):
         player = self.player
         p = self.painters
         if action < p and phase in (FIRST, TURN):  # a face-down placement
-            self.trace.append(PLACE_CODE)
             self.private_log[player].append((len(self.history) - 1, action))
             self.hands[player][action] -= 1
             row = self.rows[player]
@@ -435,7 +442,7 @@ class DetectiveEyeEngine(Engine):
         elif phase == FLIP:
             owner, pos = divmod(action - self.flip_base, self.hand_size)
             card = self.rows[owner][pos]
-            self.trace.append(FLIP_CODE + action * 8 + card)
+            self.reveals.append(card)
             if card != self.bid_painter:
                 self._failure()
                 return
@@ -448,7 +455,6 @@ class DetectiveEyeEngine(Engine):
             self.face_down.remove(action)
             self.table -= 1
         elif phase in (TURN, BID):  # a declaration, a raise or a pass
-            self.trace.append(action)
             if action == p + p:
                 self.bid_passed |= 1 << player
             else:
@@ -476,7 +482,6 @@ class DetectiveEyeEngine(Engine):
             self.challenge_owners = 0
             self.face_down.sort()
         elif phase == DISCARD:
-            self.trace.append(action)
             painter = action - p
             self.hands[player][painter] -= 1
             self.owned[player][painter] -= 1
@@ -485,13 +490,11 @@ class DetectiveEyeEngine(Engine):
             if not self.discards_left:
                 self._end_round()
         elif phase == DEAL:
-            self.trace.append(DEAL_CODE)
-            self.private_log[self.dealt].append((len(self.trace) - 1, action))
+            self.private_log[self.dealt].append((len(self.history) - 1, action))
             self._apply_deal(action)
         elif phase == DRAFT:
             self._apply_draft(player, action)
         elif phase == START:
-            self.trace.append(START_CODE - action)
             self.start = action
             self._start_round()
         else:
@@ -520,8 +523,7 @@ class DetectiveEyeEngine(Engine):
     def _apply_draft(self, seat: int, action: int) -> None:
         rules = self.rules
         comp = rules.draft_comps[action - rules.draft_base]
-        self.trace.append(DRAFT_CODE)
-        step = len(self.trace) - 1
+        step = len(self.history) - 1
         hand = self.hands[seat]
         for c, k in enumerate(comp):
             hand[c] -= k
@@ -600,24 +602,21 @@ class DetectiveEyeEngine(Engine):
         self._end_round()
 
     def _end_round(self) -> None:
+        # No bid is open once bid_quantity is 0: the other bid fields are reset when the next
+        # declaration or challenge starts.
         self.round += 1
-        challenger = self.bidder
-        self.bid_painter = -1
         self.bid_quantity = 0
-        self.bid_passed = 0
-        self.found = 0
-        self.challenge_owners = 0
         if self.round >= self.max_rounds:
             self._finish(self.ranking(), END_CAP)
             return
-        self.start = (challenger + 1) % self.num_players
-        self.bidder = -1
+        self.start = (self.bidder + 1) % self.num_players
         self.phase = FIRST
         self.player = 0
 
     def _finish(self, winners: list[int], reason: int) -> None:
         self.winners = winners
         self.end_reason = reason
+        self.bid_quantity = 0
         self.phase = OVER
         self.player = TERMINAL
 
@@ -710,7 +709,18 @@ class DetectiveEyeEngine(Engine):
         raise ValueError("the game is over")
 
     def info_key(self, player: int) -> Any:
-        return (player, tuple(self.trace), tuple(self.private_log[player]))
+        n = self.num_players
+        setup = n + n * (self.rules.draft_size > 0) + 1
+        history = self.history
+        public = bytes(history[setup:]).translate(_MASKS[self.painters])
+        return (
+            player,
+            len(history),
+            self.start,
+            public,
+            tuple(self.reveals),
+            tuple(self.private_log[player]),
+        )
 
     def observation(self, player: int) -> dict[str, Any]:
         names = self.names
@@ -823,7 +833,8 @@ class DetectiveEyeEngine(Engine):
             feats[i + seat] = sum(self.hands[seat]) / hs
             feats[i + n + seat] = float(self.held[seat])
             feats[i + 2 * n + seat] = self.misses[seat] / MISSES_PER_FORGERY
-            feats[i + 3 * n + seat] = float(self.bid_passed >> seat & 1)
+            if self.bid_quantity:
+                feats[i + 3 * n + seat] = float(self.bid_passed >> seat & 1)
             feats[i + 4 * n + seat] = float(seat in self.winners)
         i += 5 * n
         if self.bidder >= 0 and self.bid_quantity:
@@ -838,7 +849,7 @@ class DetectiveEyeEngine(Engine):
                 feats[i + 2 * p + c] = float(self.received[player][c])
         i += 3 * p
         feats[i] = self.bid_quantity / qmax
-        feats[i + 1] = self.found / qmax
+        feats[i + 1] = self.found / qmax if self.phase == FLIP else 0.0
         feats[i + 2] = self.discards_left / n
         feats[i + 3] = self.round / self.max_rounds
         feats[i + 4] = float(self.forgeries)
