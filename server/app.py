@@ -7,6 +7,7 @@ from typing import Any
 from flask import Flask, request
 
 from server.api import register_blueprints
+from server.api.play import bp as play_bp
 from server.config import ServiceConfig
 from server.errors import register_error_handlers
 from server.limits import API_KEY_HEADER
@@ -34,6 +35,7 @@ def create_app(config: ServiceConfig | dict[str, Any] | None = None) -> Flask:
     atelier.init_app(app)
     register_error_handlers(app)
     register_blueprints(app)
+    app.register_blueprint(play_bp)  # the browser play page, /play
 
     @app.before_request
     def _access() -> None:

@@ -46,6 +46,15 @@ class ResultCache:
                 self.hits += 1
             return value
 
+    def peek(self, key: str) -> Any | None:
+        """Like ``get``, but a miss is not counted (for the raw-bytes fast path, whose misses
+        fall through to a counted lookup)."""
+        with self._lock:
+            value = self._cache.get(key) if self._cache is not None else None
+            if value is not None:
+                self.hits += 1
+            return value
+
     def put(self, key: str, value: Any) -> None:
         if self._cache is None:
             return

@@ -49,6 +49,7 @@ class ServiceConfig:
     # Search worker processes.
     search_workers: int = field(default_factory=default_workers)
     start_method: str = "forkserver"
+    search_nice: int = 0  # niceness added to search processes (0 = same priority as HTTP)
     # Budgets (milliseconds unless named otherwise).
     default_budget_ms: float = 500.0
     max_budget_ms: float = 10_000.0
@@ -77,6 +78,7 @@ class ServiceConfig:
             "port": self.port >= 0,
             "http_threads": self.http_threads >= 1,
             "search_workers": self.search_workers >= 1,
+            "search_nice": 0 <= self.search_nice <= 19,
             "default_budget_ms": self.default_budget_ms > 0,
             "max_budget_ms": self.max_budget_ms > 0,
             "max_simulations": self.max_simulations >= 1,

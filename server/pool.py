@@ -20,6 +20,7 @@ import contextlib
 import json
 import logging
 import multiprocessing
+import os
 import queue
 import signal
 import threading
@@ -55,10 +56,14 @@ class PoolClosed(PoolError):
     """The pool has been shut down."""
 
 
-def _worker_main(conn: Connection) -> None:
+def _worker_main(conn: Connection, nice: int = 0) -> None:
     """Loop of a worker process: read one JSON task, answer one JSON result, repeat."""
     # The server handles Ctrl-C and shutdown; a worker just ends when its pipe closes.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if nice > 0:
+        # Searches fill every core for their whole budget; a lower priority lets the HTTP
+        # process pick up answers and new requests at once instead of queueing for a core.
+        os.nice(nice)
     from server.tasks import run_task
 
     while True:
@@ -97,8 +102,10 @@ class SearchPool:
         size: int,
         start_method: str = "forkserver",
         queue_timeout: float = 5.0,
+        nice: int = 0,
     ) -> None:
         self.size = size
+        self.nice = nice
         self.queue_timeout = queue_timeout
         self._ctx = multiprocessing.get_context(start_method)
         if start_method == "forkserver":
@@ -132,7 +139,7 @@ class SearchPool:
     def _spawn(self) -> _Worker:
         parent, child = self._ctx.Pipe(duplex=True)
         process = self._ctx.Process(
-            target=_worker_main, args=(child,), name="atelier-search", daemon=True
+            target=_worker_main, args=(child, self.nice), name="atelier-search", daemon=True
         )
         process.start()
         child.close()

@@ -48,6 +48,7 @@ class Runtime:
             config.search_workers,
             start_method=config.start_method,
             queue_timeout=config.queue_timeout_ms / 1000.0,
+            nice=config.search_nice,
         )
         self.cache = ResultCache(config.cache_size, config.cache_ttl_s)
         self.access = AccessControl(
@@ -194,8 +195,13 @@ class Runtime:
         bot: Any = None,
         budget: BudgetIn | None = None,
         seed: int | None = None,
+        raw_key: str | None = None,
     ) -> tuple[dict[str, Any], bytes | None]:
-        """The hint, and on a cache hit also its JSON text (so a hit costs no re-encoding)."""
+        """The hint, and on a cache hit also its JSON text (so a hit costs no re-encoding).
+
+        ``raw_key`` (a digest of the exact request bytes) is stored next to the canonical key,
+        so that the same bytes again are answered without parsing (see ``api.games.hint``).
+        """
         defn = self.definition(game)
         full_params = self.params_for(defn, params, infoset)
         self.check_infoset(defn, full_params, infoset)
@@ -217,6 +223,8 @@ class Runtime:
         key = "hint:" + hashlib.sha256(f"{text}#seed={seed}".encode()).hexdigest()
         hit = self.cache.get(key)
         if hit is not None:
+            if raw_key is not None:
+                self.cache.put(raw_key, hit)
             return hit
         payload = {
             "game": defn.name,
@@ -239,6 +247,8 @@ class Runtime:
         cached_answer = {**answer, "cached": True}
         body = json.dumps(cached_answer, separators=(",", ":")).encode()
         self.cache.put(key, (cached_answer, body))
+        if raw_key is not None:
+            self.cache.put(raw_key, (cached_answer, body))
         return answer, None
 
     def validate(

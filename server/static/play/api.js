@@ -1,0 +1,72 @@
+// The service's public API, as the play page uses it. Nothing here knows about the page:
+// every function is a plain HTTP call that returns the parsed JSON answer or throws an
+// ApiError carrying the service's {code, message, detail}.
+
+const API_KEY_STORAGE = "atelier.apiKey";
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.message) || `HTTP ${status}`);
+    this.status = status;
+    this.code = (body && body.code) || "http_error";
+    this.detail = body ? body.detail : null;
+  }
+}
+
+// Only needed when the service runs with `api_keys`; kept for the browser session.
+export function apiKey() {
+  return sessionStorage.getItem(API_KEY_STORAGE) || "";
+}
+
+export function setApiKey(key) {
+  if (key) sessionStorage.setItem(API_KEY_STORAGE, key);
+  else sessionStorage.removeItem(API_KEY_STORAGE);
+}
+
+async function call(method, path, { body, token, query } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["X-Seat-Token"] = token;
+  if (apiKey()) headers["X-API-Key"] = apiKey();
+  let url = path;
+  if (query) {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) {
+      if (v !== undefined && v !== null && v !== "") q.set(k, String(v));
+    }
+    if ([...q].length) url += "?" + q.toString();
+  }
+  const response = await fetch(url, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (err) {
+    data = null;
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+// GET /v1/games: every game with its parameter specs.
+export const listGames = () => call("GET", "/v1/games").then((d) => d.games);
+
+// GET /v1/bots: every bot with its options, and the default hint bot.
+export const listBots = () => call("GET", "/v1/bots");
+
+// POST /v1/matches: {game, seats: ["human" | bot spec], params, budget, seed}.
+export const createMatch = (spec) => call("POST", "/v1/matches", { body: spec });
+
+// GET /v1/matches/{id} with the seat token: the seat's information set and legal actions.
+export const getMatch = (id, token) => call("GET", `/v1/matches/${id}`, { token });
+
+// POST /v1/matches/{id}/actions: plays an action (a struct or an id); the bots then move.
+export const playAction = (id, token, action) =>
+  call("POST", `/v1/matches/${id}/actions`, { token, body: { action } });
+
+// GET /v1/matches/{id}/hint: the suggested move, the policy and the value for the seat.
+export const getHint = (id, token, { bot, milliseconds } = {}) =>
+  call("GET", `/v1/matches/${id}/hint`, { token, query: { bot, milliseconds } });

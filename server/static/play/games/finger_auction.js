@@ -1,0 +1,88 @@
+// Finger Auction: the cards on the table, what is left in the deck, every collection and
+// score, and the auction in progress (who has bid, the no-repeat rule, your own sealed bid).
+import { act, card, cardCounts, facts, h, section, seatLabel, seatRows, table } from "../widgets.js";
+
+function bidText(bid) {
+  if (!bid) return "";
+  if (bid.take !== undefined) return `take ${bid.take}, block ${bid.block}`;
+  return `${bid.bid} finger${bid.bid === 1 ? "" : "s"}`;
+}
+
+export function renderTable(view, ctx) {
+  const inRound = new Set(view.in_round || []);
+  const haveBid = new Set(view.have_bid || []);
+  const winners = new Set(view.winners || []);
+  const noRepeat = view.no_repeat || {};
+  const monaAs = view.mona_lisa_as || {};
+  const status = (s) => {
+    if (view.phase === "over") return winners.has(s) ? h("span", { class: "tag win" }, "winner") : "";
+    if (!inRound.has(s)) return h("span", { class: "tag" }, "out of this round");
+    const tags = [];
+    if (view.phase === "bid") tags.push(h("span", { class: "tag" }, haveBid.has(s) ? "has bid" : "to bid"));
+    if (view.picker === s) tags.push(h("span", { class: "tag good" }, `picking ${view.picks_left}`));
+    if (noRepeat[String(s)]) tags.push(h("span", { class: "tag warn" }, `may not take ${noRepeat[String(s)]}`));
+    return tags;
+  };
+  return h(
+    "div",
+    { class: "game finger-auction" },
+    facts([
+      ["Round", `${view.round} / ${view.rounds}`],
+      ["Phase", view.phase],
+      ["Auction", view.auction ? view.auction.replace("_", " ") : null],
+      ["Void auctions in a row", view.voids_in_a_row || null],
+      ["Your sealed bid", view.your_bid ? bidText(view.your_bid) : null],
+    ]),
+    h(
+      "div",
+      { class: "row" },
+      section("On the table", cardCounts(view.table, { empty: "empty" })),
+      section("Left in the deck", cardCounts(view.deck_left, { empty: "empty" })),
+    ),
+    section(
+      "Players",
+      table(
+        ["Seat", "Collection", "Score", "Status"],
+        seatRows(ctx, (s) => [
+          [
+            cardCounts(view.collections[s], { empty: "empty" }),
+            monaAs[String(s)] ? h("span", { class: "note" }, ` Mona Lisa as ${monaAs[String(s)]}`) : null,
+          ],
+          String(view.scores[s]),
+          status(s),
+        ]),
+      ),
+    ),
+  );
+}
+
+export function describe(event, ctx) {
+  const s = event.seat;
+  switch (event.type) {
+    case "reveal":
+      return [`Round ${event.round}, card ${event.slot} revealed: `, card(event.card), "."];
+    case "bid": {
+      const out = [`${act(ctx, s, "bid")} (sealed).`];
+      if (event.revealed) {
+        const shown = event.revealed.map((b) => `${seatLabel(ctx, b.seat)}: ${bidText(b)}`).join("; ");
+        out.push(h("br"), `Bids revealed: ${shown}. `);
+        if (event.outcome === "won") {
+          out.push(h("b", {}, `${seatLabel(ctx, event.winner)} won`), ` and takes ${event.takes}.`);
+        } else {
+          out.push(h("b", {}, event.outcome === "void" ? "Void auction" : event.outcome), ".");
+        }
+      }
+      return out;
+    }
+    case "pick":
+      return [`${act(ctx, s, "pick")} `, card(event.card), "."];
+    default:
+      return null;
+  }
+}
+
+// The seat's own sealed bid (a private entry).
+export function describePrivate(entry) {
+  if (entry.take !== undefined || entry.bid !== undefined) return `Your sealed bid: ${bidText(entry)}.`;
+  return null;
+}
