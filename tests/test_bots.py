@@ -1,0 +1,154 @@
+"""Bot protocol, registry and baselines: legality, determinism, budgets, information sets only.
+
+Every game in ``games.DEFINITIONS`` is covered without naming it; the heuristic of each game
+gets a few scenario tests of its own in ``tests/test_bots_heuristics.py``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pyspiel
+import pytest
+
+import games
+from bots import BOTS, Budget, InvalidBotSpec, InvalidBudget, bot_catalog, make_bot
+from bots.heuristics import KNOWLEDGE, knowledge_for
+from bots.protocol import NotYourTurn
+from bots.spiel_bot import SpielBot
+from games.core.infoset import build_infoset
+
+GAMES = sorted(games.DEFINITIONS)
+
+
+def decision_states(name: str, seed: int, count: int, params: dict | None = None):
+    """``count`` decision states of random games of ``name`` (engines, a seat to move)."""
+    defn = games.definition(name)
+    params = defn.validate_params(params or {})
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        engine = defn.new_engine(params)
+        while not engine.is_terminal() and len(out) < count:
+            if engine.is_chance():
+                engine.apply(engine.sample_chance(rng))
+                continue
+            if rng.random() < 0.3:
+                out.append(engine.copy())
+            engine.apply(rng.choice(engine.legal_actions()))
+    return defn, params, out
+
+
+# --- specs and budgets -------------------------------------------------------------------------
+def test_every_game_has_a_heuristic():
+    assert set(GAMES) <= set(KNOWLEDGE)
+
+
+def test_registry_builds_bots_from_plain_specs():
+    assert {"random", "heuristic", "ismcts"} <= set(BOTS)
+    bot = make_bot({"name": "ismcts", "options": {"exploration": 1, "worlds": 4}})
+    assert bot.spec() == {
+        "name": "ismcts",
+        "options": {"exploration": 1.0, "rollout": "auto", "rollout_depth": -1, "worlds": 4},
+    }
+    assert make_bot("random").spec() == {"name": "random", "options": {}}
+    names = {entry["name"] for entry in bot_catalog()}
+    assert {"random", "heuristic", "ismcts"} <= names
+    ismcts = next(e for e in bot_catalog() if e["name"] == "ismcts")
+    assert {o["name"] for o in ismcts["options"]} == {
+        "exploration",
+        "rollout",
+        "rollout_depth",
+        "worlds",
+    }
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ({"name": "nope"}, "unknown bot 'nope'"),
+        ({"name": "ismcts", "options": {"worlds": 0}}, "option 'worlds' must be >= 1"),
+        ({"name": "ismcts", "options": {"exploration": "x"}}, "'exploration' must be a number"),
+        ({"name": "ismcts", "options": {"rollout": "smart"}}, "'rollout' must be one of"),
+        ({"name": "ismcts", "options": {"depth": 3}}, "unknown option 'depth'"),
+        ({"name": "ismcts", "extra": 1}, "unknown bot spec field 'extra'"),
+        (["ismcts"], "a bot spec must be an object"),
+    ],
+)
+def test_bad_specs_are_refused_with_a_clear_message(spec, message):
+    with pytest.raises(InvalidBotSpec, match=message):
+        make_bot(spec)
+
+
+def test_budgets_are_validated():
+    with pytest.raises(InvalidBudget):
+        Budget()
+    with pytest.raises(InvalidBudget):
+        Budget(simulations=0)
+    with pytest.raises(InvalidBudget):
+        Budget.from_json({"simulations": 10, "seconds": 1})
+    assert Budget.from_json({"milliseconds": 5}).to_json() == {"milliseconds": 5}
+
+
+# --- legality and determinism ------------------------------------------------------------------
+@pytest.mark.parametrize("name", GAMES)
+def test_heuristic_and_candidates_are_legal_everywhere(name):
+    _, _, states = decision_states(name, seed=1, count=150)
+    knowledge = knowledge_for(name)
+    rng = random.Random(0)
+    for engine in states:
+        legal = engine.legal_actions()
+        cands = knowledge.candidates(engine, legal)
+        assert cands and set(cands) <= set(legal)
+        rated = knowledge.rate(engine)
+        assert rated and {a for a, _ in rated} <= set(legal)
+        assert knowledge.choose(engine, rng) in legal
+        assert knowledge.playout(engine, rng) in legal
+        evaluation = knowledge.evaluate(engine)
+        assert evaluation is None or len(evaluation) == engine.num_players
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_baselines_answer_legal_moves_from_infosets(name, bot):
+    defn, params, states = decision_states(name, seed=2, count=12)
+    player = make_bot(bot)
+    for i, engine in enumerate(states):
+        seat = engine.current_player()
+        infoset = build_infoset(defn, params, engine, seat)
+        hint = player.hint(defn, params, infoset, Budget(simulations=1), seed=i)
+        assert hint.action in engine.legal_actions()
+        assert abs(sum(s.probability for s in hint.policy) - 1.0) < 1e-9
+        assert hint.to_json(defn, engine)["action"]["id"] == hint.action
+
+
+def test_a_seat_not_to_move_gets_no_hint():
+    defn, params, states = decision_states("gallery_rush", seed=3, count=1)
+    engine = states[0]
+    other = (engine.current_player() + 1) % engine.num_players
+    infoset = build_infoset(defn, params, engine, other)
+    with pytest.raises(NotYourTurn):
+        make_bot("random").hint(defn, params, infoset, Budget(simulations=1), seed=0)
+
+
+# --- the pyspiel.Bot adapter -------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["kuhn_poker", "gallery_rush"])
+def test_spiel_adapter_plays_whole_games_under_evaluate_bots(name):
+    game = pyspiel.load_game(name)
+    first = "random" if name == "kuhn_poker" else "heuristic"
+    players = [SpielBot(first, Budget(simulations=1), seed=1), SpielBot("random", Budget(1), 2)]
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), players, 7)
+    assert len(returns) == 2 and sum(returns) == 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_spiel_adapter_gives_a_policy(name):
+    _, params, states = decision_states(name, seed=4, count=1)
+    game = pyspiel.load_game(name, params)
+    state = game.state_from_engine(states[0])
+    bot = SpielBot("heuristic", Budget(simulations=1), seed=3)
+    assert bot.provides_policy()
+    policy, action = bot.step_with_policy(state)
+    assert action in state.legal_actions()
+    assert abs(sum(p for _, p in policy) - 1.0) < 1e-9
+    assert bot.step(state) == action  # same state, same seed: same move

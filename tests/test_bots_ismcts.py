@@ -1,0 +1,141 @@
+"""ISMCTS: legal moves, determinism, budgets, information sets only, and OpenSpiel's poker games.
+
+Kuhn and Leduc poker run through OpenSpiel's own ``resample_from_infostate`` (the same search
+code on ``SpielEngine``), as a sanity check against games whose right answers are known.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pyspiel
+import pytest
+
+import games
+from bots import Budget, make_bot
+from bots.heuristics import knowledge_for
+from games.core.infoset import build_infoset
+from tests.test_bots import GAMES, decision_states
+
+KUHN_PASS, KUHN_BET = 0, 1
+JACK, KING = 0, 2
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_moves_are_legal_and_the_policy_comes_from_visits(name):
+    defn, params, states = decision_states(name, seed=11, count=6)
+    bot = make_bot("ismcts")
+    knowledge = knowledge_for(name)
+    for i, engine in enumerate(states):
+        seat = engine.current_player()
+        infoset = build_infoset(defn, params, engine, seat)
+        hint = bot.hint(defn, params, infoset, Budget(simulations=40), seed=i)
+        legal = engine.legal_actions()
+        assert hint.action in legal
+        considered = knowledge.candidates(engine, legal)
+        assert {s.action for s in hint.policy} <= set(considered)
+        if hint.stopped_by == "single_action":
+            continue
+        assert hint.iterations == 40 and hint.stopped_by == "simulations"
+        visits = {s.action: s.visits for s in hint.policy}
+        assert sum(visits.values()) == 40
+        assert visits[hint.action] == max(visits.values())
+        for s in hint.policy:
+            assert s.probability == pytest.approx(s.visits / 40)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_same_seed_same_hint_and_nothing_hidden_is_read(name):
+    """Two different worlds with the same information set get the same hint for one seed."""
+    defn, params, states = decision_states(name, seed=12, count=8)
+    game = pyspiel.load_game(name, params)
+    bot = make_bot({"name": "ismcts", "options": {"worlds": 4}})
+    for i, engine in enumerate(states[-3:]):
+        seat = engine.current_player()
+        infoset = build_infoset(defn, params, engine, seat)
+        a, b = (games.sample_state(game, infoset, seed) for seed in (1, 2))
+        first = bot.hint_for_state(a, Budget(simulations=30), seed=i)
+        second = bot.hint_for_state(b, Budget(simulations=30), seed=i)
+        again = bot.hint(defn, params, infoset, Budget(simulations=30), seed=i)
+        for other in (second, again):
+            assert other.action == first.action
+            assert other.policy == first.policy
+            assert other.value == first.value
+
+
+def test_a_time_budget_is_respected():
+    defn, params, states = decision_states("finger_auction", seed=13, count=5)
+    engine = next(e for e in states if len(e.legal_actions()) > 1)
+    infoset = build_infoset(defn, params, engine, engine.current_player())
+    bot = make_bot("ismcts")
+    started = time.perf_counter()
+    hint = bot.hint(defn, params, infoset, Budget(milliseconds=60), seed=0)
+    wall = (time.perf_counter() - started) * 1000
+    assert hint.stopped_by == "time"
+    # One iteration and one world past the deadline at most; generous for a loaded machine.
+    assert hint.elapsed_ms < 60 + 250 and wall < 60 + 400
+    both = bot.hint(defn, params, infoset, Budget(simulations=5, milliseconds=10_000), seed=0)
+    assert both.iterations == 5 and both.stopped_by == "simulations"
+
+
+def test_rollout_options_need_a_heuristic_only_where_there_is_none():
+    game = pyspiel.load_game("kuhn_poker")
+    state = game.new_initial_state()
+    state.apply_action(0)
+    state.apply_action(1)
+    with pytest.raises(ValueError, match="has no heuristic"):
+        make_bot({"name": "ismcts", "options": {"rollout": "heuristic"}}).hint_for_state(
+            state, Budget(simulations=5), seed=0
+        )
+    defn, params, states = decision_states("modern_art", seed=14, count=3)
+    engine = states[-1]
+    infoset = build_infoset(defn, params, engine, engine.current_player())
+    for options in ({"rollout": "random", "rollout_depth": 5}, {"rollout": "heuristic"}):
+        hint = make_bot({"name": "ismcts", "options": options}).hint(
+            defn, params, infoset, Budget(simulations=10), seed=1
+        )
+        assert hint.action in engine.legal_actions()
+
+
+def _kuhn_after(cards: tuple[int, int], actions: tuple[int, ...]) -> pyspiel.State:
+    state = pyspiel.load_game("kuhn_poker").new_initial_state()
+    for a in (*cards, *actions):
+        state.apply_action(a)
+    return state
+
+
+def test_kuhn_second_player_calls_with_the_king_and_folds_the_jack():
+    bot = make_bot("ismcts")
+    budget = Budget(simulations=400)
+    king = bot.hint_for_state(_kuhn_after((JACK, KING), (KUHN_BET,)), budget, seed=1)
+    jack = bot.hint_for_state(_kuhn_after((KING, JACK), (KUHN_BET,)), budget, seed=1)
+    assert king.action == KUHN_BET and king.value > 0.5
+    assert jack.action == KUHN_PASS and jack.value == pytest.approx(-1.0)
+    # The hidden card is resampled: the Jack's view must not depend on the bettor's real card.
+    other = bot.hint_for_state(_kuhn_after((1, JACK), (KUHN_BET,)), budget, seed=1)
+    assert other.policy == jack.policy
+
+
+@pytest.mark.parametrize(
+    ("name", "games_played", "floor"), [("kuhn_poker", 60, 0.2), ("leduc_poker", 16, 0.5)]
+)
+def test_ismcts_beats_random_at_openspiel_poker(name, games_played, floor):
+    game = pyspiel.load_game(name)
+    ours = make_bot("ismcts")
+    total = 0.0
+    rng = random.Random(5)
+    for g in range(games_played):
+        seat = g % 2
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            elif state.current_player() == seat:
+                hint = ours.hint_for_state(state, Budget(simulations=150), seed=g)
+                state.apply_action(hint.action)
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        total += state.returns()[seat]
+    assert total / games_played > floor
