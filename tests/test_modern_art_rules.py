@@ -903,9 +903,10 @@ def test_full_game_random_playouts_keep_every_invariant(players, ruleset):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(7200)
 @pytest.mark.parametrize("players, ruleset", FULL_GAMES)
 def test_full_game_passes_the_whole_conformance_suite(players, ruleset):
-    """The shared suite on the full game (too slow for the default run; ``-m slow``)."""
+    """The shared suite on the full game (tens of minutes for 5 players; ``-m slow``)."""
     from tests import test_conformance as suite
 
     game = pyspiel.load_game("modern_art", {"players": players, "ruleset": ruleset})
