@@ -245,6 +245,16 @@ def test_not_json_and_wrong_method_and_unknown_route_are_json_errors(client):
     assert r.status_code == 400 and r.json["code"] == "invalid_json"
     r = client.post("/v1/games/gallery_rush/validate")
     assert r.status_code == 400 and r.json["code"] == "missing_body"
+    # Not strict JSON, or nested past any information set: 400, never a recursion crash.
+    for text, code in [
+        ('{"infoset": {"version": NaN}}', "invalid_json"),
+        ('{"infoset": {"version": 1e999}}', "invalid_json"),
+        ("[" * 50_000, "too_deep"),
+        ('{"infoset": ' + '{"a": ' * 40 + "1" + "}" * 41, "too_deep"),
+    ]:
+        for path in ("/v1/games/gallery_rush/hint", "/v1/matches"):
+            r = client.post(path, data=text, content_type="application/json")
+            assert r.status_code == 400 and r.json["code"] == code, (text[:40], r.json)
     r = client.delete("/v1/games")
     assert r.status_code == 405 and r.json["code"] == "method_not_allowed"
     assert "GET" in r.headers["Allow"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import math
 from typing import Any
 
 from flask import Flask, request
@@ -11,14 +13,56 @@ from server.errors import ApiError, Unprocessable
 SEAT_TOKEN_HEADER = "X-Seat-Token"
 
 
+# Information sets nest about six levels deep; anything far deeper is not one, and would only
+# risk recursion limits further on (replay, canonical JSON, the worker pipe).
+MAX_JSON_DEPTH = 32
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"number {text} is out of range")
+    return value
+
+
+def json_depth_exceeds(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests deeper than ``limit`` (iterative, so any depth is safe)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return False
+
+
 def json_body() -> Any:
-    """The parsed JSON body (any content type); 400 if it is missing or not JSON."""
-    data = request.get_json(force=True, silent=True)
-    if data is None:
-        raw = request.get_data(cache=True)
-        if not raw.strip():
-            raise ApiError("the request needs a JSON body", code="missing_body")
-        raise ApiError("the request body is not valid JSON", code="invalid_json")
+    """The parsed JSON body (any content type); 400 if it is missing, not JSON or too deep.
+
+    Strict JSON: ``NaN`` and ``Infinity`` (which Python's parser would accept) are refused.
+    """
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        raise ApiError("the request needs a JSON body", code="missing_body")
+    too_deep = False
+    try:
+        data = json.loads(raw, parse_constant=_no_constants, parse_float=_finite_float)
+    except RecursionError:
+        data, too_deep = None, True
+    except (ValueError, UnicodeDecodeError) as err:
+        raise ApiError(f"the request body is not valid JSON: {err}", code="invalid_json") from None
+    if too_deep or json_depth_exceeds(data, MAX_JSON_DEPTH):
+        raise ApiError(
+            f"the request body nests deeper than {MAX_JSON_DEPTH} levels",
+            code="too_deep",
+            detail={"max_depth": MAX_JSON_DEPTH},
+        )
     return data
 
 

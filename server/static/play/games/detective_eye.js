@@ -1,0 +1,126 @@
+// Detective Eye: your hand, every row of face-down cards (yours face up to you, flipped ones
+// face up to all), forgeries and misses, the standing bid and the discard pile.
+import { act, card, cardBack, cardCounts, facts, h, section, seatLabel, seatRows, table } from "../widgets.js";
+
+const END_TEXT = {
+  supply_empty: "the forgery supply ran out",
+  round_cap: "the round cap was reached",
+  one_card: "a player got down to one card or fewer",
+};
+
+// One seat's row: hidden cards as backs; a card you may flip now is a button.
+function rowCards(view, ctx, seat) {
+  const row = view.rows[seat] || [];
+  if (!row.length) return h("span", { class: "empty" }, "no cards placed");
+  return h(
+    "span",
+    { class: "cards" },
+    row.map((name, position) => {
+      const flip = ctx.findAction((a) => a.type === "flip" && a.owner === seat && a.position === position);
+      let face;
+      if (name === null) face = cardBack(String(position + 1), `seat ${seat}, card ${position + 1}: face down`);
+      else if (seat === ctx.me) face = card(name, { extra: "own-face-down", title: `your card ${position + 1}: ${name}` });
+      else face = card(name, { title: `seat ${seat}, card ${position + 1}: flipped` });
+      if (!flip) return face;
+      return h(
+        "button",
+        { class: "card-button", title: `flip ${seatLabel(ctx, seat)}'s card ${position + 1}`, onclick: () => ctx.play(flip) },
+        face,
+      );
+    }),
+  );
+}
+
+export function renderTable(view, ctx) {
+  const winners = new Set(view.winners || []);
+  const passedBidding = new Set(view.passed_bidding || []);
+  const bid = view.bid;
+  return h(
+    "div",
+    { class: "game detective-eye" },
+    facts([
+      ["Round", view.round],
+      ["Phase", view.phase.replace(/_/g, " ")],
+      ["Start player", seatLabel(ctx, view.start_player)],
+      ["Face-down cards", view.face_down],
+      ["Forgeries in the supply", view.forgery_supply],
+      ["Found so far", view.found],
+      ["Discards left", view.discards_left],
+      ["Game over", view.end ? END_TEXT[view.end] || view.end : null],
+    ]),
+    bid
+      ? h(
+          "div",
+          { class: "bid-banner" },
+          `Standing bid: ${seatLabel(ctx, bid.seat)} — `,
+          h("b", {}, `${bid.quantity} × ${bid.painter}`),
+          passedBidding.size ? `  (passed: ${[...passedBidding].map((s) => seatLabel(ctx, s)).join(", ")})` : "",
+        )
+      : null,
+    h(
+      "div",
+      { class: "row" },
+      section("Your hand", cardCounts(view.hand, { empty: "empty" })),
+      view.passed || view.received
+        ? section(
+            "Draft",
+            h("div", {}, "You passed: ", cardCounts(view.passed)),
+            h("div", {}, "You received: ", cardCounts(view.received, { empty: "not yet" })),
+          )
+        : null,
+    ),
+    section(
+      "Rows on the table",
+      table(
+        ["Seat", "Row (face down)", "Hand", "Forgeries", "Misses", ""],
+        seatRows(ctx, (s) => [
+          rowCards(view, ctx, s),
+          String(view.hand_sizes[s]),
+          String(view.forgeries_held[s]),
+          String(view.misses[s]),
+          winners.has(s) ? h("span", { class: "tag win" }, "winner") : "",
+        ]),
+      ),
+    ),
+    section("Discard pile", cardCounts(view.discard, { empty: "empty" })),
+  );
+}
+
+export function describe(event, ctx) {
+  const s = event.seat;
+  switch (event.type) {
+    case "deal":
+      return [`${seatLabel(ctx, s)} ${s === ctx.me ? "are" : "is"} dealt ${event.cards} cards.`];
+    case "pass_cards":
+      return [`${act(ctx, s, "pass")} ${event.cards} card${event.cards === 1 ? "" : "s"} to ${seatLabel(ctx, (s + 1) % ctx.players)}.`];
+    case "start_player":
+      return [`${act(ctx, s, "start")} the round.`];
+    case "place":
+      return [`${act(ctx, s, "place")} a card face down (card ${event.position + 1} of the row).`];
+    case "declare":
+      return [`${act(ctx, s, "declare")} `, h("b", {}, `${event.quantity} × ${event.painter}`), "."];
+    case "raise":
+      return [`${act(ctx, s, "raise")} to `, h("b", {}, `${event.quantity} × ${event.painter}`), "."];
+    case "pass":
+      return [`${act(ctx, s, "pass")}.`];
+    case "flip":
+      return [
+        `${act(ctx, s, "flip")} ${seatLabel(ctx, event.owner)}'s card ${event.position + 1}: `,
+        card(event.card),
+        event.outcome ? [" — ", h("b", {}, event.outcome === "success" ? "challenge succeeds" : "challenge fails")] : "",
+        ".",
+      ];
+    case "discard":
+      return [`${act(ctx, s, "discard")} `, card(event.card), "."];
+    default:
+      return null;
+  }
+}
+
+export function describePrivate(entry) {
+  if (entry.cards) return ["You were dealt ", cardCounts(entry.cards), "."];
+  if (entry.passed) return ["You passed ", cardCounts(entry.passed), "."];
+  if (entry.received) return ["You received ", cardCounts(entry.received), "."];
+  if (entry.card) return ["(your card: ", card(entry.card), ")"];
+  return null;
+}

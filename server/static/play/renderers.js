@@ -1,0 +1,48 @@
+// Which renderer draws which game. A game without an entry here still plays: the generic
+// renderer shows every field of its view as a table and every event as "who type field=value".
+import * as detectiveEye from "./games/detective_eye.js";
+import * as fingerAuction from "./games/finger_auction.js";
+import * as galleryRush from "./games/gallery_rush.js";
+import * as modernArt from "./games/modern_art.js";
+import { genericTable, h, jsonValue, seatLabel } from "./widgets.js";
+
+const RENDERERS = {
+  detective_eye: detectiveEye,
+  finger_auction: fingerAuction,
+  gallery_rush: galleryRush,
+  modern_art: modernArt,
+};
+
+const generic = {
+  renderTable: (view) => h("div", { class: "game generic" }, genericTable(view)),
+  describe: (event, ctx) => {
+    const rest = Object.entries(event)
+      .filter(([k]) => k !== "type" && k !== "seat")
+      .map(([k, v]) => [` ${k.replace(/_/g, " ")}: `, typeof v === "object" ? JSON.stringify(v) : String(v)]);
+    const who = event.seat !== undefined ? `${seatLabel(ctx, event.seat)} — ` : "";
+    return [who, h("b", {}, event.type.replace(/_/g, " ")), ...rest];
+  },
+  describePrivate: (entry) => {
+    const { at, ...rest } = entry;
+    return ["(private) ", jsonValue(rest)];
+  },
+};
+
+export function rendererFor(game) {
+  const own = RENDERERS[game] || {};
+  return {
+    custom: game in RENDERERS,
+    renderTable: (view, ctx) => {
+      try {
+        return (own.renderTable || generic.renderTable)(view, ctx);
+      } catch (err) {
+        // A view this renderer does not understand (a newer game version): show it plainly.
+        console.error(err);
+        return generic.renderTable(view, ctx);
+      }
+    },
+    describe: (event, ctx) => (own.describe && own.describe(event, ctx)) || generic.describe(event, ctx),
+    describePrivate: (entry, ctx) =>
+      (own.describePrivate && own.describePrivate(entry, ctx)) || generic.describePrivate(entry, ctx),
+  };
+}
