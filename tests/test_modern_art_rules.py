@@ -895,6 +895,8 @@ def test_full_game_random_playouts_keep_every_invariant(players, ruleset):
                     assert sampled.to_observation_struct(seat).to_dict() == infoset
                     checked += 1
             e.apply(e.sample_chance(rng) if e.is_chance() else rng.choice(e.legal_actions()))
+        events = build_infoset(MODERN_ART, params, e, 0, with_view=False)["events"]
+        assert {ev["type"] for ev in events} <= set(MODERN_ART.event_types)
         returns = e.returns()
         assert sum(returns) == pytest.approx(sum(cfg.points_table))
         assert all(0 <= r <= cfg.points_table[0] for r in returns)

@@ -59,6 +59,22 @@ class ModernArt(GameDefinition):
     version = 1
     zero_sum = False
     rules_doc = "docs/rules/modern_art.md"
+    # The ``type`` of every public event and every action struct (chance outcomes included);
+    # the service's JSON Schemas enumerate them.
+    event_types = (
+        "deal",
+        "first_seller",
+        "offer",
+        "offer_double",
+        "add",
+        "pass",
+        "bid",
+        "sealed_bid",
+        "price",
+        "accept",
+        "decline",
+    )
+    action_types = event_types
     # Reduced variants (fewer artists, cards, rounds and money; see ``docs/rules/modern_art.md``)
     # cover 3, 4 and 5 players and both rulesets within the suite's time budget: the suite
     # rebuilds information sets from the whole history at every step, which the full game's
