@@ -55,6 +55,19 @@ class DetectiveEye(GameDefinition):
     version = 1
     zero_sum = True
     rules_doc = "docs/rules/detective_eye.md"
+    # Every event and action struct "type" (the service's JSON Schemas enumerate them).
+    event_types = (
+        "deal",
+        "pass_cards",
+        "start_player",
+        "place",
+        "declare",
+        "raise",
+        "pass",
+        "flip",
+        "discard",
+    )
+    action_types = event_types
     conformance_params = (
         {"players": 2},
         {"players": 3, "max_rounds": 6},
