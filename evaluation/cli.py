@@ -20,14 +20,42 @@ def main() -> None:
 @click.argument("game", type=click.Choice(sorted(games.DEFINITIONS)))
 @click.option("--param", "-p", "param", multiple=True, help="NAME=VALUE or a JSON object.")
 @click.option("--seed", default=0, show_default=True, help="Seed for the deal and the bots.")
-def play(game: str, param: tuple[str, ...], seed: int) -> None:
+@click.option(
+    "--bot",
+    "bot_specs",
+    multiple=True,
+    help="A bot name or JSON spec; once for every seat or once per seat in order "
+    '(e.g. --bot ismcts --bot \'{"name": "ismcts", "options": {"rollout": "random"}}\'). '
+    "Default: the game's heuristic.",
+)
+@click.option("--simulations", type=int, default=1000, show_default=True, help="Per move.")
+@click.option("--milliseconds", type=float, default=None, help="Per move (whichever ends first).")
+def play(
+    game: str,
+    param: tuple[str, ...],
+    seed: int,
+    bot_specs: tuple[str, ...],
+    simulations: int,
+    milliseconds: float | None,
+) -> None:
     """Play one full GAME between bots and print it step by step."""
-    from evaluation.play import play_game
+    from bots import Budget, InvalidBotSpec, InvalidBudget
+    from evaluation.play import parse_bot_spec, play_game
 
     try:
-        play_game(game, parse_params(param), seed)
+        specs = [parse_bot_spec(text) for text in bot_specs]
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--bot") from None
+    try:
+        budget = Budget(simulations, milliseconds)
+    except InvalidBudget as err:
+        raise click.BadParameter(str(err), param_hint="--simulations") from None
+    try:
+        play_game(game, parse_params(param), seed, specs, budget, echo=click.echo)
     except games.InvalidParams as err:
         raise click.BadParameter(str(err), param_hint="--param") from None
+    except (InvalidBotSpec, ValueError) as err:
+        raise click.BadParameter(str(err), param_hint="--bot") from None
 
 
 @main.group()
@@ -77,6 +105,105 @@ from evaluation.exploitability_command import bench_cfr, exploitability  # noqa:
 
 main.add_command(exploitability)
 bench.add_command(bench_cfr)
+
+
+# Bots (bots/): `atelier bench ismcts` and `atelier bench strength`.
+@bench.command("ismcts")
+@click.option("--game", "names", multiple=True, type=click.Choice(sorted(games.DEFINITIONS)))
+@click.option("--seconds", default=4.0, show_default=True, help="Search time per contender.")
+@click.option("--rounds", default=4, show_default=True, help="Interleaved slices.")
+@click.option("--worlds", default=32, show_default=True, help="World pool size of both bots.")
+@click.option(
+    "--abstraction",
+    is_flag=True,
+    help="Rollouts uniform over our candidate actions (Modern Art bids) instead of all legal.",
+)
+@click.option("--seed", default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
+def bench_ismcts(
+    names: tuple[str, ...],
+    seconds: float,
+    rounds: int,
+    worlds: int,
+    abstraction: bool,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """ISMCTS simulations/s: ours against OpenSpiel's Python ISMCTSBot, same job, and ratio."""
+    from evaluation.bench import ismcts as bench_mod
+
+    if seconds <= 0 or rounds < 1 or worlds < 1:
+        raise click.BadParameter("--seconds, --rounds and --worlds must be positive")
+    report = bench_mod.run(
+        list(names) or None,
+        seconds,
+        seed,
+        rounds=rounds,
+        worlds=worlds,
+        abstraction=abstraction,
+        progress=lambda text: click.echo(f"measuring {text} ...", err=True),
+    )
+    if as_json:
+        json.dump(report, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        click.echo(bench_mod.format_table(report))
+
+
+@bench.command("strength")
+@click.option("--game", "names", multiple=True, type=click.Choice(sorted(games.DEFINITIONS)))
+@click.option("--param", "-p", "param", multiple=True, help="NAME=VALUE for every game.")
+@click.option(
+    "--pairing",
+    "pairings",
+    multiple=True,
+    type=click.Choice(["ismcts-vs-random", "ismcts-vs-heuristic", "ismcts-vs-openspiel"]),
+    help="Default: all three.",
+)
+@click.option("--games", "games_per_pairing", default=12, show_default=True, help="Per pairing.")
+@click.option("--simulations", default=1000, show_default=True, help="ISMCTS budget per move.")
+@click.option(
+    "--milliseconds", default=200.0, show_default=True, help="Per move, ours vs OpenSpiel's."
+)
+@click.option("--workers", default=1, show_default=True, help="Processes playing games.")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
+def bench_strength(
+    names: tuple[str, ...],
+    param: tuple[str, ...],
+    pairings: tuple[str, ...],
+    games_per_pairing: int,
+    simulations: int,
+    milliseconds: float,
+    workers: int,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """Win shares with 95% intervals: ISMCTS against random, heuristic and OpenSpiel's ISMCTS."""
+    from evaluation.bench import strength as bench_mod
+
+    if games_per_pairing < 1 or simulations < 1 or milliseconds <= 0 or workers < 1:
+        raise click.BadParameter("--games, --simulations, --milliseconds, --workers: positive")
+    try:
+        report = bench_mod.run(
+            list(names) or None,
+            games_per_pairing,
+            pairings or bench_mod.PAIRINGS,
+            simulations,
+            milliseconds,
+            seed,
+            parse_params(param),
+            workers,
+            progress=lambda text: click.echo(f"playing {text} ...", err=True),
+        )
+    except games.InvalidParams as err:
+        raise click.BadParameter(str(err), param_hint="--param") from None
+    if as_json:
+        json.dump(report, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        click.echo(bench_mod.format_table(report))
+
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,155 @@
+"""ISMCTS simulations per second: ours against OpenSpiel's Python ``ISMCTSBot``, same job.
+
+For every game, one position (a mid-game decision reached by seeded random play) is searched
+by both bots in short interleaved slices (``rounds`` slices of ``seconds / rounds`` each, so
+load from other processes hits both alike), and the report gives both rates and their ratio.
+
+The job is the same for both: the acting seat's information set, a pool of at most ``worlds``
+worlds sampled with ``games.sample_state``'s machinery (ours through ``games.sample_engine``,
+OpenSpiel's through a resampler calling ``games.sample_state``), the same rollout policy to the
+end of the game, the same UCT constant, and a fresh search per slice (so both pay for sampling
+their pool). The rollout policy is uniform random over every legal action (whole money ranges
+included in Modern Art: our action abstraction is off, so both trees branch on every bid).
+``abstraction=True`` measures instead with rollouts uniform over the candidate actions of our
+abstraction, for both bots (OpenSpiel's tree still branches on every legal bid).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pyspiel
+
+import games
+from bots.heuristics import knowledge_for
+from bots.ismcts import search
+from bots.protocol import Budget, Worlds
+from evaluation.bench.spiel_ismcts import make_spiel_ismcts
+from games.core.engine import CHANCE
+from games.core.infoset import build_infoset
+
+TARGET_RATIO = 15.0
+
+
+def position(game: pyspiel.Game, seed: int, decisions: int = 12):
+    """A decision state with a choice, after about ``decisions`` random player moves."""
+    defn, params = game.definition, game.params
+    rng = random.Random(seed)
+    while True:
+        engine = defn.new_engine(params)
+        made = 0
+        while not engine.is_terminal():
+            if engine.current_player() == CHANCE:
+                engine.apply(engine.sample_chance(rng))
+                continue
+            legal = engine.legal_actions()
+            if made >= decisions and len(legal) > 1:
+                return engine
+            engine.apply(rng.choice(legal))
+            made += 1
+        decisions //= 2  # the game ended first: look earlier
+
+
+def _ours(game, infoset, seconds: float, seed: int, worlds: int, knowledge):
+    defn, params = game.definition, game.params
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    pool = Worlds.from_infoset(defn, params, infoset, rng)
+    result = search(
+        pool,
+        Budget(milliseconds=seconds * 1000.0),
+        rng,
+        rollout="random",
+        rollout_depth=-1,
+        pool_size=worlds,
+        knowledge=knowledge,
+    )
+    return result.iterations, time.perf_counter() - started
+
+
+def _theirs(game, state, seconds: float, seed: int, worlds: int, knowledge):
+    bot = make_spiel_ismcts(
+        game, seed, milliseconds=seconds * 1000.0, worlds=worlds, knowledge=knowledge
+    )
+    started = time.perf_counter()
+    bot.get_policy(state)
+    return bot.simulations, time.perf_counter() - started
+
+
+def run(
+    names: list[str] | None = None,
+    seconds: float = 4.0,
+    seed: int = 0,
+    rounds: int = 4,
+    worlds: int = 32,
+    abstraction: bool = False,
+    progress=None,
+) -> dict[str, Any]:
+    """Measures every game; returns the JSON report."""
+    names = names or sorted(games.DEFINITIONS)
+    slice_s = seconds / rounds
+    report: dict[str, Any] = {
+        "seconds_per_contender": seconds,
+        "rounds": rounds,
+        "worlds": worlds,
+        "rollouts": "uniform over candidates" if abstraction else "uniform over legal actions",
+        "seed": seed,
+        "target_ratio": TARGET_RATIO,
+        "games": {},
+    }
+    for name in names:
+        game = pyspiel.load_game(name)
+        knowledge = knowledge_for(name) if abstraction else None
+        # Our search reads only the abstraction from the knowledge: random rollouts, no cut-off.
+        engine = position(game, seed)
+        seat = engine.current_player()
+        infoset = build_infoset(game.definition, game.params, engine, seat)
+        state = game.state_from_engine(engine)
+        tally = {"ours": [0, 0.0], "openspiel": [0, 0.0]}
+        for r in range(rounds):
+            if progress:
+                progress(f"{name}: round {r + 1}/{rounds}")
+            for label, sims, elapsed in (
+                ("ours", *_ours(game, infoset, slice_s, seed + r, worlds, knowledge)),
+                ("openspiel", *_theirs(game, state, slice_s, seed + r, worlds, knowledge)),
+            ):
+                tally[label][0] += sims
+                tally[label][1] += elapsed
+        rates = {k: v[0] / v[1] for k, v in tally.items()}
+        report["games"][name] = {
+            "params": game.params,
+            "position": {"steps": len(engine.history), "seat": seat},
+            "ours": {
+                "simulations": tally["ours"][0],
+                "seconds": round(tally["ours"][1], 3),
+                "per_s": round(rates["ours"], 1),
+            },
+            "openspiel": {
+                "simulations": tally["openspiel"][0],
+                "seconds": round(tally["openspiel"][1], 3),
+                "per_s": round(rates["openspiel"], 1),
+            },
+            "ratio": round(rates["ours"] / rates["openspiel"], 2),
+        }
+    ratios = [row["ratio"] for row in report["games"].values()]
+    report["min_ratio"] = min(ratios)
+    report["target_met"] = min(ratios) >= TARGET_RATIO
+    return report
+
+
+def format_table(report: dict[str, Any]) -> str:
+    lines = [
+        f"ISMCTS simulations/s, same position, rollouts {report['rollouts']}, "
+        f"{report['worlds']} worlds",
+        f"{'game':<16}{'ours/s':>12}{'openspiel/s':>14}{'ratio':>9}",
+    ]
+    for name, row in report["games"].items():
+        lines.append(
+            f"{name:<16}{row['ours']['per_s']:>12,.0f}{row['openspiel']['per_s']:>14,.1f}"
+            f"{row['ratio']:>9.1f}"
+        )
+    mark = "met" if report["target_met"] else "MISSED"
+    lines.append(f"lowest ratio {report['min_ratio']:.1f} (target >= {TARGET_RATIO:.0f}: {mark})")
+    return "\n".join(lines)

@@ -1,0 +1,233 @@
+"""Playing strength: seeded matches per pairing, seats rotated, win shares with 95% intervals.
+
+Pairings (bot A against bot B), for every game:
+
+* ``ismcts-vs-random``: ISMCTS at ``--simulations`` (default 1000) per move against random;
+* ``ismcts-vs-heuristic``: the same ISMCTS against the game's heuristic bot;
+* ``ismcts-vs-openspiel``: our ISMCTS against OpenSpiel's Python ``ISMCTSBot`` (resampling with
+  ``games.sample_state``) at equal wall time per move (``--milliseconds``).
+
+Bot A sits in one seat and bot B in all the others; each deal (a seed for chance and the bots)
+is played once with A in every seat, so seat advantages cancel. A's score in one game is its
+share of first place: 1 for winning alone, 1/k when k seats share the best return, 0
+otherwise; in two-player games that is the usual win share with draws counted half. The
+uniform rate (what A would score if it were no better than B) is 1/players. Intervals are
+Wilson score intervals at 95%.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import pyspiel
+
+import games
+from bots import Budget, make_bot
+from games.core.engine import CHANCE
+from games.core.infoset import build_infoset
+
+PAIRINGS = ("ismcts-vs-random", "ismcts-vs-heuristic", "ismcts-vs-openspiel")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who plays a seat: a bot spec with a budget, or OpenSpiel's ISMCTS (``spec`` None)."""
+
+    label: str
+    spec: dict[str, Any] | None
+    simulations: int | None = None
+    milliseconds: float | None = None
+
+
+def seats_for(pairing: str, simulations: int, milliseconds: float) -> tuple[Seat, Seat]:
+    ours = Seat("ismcts", {"name": "ismcts"}, simulations=simulations)
+    if pairing == "ismcts-vs-random":
+        return ours, Seat("random", {"name": "random"}, simulations=1)
+    if pairing == "ismcts-vs-heuristic":
+        return ours, Seat("heuristic", {"name": "heuristic"}, simulations=1)
+    if pairing == "ismcts-vs-openspiel":
+        return (
+            Seat("ismcts", {"name": "ismcts"}, milliseconds=milliseconds),
+            Seat("openspiel-ismcts", None, milliseconds=milliseconds),
+        )
+    raise ValueError(f"unknown pairing {pairing!r}; known: {list(PAIRINGS)}")
+
+
+def _chooser(seat: Seat, game: pyspiel.Game) -> Callable[[Any, int], int]:
+    defn, params = game.definition, game.params
+    if seat.spec is None:
+        from evaluation.bench.spiel_ismcts import make_spiel_ismcts
+
+        def spiel_choose(engine: Any, seed: int) -> int:
+            bot = make_spiel_ismcts(game, seed, milliseconds=seat.milliseconds)
+            return int(bot.step(game.state_from_engine(engine)))
+
+        return spiel_choose
+    bot = make_bot(seat.spec)
+    budget = Budget(seat.simulations, seat.milliseconds)
+
+    def choose(engine: Any, seed: int) -> int:
+        infoset = build_infoset(defn, params, engine, engine.current_player())
+        return bot.hint(defn, params, infoset, budget, seed).action
+
+    return choose
+
+
+def play_one(
+    name: str, params: dict[str, Any], a: Seat, b: Seat, a_seat: int, deal_seed: int
+) -> dict[str, Any]:
+    """One game with A in ``a_seat`` and B elsewhere; A's score and timing."""
+    game = pyspiel.load_game(name, params)
+    n = game.num_players()
+    choose_a, choose_b = _chooser(a, game), _chooser(b, game)
+    engine = game.definition.new_engine(game.params)
+    chance = random.Random(deal_seed)
+    seeds = random.Random(deal_seed * 7919 + 1)
+    moves = [0, 0]
+    thinking = [0.0, 0.0]
+    while not engine.is_terminal():
+        player = engine.current_player()
+        if player == CHANCE:
+            engine.apply(engine.sample_chance(chance))
+            continue
+        mine = player == a_seat
+        started = time.perf_counter()
+        action = (choose_a if mine else choose_b)(engine, seeds.getrandbits(62))
+        thinking[0 if mine else 1] += time.perf_counter() - started
+        moves[0 if mine else 1] += 1
+        engine.apply(action)
+    returns = engine.returns()
+    best = max(returns)
+    winners = [s for s in range(n) if returns[s] == best]
+    return {
+        "score": 1.0 / len(winners) if a_seat in winners else 0.0,
+        "moves": moves,
+        "thinking_s": thinking,
+    }
+
+
+def wilson(mean: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for a share ``mean`` observed over ``n`` games."""
+    if n == 0:
+        return 0.0, 1.0
+    denom = 1 + z * z / n
+    centre = (mean + z * z / (2 * n)) / denom
+    half = z * math.sqrt(mean * (1 - mean) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def target_for(pairing: str, players: int) -> tuple[str, Callable[[float], bool]]:
+    """The issue's target for a pairing, as text and as a test on the score."""
+    uniform = 1.0 / players
+    if pairing == "ismcts-vs-random":
+        if players == 2:
+            return "win share >= 0.9", lambda s: s >= 0.9
+        return f"first place >= {2 * uniform:.3f} (2x uniform)", lambda s: s >= 2 * uniform
+    if pairing == "ismcts-vs-heuristic":
+        return f"first place > {uniform:.3f} (uniform)", lambda s: s > uniform
+    if players == 2:
+        return "win share >= 0.65", lambda s: s >= 0.65
+    return f"first place > {uniform:.3f} (uniform)", lambda s: s > uniform
+
+
+def run(
+    names: list[str] | None = None,
+    games_per_pairing: int = 12,
+    pairings: tuple[str, ...] = PAIRINGS,
+    simulations: int = 1000,
+    milliseconds: float = 200.0,
+    seed: int = 0,
+    params: dict[str, Any] | None = None,
+    workers: int = 1,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Plays every pairing in every game; returns the JSON report."""
+    names = names or sorted(games.DEFINITIONS)
+    report: dict[str, Any] = {
+        "seed": seed,
+        "games_per_pairing": games_per_pairing,
+        "simulations": simulations,
+        "milliseconds": milliseconds,
+        "games": {},
+    }
+    executor: Executor | None = ProcessPoolExecutor(workers) if workers > 1 else None
+    try:
+        for name in names:
+            defn = games.definition(name)
+            given = {
+                k: v for k, v in (params or {}).items() if k in {s.name for s in defn.param_specs}
+            }
+            game_params = defn.validate_params(given)
+            n = game_params["players"]
+            deals = max(1, math.ceil(games_per_pairing / n))
+            rows: dict[str, Any] = {}
+            for pairing in pairings:
+                if progress:
+                    progress(f"{name} {pairing}: {deals * n} games")
+                a, b = seats_for(pairing, simulations, milliseconds)
+                jobs = [
+                    (name, game_params, a, b, a_seat, seed * 1_000_003 + deal)
+                    for deal in range(deals)
+                    for a_seat in range(n)
+                ]
+                started = time.perf_counter()
+                if executor is None:
+                    results = [play_one(*job) for job in jobs]
+                else:
+                    results = list(executor.map(_play_job, jobs))
+                scores = [r["score"] for r in results]
+                mean = sum(scores) / len(scores)
+                low, high = wilson(mean, len(scores))
+                text, test = target_for(pairing, n)
+                moves_a = sum(r["moves"][0] for r in results)
+                moves_b = sum(r["moves"][1] for r in results)
+                rows[pairing] = {
+                    "a": a.label,
+                    "b": b.label,
+                    "games": len(scores),
+                    "wins": sum(1 for s in scores if s == 1.0),
+                    "shared": sum(1 for s in scores if 0.0 < s < 1.0),
+                    "losses": sum(1 for s in scores if s == 0.0),
+                    "score": round(mean, 4),
+                    "ci95": [round(low, 4), round(high, 4)],
+                    "uniform": round(1.0 / n, 4),
+                    "target": text,
+                    "met": test(mean),
+                    "ms_per_move_a": round(
+                        1000 * sum(r["thinking_s"][0] for r in results) / max(1, moves_a), 1
+                    ),
+                    "ms_per_move_b": round(
+                        1000 * sum(r["thinking_s"][1] for r in results) / max(1, moves_b), 1
+                    ),
+                    "wall_s": round(time.perf_counter() - started, 1),
+                }
+            report["games"][name] = {"params": game_params, "pairings": rows}
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    return report
+
+
+def _play_job(job: tuple) -> dict[str, Any]:
+    return play_one(*job)
+
+
+def format_table(report: dict[str, Any]) -> str:
+    lines = [
+        f"{'game':<16}{'pairing':<22}{'games':>6}{'score':>8}{'95% CI':>16}{'uniform':>9}  target",
+    ]
+    for name, row in report["games"].items():
+        for pairing, r in row["pairings"].items():
+            ci = f"[{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}]"
+            mark = "ok" if r["met"] else "MISSED"
+            lines.append(
+                f"{name:<16}{pairing:<22}{r['games']:>6}{r['score']:>8.3f}{ci:>16}"
+                f"{r['uniform']:>9.3f}  {r['target']} ({mark})"
+            )
+    return "\n".join(lines)
