@@ -71,6 +71,7 @@ def _worker_main(conn: Connection, nice: int = 0) -> None:
             raw = conn.recv_bytes()
         except (EOFError, OSError):
             return
+        received = time.perf_counter()
         if raw == STOP:
             return
         try:
@@ -78,7 +79,7 @@ def _worker_main(conn: Connection, nice: int = 0) -> None:
         except ValueError as err:  # pragma: no cover - the parent only sends valid JSON
             conn.send_bytes(json.dumps({"error": {"status": 500, "message": str(err)}}).encode())
             continue
-        result = run_task(kind, payload)
+        result = run_task(kind, payload, received)
         try:
             conn.send_bytes(json.dumps(result).encode())
         except (OSError, ValueError):

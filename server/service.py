@@ -196,8 +196,8 @@ class Runtime:
         budget: BudgetIn | None = None,
         seed: int | None = None,
         raw_key: str | None = None,
-    ) -> tuple[dict[str, Any], bytes | None]:
-        """The hint, and on a cache hit also its JSON text (so a hit costs no re-encoding).
+    ) -> tuple[dict[str, Any], bytes]:
+        """The hint as a dict and as JSON text (a cache hit costs no encoding at all).
 
         ``raw_key`` (a digest of the exact request bytes) is stored next to the canonical key,
         so that the same bytes again are answered without parsing (see ``api.games.hint``).
@@ -239,17 +239,17 @@ class Runtime:
             "game": defn.name,
             "seat": infoset["seat"],
             **result,
-            "cached": False,
             "seed": seed,
             "bot": spec,
             "budget": effective.to_json(),
         }
-        cached_answer = {**answer, "cached": True}
-        body = json.dumps(cached_answer, separators=(",", ":")).encode()
-        self.cache.put(key, (cached_answer, body))
+        # One encoding serves both answers: they differ only in the trailing "cached" flag.
+        head = json.dumps(answer, separators=(",", ":")).encode()[:-1]
+        hit_body = head + b',"cached":true}'
+        self.cache.put(key, ({**answer, "cached": True}, hit_body))
         if raw_key is not None:
-            self.cache.put(raw_key, (cached_answer, body))
-        return answer, None
+            self.cache.put(raw_key, ({**answer, "cached": True}, hit_body))
+        return {**answer, "cached": False}, head + b',"cached":false}'
 
     def validate(
         self, game: str, infoset: dict[str, Any], params: dict[str, Any] | None = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 import traceback
 from typing import Any
 
@@ -83,6 +84,19 @@ def read_infoset(defn: Any, params: dict[str, Any], infoset: Any, seed: int) -> 
         ) from None
 
 
+def remaining(budget: bots.Budget, payload: dict[str, Any]) -> bots.Budget:
+    """The budget left for the bot after this task's own work (reading the infoset).
+
+    The client's milliseconds are the time the service may think about this request, so the
+    replay that validates the infoset comes out of them; simulation counts are untouched.
+    """
+    received = payload.get("_received")
+    if budget.milliseconds is None or received is None:
+        return budget
+    spent = (time.perf_counter() - received) * 1000.0
+    return bots.Budget(budget.simulations, max(1.0, budget.milliseconds - spent))
+
+
 def hint_task(payload: dict[str, Any]) -> dict[str, Any]:
     """The bot's hint for the seat of ``payload["infoset"]``; it must be that seat's turn."""
     defn = games.definition(payload["game"])
@@ -98,7 +112,7 @@ def hint_task(payload: dict[str, Any]) -> dict[str, Any]:
         raise GameOver("the game in this information set is over: there is no move to suggest")
     if engine.current_player() != seat:
         raise NotYourTurn(f"it is not seat {seat}'s turn: {who_moves(engine)} to move")
-    hint = bot.hint(defn, params, infoset, budget, seed)
+    hint = bot.hint(defn, params, infoset, remaining(budget, payload), seed)
     if hint.action not in engine.legal_actions():
         raise RuntimeError(f"bot {bot.name!r} chose illegal action {hint.action}")
     return hint.to_json(defn, engine)
@@ -137,8 +151,13 @@ def ping_task(payload: dict[str, Any]) -> dict[str, Any]:
 TASKS = {"hint": hint_task, "validate": validate_task, "ping": ping_task}
 
 
-def run_task(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
-    """Runs one task; returns ``{"ok": result}`` or ``{"error": {...}}``, never raises."""
+def run_task(kind: str, payload: dict[str, Any], received: float | None = None) -> dict[str, Any]:
+    """Runs one task; returns ``{"ok": result}`` or ``{"error": {...}}``, never raises.
+
+    ``received`` is the ``time.perf_counter()`` at which the worker got the task.
+    """
+    if received is not None:
+        payload = {**payload, "_received": received}
     try:
         return {"ok": TASKS[kind](payload)}
     except Exception as err:

@@ -30,15 +30,19 @@ def _finite_float(text: str) -> float:
 
 
 def json_depth_exceeds(value: Any, limit: int) -> bool:
-    """Whether ``value`` nests deeper than ``limit`` (iterative, so any depth is safe)."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict | list):
-            if depth > limit:
-                return True
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
+    """Whether ``value`` nests containers deeper than ``limit`` (level by level, no recursion)."""
+    frontier = [value] if type(value) in (dict, list) else []
+    depth = 0
+    while frontier:
+        depth += 1
+        if depth > limit:
+            return True
+        deeper = []
+        for item in frontier:
+            for child in item.values() if type(item) is dict else item:
+                if type(child) is dict or type(child) is list:
+                    deeper.append(child)
+        frontier = deeper
     return False
 
 

@@ -99,7 +99,7 @@ def hint(game: str) -> Response:
         return Response(hit[1], mimetype="application/json")
     rt.definition(game)
     req = parse(HintRequest, json_body())
-    answer, body = rt.hint_answer(
+    _, body = rt.hint_answer(
         game,
         req.infoset,
         params=req.params,
@@ -108,9 +108,7 @@ def hint(game: str) -> Response:
         seed=req.seed,
         raw_key=raw_key,
     )
-    if body is not None:  # a cache hit: the stored JSON text as it is
-        return Response(body, mimetype="application/json")
-    return jsonify(answer)
+    return Response(body, mimetype="application/json")
 
 
 @bp.post("/games/<game>/validate")

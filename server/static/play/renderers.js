@@ -20,7 +20,7 @@ const generic = {
       .filter(([k]) => k !== "type" && k !== "seat")
       .map(([k, v]) => [` ${k.replace(/_/g, " ")}: `, typeof v === "object" ? JSON.stringify(v) : String(v)]);
     const who = event.seat !== undefined ? `${seatLabel(ctx, event.seat)} — ` : "";
-    return [who, h("b", {}, event.type.replace(/_/g, " ")), ...rest];
+    return [who, h("b", { class: "generic-type" }, event.type.replace(/_/g, " ")), ...rest];
   },
   describePrivate: (entry) => {
     const { at, ...rest } = entry;
