@@ -262,10 +262,12 @@ function show(data) {
     $("turn").textContent = "Game over.";
     $("moves").replaceChildren();
     $("hint").disabled = true;
+    $("hint-bar").hidden = true;
     showResult(data, ctx);
     setState("over");
   } else if (yourTurn) {
     $("turn").textContent = "Your turn.";
+    $("hint-bar").hidden = false;
     state.moves = renderMoves(data.legal_actions, play);
     $("moves").replaceChildren(state.moves);
     $("hint").disabled = false;
@@ -305,7 +307,7 @@ function renderLog(data, renderer, ctx) {
         h(
           "li",
           { class: ["private", fresh ? "new" : ""].join(" ") },
-          h("span", { class: "step" }, "🔒"),
+          h("span", { class: "step", title: "only you saw this" }, "you"),
           h("span", { class: "text" }, renderer.describePrivate(entry, ctx)),
         ),
       );
@@ -404,8 +406,10 @@ function showHint(hint) {
       h("span", { class: "fact" }, h("b", {}, "Search"), " ", `${stats.iterations ?? "?"} iterations, ${stats.elapsed_ms !== undefined ? Math.round(stats.elapsed_ms) : "?"} ms`),
     ),
     h("div", { class: "policy", id: "hint-policy" }, bars),
-    policy.length > shown.length ? h("p", { class: "note" }, `…and ${policy.length - shown.length} more actions with less weight.`) : null,
   );
+  if (policy.length > shown.length) {
+    $("hint-result").appendChild(h("p", { class: "note" }, `…and ${policy.length - shown.length} more actions with less weight.`));
+  }
   if (state.moves) highlightMove(state.moves, hint.action);
 }
 

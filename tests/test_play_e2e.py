@@ -1,0 +1,318 @@
+"""The /play page in a real browser: one full game of every game, clicked as a person would.
+
+Headless Chromium (Debian's ``chromium`` and ``chromium-driver``) is driven by Selenium against
+a real server on 127.0.0.1 (werkzeug in a thread, port 0). At every turn the test checks that
+the page offers exactly the seat's legal moves (read through the API with the page's own seat
+token), then plays one of them by clicking its button or typing an amount; once per game it
+asks for a hint and checks the suggested move, the policy bars and the value. The screenshots
+go to a temporary folder, or to ``$ATELIER_PLAY_SCREENSHOTS`` (``docs/screenshots`` refreshes
+the ones in the docs).
+
+Without Chromium the tests skip on a developer's machine and fail under CI (``CI`` set), where
+``.ci/run`` installs it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from server import close_app
+from tests.server_support import make_app
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+HAVE_BROWSER = os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)
+
+try:
+    from selenium import webdriver
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+except ImportError:  # pragma: no cover - selenium is in the dev extra
+    webdriver = None
+
+if not (HAVE_BROWSER and webdriver is not None):
+    reason = "needs selenium and Debian's chromium + chromium-driver"
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (.ci/run installs them)", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+WINDOW = (1200, 900)
+MAX_DECISIONS = 400
+TURN_TIMEOUT_S = 30
+
+# One game each: the seats' bots (tiny budgets) and the seed of the deal.
+GAMES = {
+    "gallery_rush": {"bots": ["ismcts"], "seed": 11},
+    "finger_auction": {"bots": ["heuristic"], "seed": 12},
+    "detective_eye": {"bots": ["ismcts"], "seed": 13},
+    "modern_art": {"bots": ["heuristic", "random"], "seed": 14},
+}
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory):
+    from werkzeug.serving import make_server
+
+    app = make_app(tmp_path_factory.mktemp("play"), search_workers=2)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="play-e2e-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        close_app(app)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        f"--user-data-dir={profile}",
+        f"--window-size={WINDOW[0]},{WINDOW[1]}",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.set_window_size(*WINDOW)
+    # The viewport itself (what the screenshots show) at the window's size.
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": WINDOW[0], "height": WINDOW[1], "deviceScaleFactor": 1, "mobile": False},
+    )
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    target = os.environ.get("ATELIER_PLAY_SCREENSHOTS")
+    path = Path(target) if target else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+# --- helpers ------------------------------------------------------------------------------------
+def page_state(driver) -> str:
+    return driver.execute_script("return document.body.dataset.state")
+
+
+def wait_for_state(driver, states, timeout=TURN_TIMEOUT_S, step_not=None) -> str:
+    """Waits until the page is in one of ``states`` (and past step ``step_not``)."""
+
+    def ready(d):
+        state = page_state(d)
+        if state == "error":
+            return "error"
+        if state not in states:
+            return False
+        step = d.execute_script("return document.body.dataset.step")
+        if step_not is not None and state != "over" and step == step_not:
+            return False
+        return state
+
+    state = WebDriverWait(driver, timeout, poll_frequency=0.05).until(ready)
+    if state == "error":
+        raise AssertionError(f"the page shows an error: {driver.find_element(By.ID, 'error').text}")
+    return state
+
+
+def api_get(base_url, path, token):
+    request = urllib.request.Request(base_url + path, headers={"X-Seat-Token": token})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def page_match(driver) -> dict:
+    return json.loads(driver.execute_script("return sessionStorage.getItem('atelier.match')"))
+
+
+def offered_moves(driver) -> tuple[dict[int, object], list]:
+    """Move buttons by action id, and the amount controls, as the page shows them."""
+    buttons = {}
+    for el in driver.find_elements(By.CSS_SELECTOR, "#moves button.move[data-action-id]"):
+        if el.get_attribute("data-amount"):
+            continue  # the Play button of an amount control
+        buttons[int(el.get_attribute("data-action-id"))] = el
+    amounts = driver.find_elements(By.CSS_SELECTOR, "#moves .amount")
+    return buttons, amounts
+
+
+def check_offers_exactly_legal(legal: list[dict], buttons: dict, amounts: list) -> None:
+    """Every legal action has a control, and no control plays anything else."""
+    legal_ids = {a["id"] for a in legal}
+    assert set(buttons) <= legal_ids, f"illegal moves offered: {set(buttons) - legal_ids}"
+    covered = set(buttons)
+    for box in amounts:
+        kind = box.get_attribute("data-type")
+        field_values = {
+            a["id"]: next(v for k, v in a["struct"].items() if k != "type")
+            for a in legal
+            if a["struct"]["type"] == kind
+        }
+        assert field_values, f"an amount control for {kind!r}, which has no legal action"
+        box_input = box.find_element(By.CSS_SELECTOR, "input.amount-input")
+        lo, hi = int(box_input.get_attribute("min")), int(box_input.get_attribute("max"))
+        assert (lo, hi) == (min(field_values.values()), max(field_values.values()))
+        assert sorted(field_values.values()) == list(range(lo, hi + 1))
+        covered |= set(field_values)
+    assert covered == legal_ids, f"legal moves not offered: {legal_ids - covered}"
+
+
+def type_amount(driver, box, amount) -> None:
+    field = box.find_element(By.CSS_SELECTOR, "input.amount-input")
+    field.clear()
+    field.send_keys(str(amount))
+
+
+def amount_play_button(box):
+    return box.find_element(By.CSS_SELECTOR, "button.move[data-amount]")
+
+
+def ask_hint(driver) -> None:
+    driver.find_element(By.ID, "hint").click()
+    WebDriverWait(driver, TURN_TIMEOUT_S, poll_frequency=0.05).until(
+        lambda d: d.execute_script("return document.body.dataset.hint") in ("ready", "error")
+    )
+    hint_state = driver.execute_script("return document.body.dataset.hint")
+    assert hint_state == "ready", driver.find_element(By.ID, "hint-result").text
+    bars = driver.find_elements(By.CSS_SELECTOR, "#hint-policy .bar-row")
+    assert bars, "the hint shows no policy bars"
+    assert driver.find_elements(By.CSS_SELECTOR, "#hint-policy .bar-row.chosen")
+    value = driver.find_element(By.ID, "hint-value").text
+    float(value)  # the value estimate is a number
+    assert driver.find_element(By.ID, "hint-action").text
+    # The suggested move is marked among the controls.
+    assert driver.find_elements(By.CSS_SELECTOR, "#moves .suggested")
+
+
+def start_game(driver, base_url, game, bots, seed) -> None:
+    driver.get(base_url + "/play")
+    # The page resumes the browser session's last match; a person starts anew from there.
+    if wait_for_state(driver, {"setup", "your-turn", "over"}) != "setup":
+        driver.find_element(By.ID, "new-game").click()
+        wait_for_state(driver, {"setup"})
+    Select(driver.find_element(By.ID, "game")).select_by_value(game)
+    driver.find_element(By.ID, "quick").click()
+    for i, select in enumerate(driver.find_elements(By.CSS_SELECTOR, "#seat-bots select")):
+        Select(select).select_by_value(bots[i % len(bots)])
+    for field, value in (("bot-ms", "20"), ("seed", str(seed))):
+        el = driver.find_element(By.ID, field)
+        el.clear()
+        el.send_keys(value)
+    driver.find_element(By.ID, "start").click()
+    wait_for_state(driver, {"your-turn", "over", "waiting"})
+    hint_ms = driver.find_element(By.ID, "hint-ms")
+    hint_ms.clear()
+    hint_ms.send_keys("60")
+
+
+def play_one_game(driver, base_url, game, shots: Path) -> dict:
+    spec = GAMES[game]
+    rng = random.Random(spec["seed"])
+    start_game(driver, base_url, game, spec["bots"], spec["seed"])
+    match = page_match(driver)
+    decisions = 0
+    hinted = False
+    typed_amounts = 0
+    for _ in range(MAX_DECISIONS):
+        state = wait_for_state(driver, {"your-turn", "over"})
+        if state == "over":
+            break
+        view = api_get(base_url, f"/v1/matches/{match['id']}", match["token"])
+        assert view["current_player"] == match["seat"] and not view["terminal"]
+        buttons, amounts = offered_moves(driver)
+        check_offers_exactly_legal(view["legal_actions"], buttons, amounts)
+        step = driver.execute_script("return document.body.dataset.step")
+        assert int(step) == view["step"]
+        if not hinted and decisions >= 2 and (game != "modern_art" or amounts):
+            ask_hint(driver)
+            hinted = True
+            driver.save_screenshot(str(shots / f"{game}.png"))
+        if amounts and (not buttons or rng.random() < 0.7):
+            box = rng.choice(amounts)
+            field = box.find_element(By.CSS_SELECTOR, "input.amount-input")
+            lo, hi = int(field.get_attribute("min")), int(field.get_attribute("max"))
+            type_amount(driver, box, hi + 1)  # not a legal amount: the page refuses it
+            assert not amount_play_button(box).is_enabled()
+            amount = rng.choice([lo, lo, rng.randint(lo, hi), rng.randint(lo, min(hi, lo + 10))])
+            type_amount(driver, box, amount)
+            button = amount_play_button(box)
+            assert button.is_enabled()
+            typed_amounts += 1
+        else:
+            button = buttons[rng.choice(sorted(buttons))]
+        try:
+            button.click()
+        except StaleElementReferenceException:  # pragma: no cover - re-rendered under us
+            continue
+        decisions += 1
+        wait_for_state(driver, {"your-turn", "over"}, step_not=step)
+    else:
+        pytest.fail(f"{game}: no end after {MAX_DECISIONS} decisions")
+    return {"match": match, "decisions": decisions, "hinted": hinted, "typed": typed_amounts}
+
+
+# --- tests --------------------------------------------------------------------------------------
+def test_play_page_and_scripts_are_served(base_url):
+    with urllib.request.urlopen(base_url + "/play", timeout=10) as response:
+        html = response.read().decode()
+        assert response.headers["Content-Type"].startswith("text/html")
+    assert '<script type="module" src="/play/static/app.js">' in html
+    for name in ("app.js", "api.js", "moves.js", "renderers.js", "widgets.js", "play.css"):
+        with urllib.request.urlopen(f"{base_url}/play/static/{name}", timeout=10) as response:
+            assert response.status == 200 and response.read()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_full_game_through_the_page(browser, base_url, shots, game):
+    started = time.monotonic()
+    out = play_one_game(browser, base_url, game, shots)
+    match = out["match"]
+    assert out["decisions"] >= 1 and out["hinted"], out
+    if game == "modern_art":
+        assert out["typed"] >= 1, "no bid was typed into the amount input"
+    # The page's result agrees with the service.
+    final = api_get(base_url, f"/v1/matches/{match['id']}", match["token"])
+    assert final["terminal"] and final["status"] == "finished"
+    assert browser.find_element(By.ID, "turn").text == "Game over."
+    result = browser.find_element(By.ID, "result")
+    assert result.is_displayed() and result.find_element(By.TAG_NAME, "h2").text
+    rows = result.find_elements(By.CSS_SELECTOR, "tbody tr")
+    assert [float(r.find_elements(By.TAG_NAME, "td")[1].text) for r in rows] == final["returns"]
+    # The log narrates every public event, the bots' moves among them, in readable words.
+    log = browser.find_elements(By.CSS_SELECTOR, "#log li.event")
+    assert len(log) == len(final["events"])
+    bot_moves = [
+        li
+        for li in log
+        if li.text and li.get_attribute("class").find("mine") < 0 and "Seat " in li.text
+    ]
+    assert bot_moves, "the log shows no bot move"
+    assert not browser.find_elements(By.CSS_SELECTOR, "#log li.event b.generic-type")
+    browser.save_screenshot(str(shots / f"{game}-over.png"))
+    assert time.monotonic() - started < 60, f"{game} took {time.monotonic() - started:.1f} s"
