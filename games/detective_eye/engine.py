@@ -602,14 +602,16 @@ class DetectiveEyeEngine(Engine):
         self._end_round()
 
     def _end_round(self) -> None:
-        # No bid is open once bid_quantity is 0: the other bid fields are reset when the next
-        # declaration or challenge starts.
+        # No bid is open between rounds (bots read these fields in any phase); the bidding
+        # passes and the challenge counters are reset when the next bidding or challenge starts.
         self.round += 1
+        self.start = (self.bidder + 1) % self.num_players
         self.bid_quantity = 0
+        self.bid_painter = -1
+        self.bidder = -1
         if self.round >= self.max_rounds:
             self._finish(self.ranking(), END_CAP)
             return
-        self.start = (self.bidder + 1) % self.num_players
         self.phase = FIRST
         self.player = 0
 
@@ -617,6 +619,8 @@ class DetectiveEyeEngine(Engine):
         self.winners = winners
         self.end_reason = reason
         self.bid_quantity = 0
+        self.bid_painter = -1
+        self.bidder = -1
         self.phase = OVER
         self.player = TERMINAL
 
