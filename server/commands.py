@@ -72,6 +72,9 @@ def serve(
 @click.command("service")
 @click.option("--seconds", default=10.0, show_default=True, help="Length of each short phase.")
 @click.option("--soak-seconds", default=60.0, show_default=True, help="Length of the soak.")
+@click.option(
+    "--uncached-seconds", default=30.0, show_default=True, help="Length of the latency phase."
+)
 @click.option("--clients", default=16, show_default=True, help="Concurrent clients in the soak.")
 @click.option("--budget-ms", default=200.0, show_default=True, help="Budget of uncached hints.")
 @click.option("--bot", default=None, help="Bot for the hints.  [default: the server's default]")
@@ -81,6 +84,7 @@ def serve(
 def bench_service(
     seconds: float,
     soak_seconds: float,
+    uncached_seconds: float,
     clients: int,
     budget_ms: float,
     bot: str | None,
@@ -91,11 +95,12 @@ def bench_service(
     """Latency and throughput of `atelier serve` on 127.0.0.1, against its trivial endpoint."""
     from server import bench
 
-    if seconds <= 0 or soak_seconds <= 0 or clients < 1 or budget_ms <= 0:
-        raise click.UsageError("--seconds, --soak-seconds, --clients and --budget-ms must be > 0")
+    if min(seconds, soak_seconds, uncached_seconds, budget_ms) <= 0 or clients < 1:
+        raise click.UsageError("every duration, --clients and --budget-ms must be > 0")
     report = bench.run(
         seconds=seconds,
         soak_seconds=soak_seconds,
+        uncached_seconds=uncached_seconds,
         soak_clients=clients,
         budget_ms=budget_ms,
         bot=bot,

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_bench_service_short_run_has_no_errors():
-    report = bench.run(seconds=3, soak_seconds=10, soak_clients=8)
+    report = bench.run(seconds=3, soak_seconds=10, uncached_seconds=3, soak_clients=8)
     assert report["soak"]["errors"] == 0, report["soak"]
     assert report["soak"]["requests"] > 0
     assert report["trivial"]["errors"] == 0 and report["cached_hint"]["errors"] == 0
