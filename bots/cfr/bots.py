@@ -31,7 +31,7 @@ import random
 from typing import Any
 
 from bots.cfr import store
-from bots.protocol import ActionStat, Bot, Budget, Clock, FloatSpec, Hint, Worlds
+from bots.protocol import ActionStat, Bot, Budget, Clock, FloatSpec, Hint, InvalidBotSpec, Worlds
 from games.core.engine import CHANCE, TERMINAL
 from games.core.params import ParamSpec
 
@@ -129,6 +129,9 @@ def online_outcome_sampling(
     new_engine=None,
     targeting: float = 0.9,
     target_steps: int = 12,
+    playout=None,
+    evaluate=None,
+    rollout_depth: int = 0,
 ) -> tuple[_Table, dict[str, Any]]:
     """Runs online outcome-sampling MCCFR for ``worlds``' information set (module doc).
 
@@ -136,7 +139,9 @@ def online_outcome_sampling(
     sampled worlds share their history up to a step at most ``target_steps`` before now, the
     search starts there and a share ``targeting`` of the iterations is restricted to actions
     consistent with the seat's information set (OOS). Otherwise the iterations start at the
-    sampled worlds themselves.
+    sampled worlds themselves. Past ``depth`` decisions ``playout(engine, rng)`` (or uniform
+    random play) continues, cut off after ``rollout_depth`` moves by ``evaluate(engine)`` when
+    that is given.
     """
     clock = Clock(budget, worlds.started)
     seat = worlds.seat
@@ -186,6 +191,29 @@ def online_outcome_sampling(
             consistent_cache[key] = got
         return got
 
+    def rollout(engine) -> list[float]:
+        """Plays on with the rollout policy; the evaluation cuts it off when one is given."""
+        moves = 0
+        while True:
+            player = engine.current_player()
+            if player == TERMINAL:
+                return engine.returns()
+            if player == CHANCE:
+                engine.apply(engine.sample_chance(rng))
+                continue
+            if evaluate is not None and moves >= rollout_depth:
+                values = evaluate(engine)
+                if values is not None:
+                    return values
+            moves += 1
+            if playout is not None:
+                engine.apply(playout(engine, rng))
+                continue
+            acts = engine.player_actions()
+            if candidates is not None:
+                acts = candidates(engine, acts)
+            engine.apply(acts[int(random_() * len(acts))])
+
     total_return = 0.0
     iteration = wasted = 0
     while not iteration or clock.running():
@@ -203,6 +231,7 @@ def online_outcome_sampling(
         decisions = 0
         step = len(engine.history)
         dead = False
+        leaf = None
         while True:
             player = engine.current_player()
             if player == TERMINAL:
@@ -214,10 +243,10 @@ def online_outcome_sampling(
                 policy = [p for _, p in outcomes]
                 sample = policy
             elif step >= now and decisions >= depth:
-                acts = engine.player_actions()
-                if candidates is not None:
-                    acts = candidates(engine, acts)
-                policy = sample = [1.0 / len(acts)] * len(acts)
+                # Past the CFR horizon a fixed rollout policy plays: its probabilities are
+                # the same in pi and q, so they cancel and are not tracked.
+                leaf = rollout(engine)
+                break
             else:
                 if step >= now:
                     decisions += 1
@@ -277,7 +306,7 @@ def online_outcome_sampling(
             wasted += 1
             clock.tick()
             continue
-        returns = engine.returns()
+        returns = leaf if leaf is not None else engine.returns()
         total_return += returns[seat]
         utility = returns[traverser]
         suffix = [1.0] * (len(path) + 1)
@@ -355,6 +384,13 @@ class OOSBot(Bot):
             max=0.999,
         ),
         ParamSpec(
+            "rollout",
+            "auto",
+            "policy past the CFR horizon: 'random', 'heuristic' (the game's playout "
+            "heuristic) or 'auto' (the game's measured choice, as for ISMCTS)",
+            choices=("auto", "random", "heuristic"),
+        ),
+        ParamSpec(
             "target_steps",
             12,
             "longest hidden stretch of history (steps) searched with targeting; longer ones "
@@ -383,6 +419,12 @@ class OOSBot(Bot):
         if len(legal) == 1:
             return Hint(legal[0], [ActionStat(legal[0], 1.0)], stopped_by="single_action")
         cfg = self.config
+        rollout = cfg["rollout"]
+        if rollout == "auto":
+            rollout = knowledge.default_rollout if knowledge is not None else "random"
+        if rollout == "heuristic" and knowledge is None:
+            raise InvalidBotSpec(f"bot 'oos': game {worlds.game!r} has no heuristic rollout")
+        cut = knowledge.default_rollout_depth if knowledge is not None else None
         root, stats = online_outcome_sampling(
             worlds,
             budget,
@@ -394,6 +436,9 @@ class OOSBot(Bot):
             new_engine=getattr(self, "_new_engine", None),
             targeting=cfg["targeting"],
             target_steps=cfg["target_steps"],
+            playout=knowledge.playout if rollout == "heuristic" else None,
+            evaluate=knowledge.evaluate if cut is not None and rollout == "heuristic" else None,
+            rollout_depth=cut or 0,
         )
         probs = root.average()
         order = sorted(range(len(root.actions)), key=lambda i: root.actions[i])
