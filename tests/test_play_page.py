@@ -1,0 +1,82 @@
+"""The /play page's files as the service serves them (no browser needed; see
+``tests/test_play_e2e.py`` for the games played in Chromium)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from server import close_app
+from server.api.play import STATIC_DIR
+from tests.server_support import make_app
+
+IMPORT = re.compile(r"""^\s*import\s[^;]*?from\s+["'](\.[^"']+)["'];""", re.M | re.S)
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    app = make_app(tmp_path_factory.mktemp("play-page"))
+    yield app.test_client()
+    close_app(app)
+
+
+def test_page_is_html_and_not_cached(client):
+    r = client.get("/play")
+    assert r.status_code == 200 and r.mimetype == "text/html"
+    assert r.headers["Cache-Control"] == "no-cache"
+    html = r.get_data(as_text=True)
+    assert '<script type="module" src="/play/static/app.js">' in html
+    assert '<link rel="stylesheet" href="/play/static/play.css">' in html
+    assert client.get("/play/").headers["Location"].endswith("/play")
+
+
+def test_every_script_is_served_with_a_javascript_type(client):
+    scripts = sorted(STATIC_DIR.rglob("*.js"))
+    assert {p.name for p in scripts} >= {"app.js", "api.js", "moves.js", "renderers.js"}
+    for path in scripts:
+        rel = path.relative_to(STATIC_DIR).as_posix()
+        r = client.get(f"/play/static/{rel}")
+        assert r.status_code == 200, rel
+        assert r.mimetype in ("text/javascript", "application/javascript"), (rel, r.mimetype)
+        assert r.get_data() == path.read_bytes()
+    assert client.get("/play/static/play.css").mimetype == "text/css"
+    assert client.get("/play/static/nothing.js").status_code == 404
+
+
+def test_module_imports_resolve():
+    """Every relative import of every module names a file that exists (a typo would only
+    show as a blank page in the browser)."""
+    for path in STATIC_DIR.rglob("*.js"):
+        for target in IMPORT.findall(path.read_text(encoding="utf-8")):
+            assert (path.parent / target).resolve().is_file(), f"{path.name} imports {target}"
+
+
+def test_page_uses_only_the_public_api():
+    """The page is a worked example of a client: it calls only documented /v1 endpoints."""
+    api = (STATIC_DIR / "api.js").read_text(encoding="utf-8")
+    paths = set(re.findall(r'"(/v1/[^"`]*)"|`(/v1/[^`]*)`', api))
+    flat = {p for pair in paths for p in pair if p}
+    assert flat == {
+        "/v1/games",
+        "/v1/bots",
+        "/v1/matches",
+        "/v1/matches/${id}",
+        "/v1/matches/${id}/actions",
+        "/v1/matches/${id}/hint",
+    }
+    others = [p for p in STATIC_DIR.rglob("*.js") if p.name != "api.js"]
+    for path in others:
+        text = path.read_text(encoding="utf-8")
+        assert "fetch(" not in text and "/v1/" not in text, f"{path.name} calls the API itself"
+
+
+def test_every_game_with_a_renderer_exists():
+    import games
+
+    renderers = (STATIC_DIR / "renderers.js").read_text(encoding="utf-8")
+    named = set(re.findall(r"^\s+(\w+): \w+,$", renderers, re.M))
+    assert named and named <= set(games.DEFINITIONS)
+    for game in named:
+        assert Path(STATIC_DIR / "games" / f"{game}.js").is_file()
