@@ -1,0 +1,1 @@
+"""Stored CFR solutions (JSON); regenerate with ``python -m bots.cfr.solve``."""
