@@ -1,9 +1,11 @@
 """Hosted matches: humans play through the API against bots, each human seat behind a token.
 
-A request that changes a match (create, a human move) then lets chance and the bots play until
-a human must act or the game ends, saving after every step, so a crash mid-way loses nothing:
-the next request resumes the bots where they stopped. Chance outcomes and bot seeds derive
-from the match seed and the step index, so a replay after a restart plays the same game.
+A request that changes a match (create, a human move) stores the human move at once, then lets
+chance and the bots play until a human must act or the game ends and stores their moves. If the
+service dies in between, the next request resumes the bots where the stored history stops.
+Chance outcomes and bot seeds derive from the match seed and the step index, so the resumed
+moves are the ones that would have been played (for bots stopped by simulations, not by the
+clock).
 
 Seat isolation: a token maps to exactly one seat, and a seat's answer is built from
 ``build_infoset`` for that seat only; without a token only the public events are shown (chance
