@@ -28,6 +28,7 @@ games where every decision is public (Finger Auction) the two agree.
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from bots.cfr import store
@@ -151,7 +152,15 @@ def online_outcome_sampling(
     if worlds.public_history:
         pool_size = 1
     pool = [first]
-    while len(pool) < pool_size and (clock.running() or len(pool) < 2):
+    # Worlds drawn before the search (they locate the targeting root): the whole pool for a
+    # simulation budget; with a time limit at most a quarter of it, and the rest of the pool
+    # is drawn during the search, as ISMCTS does (sampling is slow: it replays and checks).
+    sampling_deadline = (
+        clock.started + budget.milliseconds / 4000.0 if budget.milliseconds else float("inf")
+    )
+    while len(pool) < pool_size and (
+        (clock.running() and time.perf_counter() < sampling_deadline) or len(pool) < 2
+    ):
         pool.append(worlds.sample(random.Random(rng.getrandbits(64))))
     random_ = rng.random
     tables: dict[Any, _Table] = {}
@@ -217,6 +226,8 @@ def online_outcome_sampling(
     total_return = 0.0
     iteration = wasted = 0
     while not iteration or clock.running():
+        if roots is pool and len(pool) <= iteration < pool_size:
+            pool.append(worlds.sample(random.Random(rng.getrandbits(64))))
         engine = roots[iteration % len(roots)].copy()
         traverser = (seat + iteration) % num_players
         iteration += 1
