@@ -55,6 +55,7 @@ def run(
     load_before = os.getloadavg()
     seconds = {name: 0.0 for name, _ in CONTENDERS}
     cpu = {name: 0.0 for name, _ in CONTENDERS}
+    busy = {name: 0.0 for name, _ in CONTENDERS}
     workers = {name: kw.get("workers") or kw.get("dask_local") for name, kw in CONTENDERS}
     results: dict[str, list[dict[str, Any]]] = {}
     with ExitStack() as stack:
@@ -71,6 +72,7 @@ def run(
                 elapsed, records = _play(spec, slots, handles[name])
                 seconds[name] += elapsed
                 cpu[name] += sum(x["time"]["cpu_ms"] for x in records) / 1000.0
+                busy[name] += sum(x["time"]["wall_ms"] for x in records) / 1000.0
                 results.setdefault(name, records)
     load_after = os.getloadavg()
     total = len(slots) * rounds
@@ -100,6 +102,9 @@ def run(
                 # Share of its workers' cores the contender actually got: well below 1 means
                 # other processes took the CPU, and no executor can then show its scaling.
                 "cpu_share": round(cpu[name] / (seconds[name] * workers[name]), 3),
+                # Share of wall time x workers spent inside games: how well the runner keeps
+                # its workers fed, whatever the machine's load.
+                "occupancy": round(busy[name] / (seconds[name] * workers[name]), 3),
             }
             for name, _ in CONTENDERS
         },
@@ -125,11 +130,12 @@ def format_table(report: dict[str, Any]) -> str:
         f"{report['games_per_round']} games x {report['rounds']} rounds; "
         f"load average before {report['loadavg_before'][0]}, after {report['loadavg_after'][0]} "
         f"on {report['cpu_count']} cores",
-        f"{'executor':<16}{'games/s':>10}{'seconds':>10}{'cpu share':>11}",
+        f"{'executor':<16}{'games/s':>10}{'seconds':>10}{'cpu share':>11}{'occupancy':>11}",
     ]
     for name, row in report["contenders"].items():
         lines.append(
             f"{name:<16}{row['games_per_s']:>10.2f}{row['seconds']:>10.2f}{row['cpu_share']:>11.2f}"
+            f"{row['occupancy']:>11.2f}"
         )
     for key, value in report["ratios"].items():
         ok = "ok" if report["meets_targets"][key] else "MISSED"
