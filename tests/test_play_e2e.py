@@ -158,36 +158,54 @@ def page_match(driver) -> dict:
     return json.loads(driver.execute_script("return sessionStorage.getItem('atelier.match')"))
 
 
-def offered_moves(driver) -> tuple[dict[int, object], list]:
-    """Move buttons by action id, and the amount controls, as the page shows them."""
-    buttons = {}
-    for el in driver.find_elements(By.CSS_SELECTOR, "#moves button.move[data-action-id]"):
-        if el.get_attribute("data-amount"):
-            continue  # the Play button of an amount control
-        buttons[int(el.get_attribute("data-action-id"))] = el
-    amounts = driver.find_elements(By.CSS_SELECTOR, "#moves .amount")
-    return buttons, amounts
+OFFERED_JS = """
+const buttons = [...document.querySelectorAll("#moves button.move[data-action-id]")]
+  .filter((b) => !b.dataset.amount).map((b) => Number(b.dataset.actionId));
+const amounts = [...document.querySelectorAll("#moves .amount")].map((box) => {
+  const input = box.querySelector("input.amount-input");
+  return {type: box.dataset.type, min: Number(input.min), max: Number(input.max)};
+});
+return {buttons, amounts};
+"""
 
 
-def check_offers_exactly_legal(legal: list[dict], buttons: dict, amounts: list) -> None:
+def offered_moves(driver) -> tuple[list[int], list[dict]]:
+    """The action ids of the move buttons, and the amount controls, as the page shows them
+    (one script call: a round trip per element would make the games slow)."""
+    out = driver.execute_script(OFFERED_JS)
+    return out["buttons"], out["amounts"]
+
+
+def check_offers_exactly_legal(legal: list[dict], buttons: list[int], amounts: list) -> None:
     """Every legal action has a control, and no control plays anything else."""
     legal_ids = {a["id"] for a in legal}
+    assert len(set(buttons)) == len(buttons), "a move offered twice"
     assert set(buttons) <= legal_ids, f"illegal moves offered: {set(buttons) - legal_ids}"
     covered = set(buttons)
     for box in amounts:
-        kind = box.get_attribute("data-type")
+        kind = box["type"]
         field_values = {
             a["id"]: next(v for k, v in a["struct"].items() if k != "type")
             for a in legal
             if a["struct"]["type"] == kind
         }
         assert field_values, f"an amount control for {kind!r}, which has no legal action"
-        box_input = box.find_element(By.CSS_SELECTOR, "input.amount-input")
-        lo, hi = int(box_input.get_attribute("min")), int(box_input.get_attribute("max"))
+        lo, hi = box["min"], box["max"]
         assert (lo, hi) == (min(field_values.values()), max(field_values.values()))
         assert sorted(field_values.values()) == list(range(lo, hi + 1))
+        assert not covered & set(field_values), f"{kind} offered both as buttons and an amount"
         covered |= set(field_values)
     assert covered == legal_ids, f"legal moves not offered: {legal_ids - covered}"
+
+
+def move_button(driver, action_id: int):
+    return driver.find_element(
+        By.CSS_SELECTOR, f'#moves button.move[data-action-id="{action_id}"]:not([data-amount])'
+    )
+
+
+def amount_box(driver, kind: str):
+    return driver.find_element(By.CSS_SELECTOR, f'#moves .amount[data-type="{kind}"]')
 
 
 def type_amount(driver, box, amount) -> None:
@@ -258,19 +276,20 @@ def play_one_game(driver, base_url, game, shots: Path) -> dict:
         check_offers_exactly_legal(view["legal_actions"], buttons, amounts)
         step = driver.execute_script("return document.body.dataset.step")
         assert int(step) == view["step"]
-        # A hint (and the docs' screenshot) a few moves in; Modern Art's at a bid, and again at
-        # a bid after round 1 when there is one, so the values board shows awards.
+        # A hint (and the docs' screenshot) a few moves in, at a decision that shows the game's
+        # typical controls; Modern Art's again at a bid after round 1 when there is one, so the
+        # values board shows awards.
+        phase = view["infoset"]["view"].get("phase")
+        typical = {"modern_art": bool(amounts), "finger_auction": phase == "bid"}.get(game, True)
         late = game == "modern_art" and amounts and view["infoset"]["view"]["round"] >= 2
-        if (not hinted and decisions >= 2 and (game != "modern_art" or amounts)) or (
-            late and hinted < 2
-        ):
+        if (not hinted and decisions >= 1 and typical) or (late and hinted < 2):
             ask_hint(driver)
             hinted = 2 if late else 1
             driver.save_screenshot(str(shots / f"{game}.png"))
         if amounts and (not buttons or rng.random() < 0.7):
-            box = rng.choice(amounts)
-            field = box.find_element(By.CSS_SELECTOR, "input.amount-input")
-            lo, hi = int(field.get_attribute("min")), int(field.get_attribute("max"))
+            spec = rng.choice(amounts)
+            box = amount_box(driver, spec["type"])
+            lo, hi = spec["min"], spec["max"]
             type_amount(driver, box, hi + 1)  # not a legal amount: the page refuses it
             assert not amount_play_button(box).is_enabled()
             amount = rng.choice([lo, lo, rng.randint(lo, hi), rng.randint(lo, min(hi, lo + 10))])
@@ -279,7 +298,7 @@ def play_one_game(driver, base_url, game, shots: Path) -> dict:
             assert button.is_enabled()
             typed_amounts += 1
         else:
-            button = buttons[rng.choice(sorted(buttons))]
+            button = move_button(driver, rng.choice(sorted(buttons)))
         try:
             button.click()
         except StaleElementReferenceException:  # pragma: no cover - re-rendered under us
@@ -296,6 +315,7 @@ def play_one_game(driver, base_url, game, shots: Path) -> dict:
 def test_full_game_through_the_page(browser, base_url, shots, scratch_shots, game):
     started = time.monotonic()
     out = play_one_game(browser, base_url, game, shots)
+    print(f"{game}: {out['decisions']} decisions, {time.monotonic() - started:.1f} s")
     match = out["match"]
     assert out["decisions"] >= 1 and out["hinted"], out
     if game == "modern_art":

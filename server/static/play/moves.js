@@ -111,19 +111,29 @@ function amountControl(type, field, actions, onPlay) {
   return box;
 }
 
-// Two-field actions (take x block, painter x quantity) as one row of buttons per first value.
+// Two-field actions (take x block, painter x quantity) as one row of buttons per value of the
+// first field, each button labelled by the second ("take 2: [block 1] [block 2] ...").
 function gridControl(fields, actions, onPlay) {
-  const [first] = fields;
+  const [first, second] = fields;
+  const named = (field, value) =>
+    typeof value === "number" ? `${field.replace(/_/g, " ")} ${value}` : String(value);
   const rows = new Map();
   for (const a of actions) {
-    const key = a.struct[first] === undefined ? "" : String(a.struct[first]);
+    const key = a.struct[first] === undefined ? "" : a.struct[first];
     if (!rows.has(key)) rows.set(key, []);
     rows.get(key).push(a);
   }
   return h(
     "div",
     { class: "move-grid" },
-    [...rows.values()].map((row) => h("div", { class: "move-row" }, row.map((a) => moveButton(a, onPlay)))),
+    [...rows.entries()].map(([key, row]) =>
+      h(
+        "div",
+        { class: "move-row" },
+        h("span", { class: "row-label" }, named(first, key)),
+        row.map((a) => moveButton(a, onPlay, a.struct[second] === undefined ? a.string : named(second, a.struct[second]))),
+      ),
+    ),
   );
 }
 

@@ -16,10 +16,10 @@ export function renderTable(view, ctx) {
   const monaAs = view.mona_lisa_as || {};
   const status = (s) => {
     if (view.phase === "over") return winners.has(s) ? h("span", { class: "tag win" }, "winner") : "";
+    if (view.picker === s) return h("span", { class: "tag good" }, `won: picks ${view.picks_left} more`);
     if (!inRound.has(s)) return h("span", { class: "tag" }, "out of this round");
     const tags = [];
     if (view.phase === "bid") tags.push(h("span", { class: "tag" }, haveBid.has(s) ? "has bid" : "to bid"));
-    if (view.picker === s) tags.push(h("span", { class: "tag good" }, `picking ${view.picks_left}`));
     if (noRepeat[String(s)]) tags.push(h("span", { class: "tag warn" }, `may not take ${noRepeat[String(s)]}`));
     return tags;
   };

@@ -35,7 +35,7 @@ export function renderTable(view, ctx) {
       { class: "row" },
       section(`Deck: ${view.deck_size} cards face down`, cardCounts(view.deck, { empty: "empty" })),
       section(
-        mover !== null ? `Keep of ${seatLabel(ctx, mover)}` : "Keep",
+        mover === null ? "Keep" : mover === ctx.me ? "Your Keep" : `Keep of ${seatLabel(ctx, mover)}`,
         cardList(view.keep, { empty: "empty" }),
       ),
     ),
