@@ -100,7 +100,10 @@ def find(game: str, version: int, params: dict[str, Any]) -> StoredPolicy:
                 )
             return stored
     known = [(a["game"], a["params"]) for a in available()]
-    raise LookupError(f"no stored CFR solution for {game} {params}; stored: {known}")
+    raise LookupError(
+        f"no stored CFR solution for {game} {params}; stored: {known} (a reduced variant whose "
+        f"rules or parameters changed needs `{REGENERATE}`)"
+    )
 
 
 def available() -> list[dict[str, Any]]:
