@@ -12,6 +12,7 @@ import { h, seatLong } from "./widgets.js";
 
 const MATCH_STORAGE = "atelier.match";
 const POLL_MS = 1000;
+const MAX_POLLS = 20; // then stop asking and say so
 
 // Short settings for a first game (full rules, fewer turns or cards); the form shows them.
 const QUICK = {
@@ -258,6 +259,7 @@ function show(data) {
   const yourTurn = data.status === "waiting" && data.current_player === data.seat;
   document.body.dataset.game = data.game;
   document.body.dataset.step = String(data.step);
+  if (data.status !== "bots_to_move") state.polls = 0;
   if (data.terminal) {
     $("turn").textContent = "Game over.";
     $("moves").replaceChildren();
@@ -276,11 +278,15 @@ function show(data) {
   } else {
     // The bots could not finish in time (or a restart interrupted them): they resume on the
     // next request, so ask again shortly.
-    $("turn").textContent = "The bots are still to move…";
+    state.polls = (state.polls || 0) + 1;
+    $("turn").textContent =
+      state.polls > MAX_POLLS
+        ? "The bots still cannot move. Reload to try again, or start a new game."
+        : "The bots are still to move…";
     $("moves").replaceChildren();
     $("hint").disabled = true;
     setState("waiting");
-    state.pollTimer = setTimeout(load, POLL_MS);
+    if (state.polls <= MAX_POLLS) state.pollTimer = setTimeout(load, POLL_MS * Math.min(state.polls, 5));
   }
 }
 

@@ -24,7 +24,13 @@ function rowCards(view, ctx, seat) {
       if (!flip) return face;
       return h(
         "button",
-        { class: "card-button", title: `flip ${seatLabel(ctx, seat)}'s card ${position + 1}`, onclick: () => ctx.play(flip) },
+        {
+          class: "card-button",
+          type: "button",
+          title: `flip ${seatLabel(ctx, seat)}'s card ${position + 1}`,
+          dataset: { actionId: String(flip.id) },
+          onclick: () => ctx.play(flip),
+        },
         face,
       );
     }),
