@@ -172,3 +172,8 @@ export function act(ctx, seat, verb) {
   const third = /(s|sh|ch|x)$/.test(head) ? head + "es" : head + "s";
   return [who, third, ...rest].join(" ");
 }
+
+// "your" / "Seat 2's", for the log.
+export function possessive(ctx, seat) {
+  return seat === ctx.me ? "your" : `${seatLabel(ctx, seat)}'s`;
+}

@@ -1,6 +1,18 @@
 // Detective Eye: your hand, every row of face-down cards (yours face up to you, flipped ones
 // face up to all), forgeries and misses, the standing bid and the discard pile.
-import { act, card, cardBack, cardCounts, facts, h, section, seatLabel, seatRows, table } from "../widgets.js";
+import {
+  act,
+  card,
+  cardBack,
+  cardCounts,
+  facts,
+  h,
+  possessive,
+  section,
+  seatLabel,
+  seatRows,
+  table,
+} from "../widgets.js";
 
 const END_TEXT = {
   supply_empty: "the forgery supply ran out",
@@ -27,7 +39,7 @@ function rowCards(view, ctx, seat) {
         {
           class: "card-button",
           type: "button",
-          title: `flip ${seatLabel(ctx, seat)}'s card ${position + 1}`,
+          title: `flip ${possessive(ctx, seat)} card ${position + 1}`,
           dataset: { actionId: String(flip.id) },
           onclick: () => ctx.play(flip),
         },
@@ -111,7 +123,7 @@ export function describe(event, ctx) {
       return [`${act(ctx, s, "pass")}.`];
     case "flip":
       return [
-        `${act(ctx, s, "flip")} ${seatLabel(ctx, event.owner)}'s card ${event.position + 1}: `,
+        `${act(ctx, s, "flip")} ${possessive(ctx, event.owner)} card ${event.position + 1}: `,
         card(event.card),
         event.outcome ? [" — ", h("b", {}, event.outcome === "success" ? "challenge succeeds" : "challenge fails")] : "",
         ".",
