@@ -54,7 +54,7 @@ class ServiceConfig:
     default_budget_ms: float = 500.0
     max_budget_ms: float = 10_000.0
     max_simulations: int = 1_000_000
-    deadline_margin_ms: float = 500.0
+    deadline_margin_ms: float = 1000.0
     queue_timeout_ms: float = 5_000.0
     validate_timeout_ms: float = 5_000.0
     # Results cache.
