@@ -53,6 +53,7 @@ from bots.protocol import (
     InvalidBotSpec,
     Worlds,
 )
+from games.core.definition import Prior
 from games.core.engine import CHANCE, TERMINAL
 from games.core.params import ParamSpec
 
@@ -143,9 +144,7 @@ def search(
             key = engine.info_key(player)
             node = table.get(key)
             if node is None:
-                legal = engine.player_actions()
-                if candidates is not None:
-                    legal = candidates(engine, legal)
+                legal = engine.player_actions() if candidates is None else candidates(engine, None)
                 acts = list(legal)
                 rng.shuffle(acts)
                 node = _Node(acts)
@@ -184,9 +183,7 @@ def search(
             if heuristic is not None:
                 engine.apply(heuristic(engine, rng))
             else:
-                legal = engine.player_actions()
-                if candidates is not None:
-                    legal = candidates(engine, legal)
+                legal = engine.player_actions() if candidates is None else candidates(engine, None)
                 engine.apply(legal[int(random_() * len(legal))])
 
         # Backup: each node takes the return of the player who moves there.
@@ -244,6 +241,13 @@ class IsmctsBot(Bot):
             max=1_000_000,
         ),
         ParamSpec(
+            "opponent_model",
+            "heuristic",
+            "how sampled worlds fill other seats' hidden commits (sealed and finger bids): "
+            "'heuristic' (weighted by how likely the game's heuristic makes each) or 'uniform'",
+            choices=("heuristic", "uniform"),
+        ),
+        ParamSpec(
             "worlds",
             32,
             "size of the pool of sampled worlds (drawn once per search, copied per iteration)",
@@ -251,6 +255,14 @@ class IsmctsBot(Bot):
             max=100_000,
         ),
     )
+
+    def prior_for(self, game: str) -> Prior | None:
+        knowledge = knowledge_for(game)
+        if knowledge is None or self.config["opponent_model"] == "uniform":
+            return None
+        if type(knowledge).commit_prior is GameKnowledge.commit_prior:
+            return None  # the game has no model of hidden commits
+        return knowledge.commit_prior
 
     def decide(self, worlds: Worlds, budget: Budget, rng: random.Random) -> Hint:
         cfg = self.config

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 import pyspiel
 
 import games
-from games.core.definition import GameDefinition, InvalidInfoset
+from games.core.definition import GameDefinition, InvalidInfoset, Prior
 from games.core.engine import Engine
 from games.core.infoset import build_infoset, sample_engine
 from games.core.params import InvalidParams, ParamSpec, validate_params
@@ -238,10 +238,15 @@ class Worlds:
         params: dict[str, Any],
         infoset: dict[str, Any],
         rng: random.Random,
+        prior: Prior | None = None,
     ) -> Worlds:
-        """Worlds of an Atelier information set (validated, view included, by the first draw)."""
+        """Worlds of an Atelier information set (validated, view included, by the first draw).
+
+        ``prior`` weighs the hidden commits of other seats (``games.sample_state``'s hook); by
+        default they are uniform.
+        """
         started = time.perf_counter()
-        first = sample_engine(defn, params, infoset, rng)
+        first = sample_engine(defn, params, infoset, rng, prior)
         seat = infoset["seat"]
         key = first.info_key(seat)
 
@@ -252,7 +257,7 @@ class Worlds:
             # information sets are: the same validation, without rebuilding the JSON.
             engine = defn.new_engine(params)
             legal = getattr(engine, "is_legal", None)
-            for action in defn.sample_history(params, infoset, r):
+            for action in defn.sample_history(params, infoset, r, prior):
                 ok = legal(action) if legal is not None else action in engine.legal_actions()
                 if engine.is_terminal() or not ok:
                     raise InvalidInfoset("a sampled history is not legal: the sampler is wrong")
@@ -330,7 +335,8 @@ class Bot:
         when the seat is not the one to move.
         """
         rng = random.Random(seed)
-        return self.decide(Worlds.from_infoset(defn, params, infoset, rng), budget, rng)
+        worlds = Worlds.from_infoset(defn, params, infoset, rng, self.prior_for(defn.name))
+        return self.decide(worlds, budget, rng)
 
     def hint_for_state(self, state: pyspiel.State, budget: Budget, seed: int) -> Hint:
         """Reduces ``state`` to the acting seat's information set, then decides from that.
@@ -349,6 +355,10 @@ class Bot:
     def decide(self, worlds: Worlds, budget: Budget, rng: random.Random) -> Hint:
         """The move for ``worlds.seat``; every random choice from ``rng``."""
         raise NotImplementedError
+
+    def prior_for(self, game: str) -> Prior | None:
+        """How this bot weighs other seats' hidden commits when sampling worlds (uniform)."""
+        return None
 
     def spec(self) -> dict[str, Any]:
         return {"name": self.name, "options": dict(self.config)}

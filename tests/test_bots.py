@@ -49,7 +49,13 @@ def test_registry_builds_bots_from_plain_specs():
     bot = make_bot({"name": "ismcts", "options": {"exploration": 1, "worlds": 4}})
     assert bot.spec() == {
         "name": "ismcts",
-        "options": {"exploration": 1.0, "rollout": "auto", "rollout_depth": -1, "worlds": 4},
+        "options": {
+            "exploration": 1.0,
+            "rollout": "auto",
+            "rollout_depth": -1,
+            "opponent_model": "heuristic",
+            "worlds": 4,
+        },
     }
     assert make_bot("random").spec() == {"name": "random", "options": {}}
     names = {entry["name"] for entry in bot_catalog()}
@@ -59,6 +65,7 @@ def test_registry_builds_bots_from_plain_specs():
         "exploration",
         "rollout",
         "rollout_depth",
+        "opponent_model",
         "worlds",
     }
 

@@ -31,9 +31,13 @@ class GameKnowledge:
     default_rollout: ClassVar[str] = "random"
     default_rollout_depth: ClassVar[int | None] = None
 
-    def candidates(self, engine: Engine, legal: list[int]) -> list[int]:
-        """The actions a search considers here: a non-empty subset of ``legal``."""
-        return legal
+    def candidates(self, engine: Engine, legal: list[int] | None) -> list[int]:
+        """The actions a search considers here: a non-empty subset of the legal actions.
+
+        ``legal`` is the legal action list when the caller has it; ``None`` lets a game with
+        large action ranges avoid building the list at all.
+        """
+        return legal if legal is not None else engine.legal_actions()
 
     def rate(self, engine: Engine) -> list[tuple[int, float]]:
         """Ratings (higher is better) of the acting seat's considered actions."""
@@ -50,6 +54,12 @@ class GameKnowledge:
         rule of thumb drawn from the same reasoning.
         """
         return self.choose(engine, rng)
+
+    def commit_prior(self, engine: Engine, candidates: list[int]) -> list[float] | None:
+        """Weights for a hidden commit of the seat to move in ``engine`` (a sealed or finger
+        bid), used to sample worlds: how likely a sensible player made each candidate.
+        ``None``: no model, the sampler stays uniform. Reads only what that seat knew."""
+        return None
 
     def evaluate(self, engine: Engine) -> list[float] | None:
         """Estimated returns of every seat at a non-terminal state, or ``None`` if unknown."""

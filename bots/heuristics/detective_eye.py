@@ -169,6 +169,7 @@ def plan(
 
 class DetectiveEyeKnowledge(GameKnowledge):
     game = "detective_eye"
+    default_rollout = "heuristic"  # cheap (a whole game in a few milliseconds) and far better
 
     def rate(self, engine: DetectiveEyeEngine) -> list[tuple[int, float]]:  # type: ignore[override]
         phase = engine.phase

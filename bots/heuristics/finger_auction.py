@@ -207,6 +207,49 @@ class FingerAuctionKnowledge(GameKnowledge):
             out.append((action, total))
         return out
 
+    def playout(self, engine: FingerAuctionEngine, rng: Any) -> int:  # type: ignore[override]
+        """Picks as ``rate``; bids from per-card swings, with a little noise (for rollouts).
+
+        A take is the number of table cards worth taking (our gain, plus in a two-player
+        auction what the card would be worth to the opponent, above the table's mean), one less
+        now and then; the block is the opponent's take by the same rule.
+        """
+        if engine.phase == PICK:
+            return max(self._rate_picks(engine), key=lambda x: x[1])[0]
+        n = engine.num_players
+        m = engine.max_bid
+        active = engine.active
+        me = active[len(engine.bids)]
+        kinds = [k for k in range(NUM_KINDS) if engine.table[k]]
+        mine = {k: gain(engine.collections[me], k, n, VERMEER_PAIR) for k in kinds}
+
+        def wanted(values: dict[int, float]) -> int:
+            cards = [v for k in kinds for v in [values[k]] * engine.table[k]]
+            mean = sum(cards) / len(cards)
+            t = sum(1 for v in cards if v > mean) or 1
+            if rng.random() < 0.25 and t > 1:
+                t -= 1
+            return min(t, m)
+
+        if len(active) != 2:
+            return wanted(mine) - 1
+        opp = active[1] if active[0] == me else active[0]
+        theirs = {k: gain(engine.collections[opp], k, n, VERMEER_PAIR) for k in kinds}
+        take = wanted({k: mine[k] + theirs[k] for k in kinds})
+        if take == engine.last_take[me]:
+            take = take + 1 if take < m else take - 1
+        block = wanted({k: theirs[k] + mine[k] for k in kinds})
+        if block == engine.last_take[opp]:
+            block = block + 1 if block < m else block - 1
+        return (take - 1) * m + (block - 1)
+
+    def commit_prior(  # type: ignore[override]
+        self, engine: FingerAuctionEngine, candidates: list[int]
+    ) -> list[float]:
+        """An earlier bid of this auction: a softmax over the heuristic's ratings of it."""
+        rated = dict(self.rate(engine))
+        return _softmax([rated.get(a, min(rated.values())) for a in candidates])
+
     def evaluate(self, engine: FingerAuctionEngine) -> list[float]:  # type: ignore[override]
         """Expected returns from a softmax over each seat's score in prospect."""
         n = engine.num_players

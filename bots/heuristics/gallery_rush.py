@@ -94,9 +94,19 @@ class _TurnsTable:
         return 0.0 if found is None else -found
 
 
-@functools.cache
 def turns_to_qualify() -> dict[Collection, float]:
-    """Expected turns to qualify alone, from every unqualified Collection, under best play.
+    """Expected turns to qualify alone, from every unqualified Collection, under best play."""
+    return _solve_turns()[0]
+
+
+def turn_policy() -> dict[Collection, int]:
+    """The solved turn action (Explore or a declaration) for every unqualified Collection."""
+    return _solve_turns()[1]
+
+
+@functools.cache
+def _solve_turns() -> tuple[dict[Collection, float], dict[Collection, int]]:
+    """Expected turns to qualify alone (and the best turn action), under best play.
 
     A one-player Markov decision process with the full deck's odds (the deck's composition
     drifts during a game; the current turn is always valued with the exact visible deck, and
@@ -115,24 +125,26 @@ def turns_to_qualify() -> dict[Collection, float]:
     size = sum(deck)
     p_forgery = (deck[3] + deck[4] + deck[5]) / size
     p_mona = deck[6] / size
+    policy: dict[Collection, int] = {}
     for _ in range(500):
         delta = 0.0
         for c in states:
             odds = TurnOdds(sit, c)  # type: ignore[arg-type]
             stay = sit.value(c)
             steal = max(range(3), key=lambda p: c[p])
-            best = max(
-                odds.flip_value(0, deck),
-                *(odds.declare_painter(p, deck) for p in range(3)),
-                p_forgery * sit.value(_add(c, steal)) + (1 - p_forgery) * stay,
-                (1 - p_mona) * stay,
-            )
+            options = [
+                (odds.flip_value(0, deck), EXPLORE),
+                *((odds.declare_painter(p, deck), DECLARE_MONET + p) for p in range(3)),
+                (p_forgery * sit.value(_add(c, steal)) + (1 - p_forgery) * stay, DECLARE_FORGERY),
+                ((1 - p_mona) * stay, DECLARE_MONA_LISA),
+            ]
+            best, policy[c] = max(options)
             new = 1.0 - best
             delta = max(delta, abs(new - table[c]))
             table[c] = new
         if delta < 1e-6:
             break
-    return dict(table)
+    return dict(table), policy
 
 
 class Situation:
@@ -380,40 +392,51 @@ class GalleryRushKnowledge(GameKnowledge):
         raise ValueError(f"no decision in phase {phase}")
 
     def playout(self, engine: GalleryRushEngine, rng: Any) -> int:  # type: ignore[override]
-        """The same reasoning as ``rate`` cut down to single-flip odds, for fast rollouts."""
+        """``rate``'s reasoning made cheap, for rollouts.
+
+        The turn's action is the solved one for our Collection (with the Mona Lisa declared
+        when the deck is down to three cards); Continue/Confirm looks one flip ahead with the
+        visible deck and the expected-turns values; steals take the best card. When the game is
+        ending (another seat has qualified) it defers to ``rate``: few decisions, all decisive.
+        """
+        seat = engine.player
         phase = engine.phase
+        if phase == STEAL or any(
+            engine.qualified[s] for s in range(engine.num_players) if s != seat
+        ):
+            return self.choose(engine, rng)
         deck = engine.deck
         size = engine.deck_size
         if not size:
             deck = flip_deck(engine)
             size = sum(deck)
-        me = engine.collections[engine.player]
+        c = _collection(engine, seat)
         if phase == TURN:
             if not size:
                 return PASS
             if deck[6] and size <= 3:
                 return DECLARE_MONA_LISA
-            for p in range(3):
-                if me[p] + me[3] == PAINTER_GOAL - 1 and deck[p] * 3 >= size:
-                    return DECLARE_MONET + p
-            return EXPLORE
-        if phase == CHOOSE:
-            keep = engine.keep
-            kept = keep[0] + keep[1] + keep[2]
-            after = me[0] + me[1] + me[2] + me[3] + kept
-            best = max(me[0] + keep[0], me[1] + keep[1], me[2] + keep[2]) + me[3]
-            if not size or after >= COLLECTION_GOAL or best >= PAINTER_GOAL:
-                return CONFIRM
-            risk = keep[0] * deck[0] + keep[1] * deck[1] + keep[2] * deck[2]
-            risk += deck[3] + deck[4] + deck[5]
-            return CONTINUE if risk * 10 < 3 * size else CONFIRM
-        if phase == STEAL:
-            victim = engine.collections[engine.victims[0]]
-            if victim[3]:
-                return STEAL_BASE + 3
-            slot = max(range(3), key=lambda p: (victim[p] > 0, me[p]))
-            return STEAL_BASE + slot
-        return PASS
+            return turn_policy().get(c, EXPLORE)
+        # CHOOSE: bank the Keep, or flip once more and bank whatever is left standing.
+        keep = engine.keep
+        mask = keep[0] | keep[1] << 1 | keep[2] << 2
+        banked = _with_keep(c, mask)
+        confirm = race_value(banked)
+        if not size or goal_distance(banked) == 0:
+            return CONFIRM
+        total = 0.0
+        for kind in range(7):
+            count = deck[kind]
+            if not count:
+                continue
+            if kind < 3:
+                v = race_value(c) if keep[kind] else race_value(_add(banked, kind))
+            elif kind < 6:
+                v = race_value(_without_painter(c, kind - 3))
+            else:
+                v = race_value(_add(banked, 3))
+            total += count * v
+        return CONTINUE if total / size > confirm else CONFIRM
 
     def evaluate(self, engine: GalleryRushEngine) -> list[float]:  # type: ignore[override]
         """Win chances from each seat's race value (a softmax), turned into expected returns."""

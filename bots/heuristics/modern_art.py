@@ -202,7 +202,7 @@ class ModernArtKnowledge(GameKnowledge):
         seat = engine.to_move
         if phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE):
             chosen = self.bid(engine)
-            others = self.candidates(engine, engine.player_actions())
+            others = self.candidates(engine, None)
             return [(a, 1.0 if a == chosen else -abs(a - chosen) / 1000.0) for a in others]
         if phase == ANSWER:
             lot = Lot(engine, seat)
@@ -265,10 +265,12 @@ class ModernArtKnowledge(GameKnowledge):
         return out
 
     # --- action abstraction for search ---------------------------------------------------------
-    def candidates(self, engine: ModernArtEngine, legal: list[int]) -> list[int]:  # type: ignore[override]
+    def candidates(  # type: ignore[override]
+        self, engine: ModernArtEngine, legal: list[int] | None
+    ) -> list[int]:
         phase = engine.phase
         if phase not in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE):
-            return legal
+            return legal if legal is not None else engine.player_actions()
         seat = engine.to_move
         money = engine.money[seat]
         lot = Lot(engine, seat)
@@ -289,6 +291,15 @@ class ModernArtKnowledge(GameKnowledge):
         if phase in (OPEN_BIDS, ONCE_BIDS):
             actions.add(PASS)
         return sorted(actions)
+
+    def commit_prior(  # type: ignore[override]
+        self, engine: ModernArtEngine, candidates: list[int]
+    ) -> list[float]:
+        """An unrevealed sealed bid: most likely near the heuristic's bid for that seat."""
+        lot = Lot(engine, engine.to_move)
+        centre = self.bid(engine, lot) - AMOUNT_BASE
+        spread = max(3.0, 0.25 * lot.cap)
+        return [math.exp(-abs(a - AMOUNT_BASE - centre) / spread) for a in candidates]
 
     # --- evaluation -------------------------------------------------------------------------
     def evaluate(self, engine: ModernArtEngine) -> list[float]:  # type: ignore[override]

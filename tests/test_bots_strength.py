@@ -1,0 +1,40 @@
+"""Playing strength (slow: ``python -m pytest -m slow tests/test_bots_strength.py``).
+
+Seeded matches through ``evaluation.bench.strength`` with seats rotated. The full measurement,
+with more games and the figures recorded in ``docs/bots.md``, is ``atelier bench strength``;
+these runs are smaller and assert what holds with margin at their size.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import games
+from evaluation.bench import ismcts as speed
+from evaluation.bench import strength
+
+pytestmark = pytest.mark.slow
+
+GAMES = sorted(games.DEFINITIONS)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_ismcts_beats_random_by_a_wide_margin(name):
+    report = strength.run([name], games_per_pairing=12, pairings=("ismcts-vs-random",))
+    row = report["games"][name]["pairings"]["ismcts-vs-random"]
+    players = report["games"][name]["params"]["players"]
+    # Well above the uniform rate: at least 1.5x its first-place share (0.75 in two players).
+    assert row["score"] >= 1.5 / players, row
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_ismcts_holds_its_own_against_the_heuristic(name):
+    report = strength.run([name], games_per_pairing=12, pairings=("ismcts-vs-heuristic",))
+    row = report["games"][name]["pairings"]["ismcts-vs-heuristic"]
+    assert row["ci95"][1] > row["uniform"], row  # not significantly worse than the heuristic
+
+
+def test_our_ismcts_is_much_faster_than_openspiels():
+    report = speed.run(seconds=2.0, rounds=2)
+    for name, row in report["games"].items():
+        assert row["ratio"] >= 5.0, (name, row)
