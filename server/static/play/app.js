@@ -259,7 +259,10 @@ function show(data) {
   const yourTurn = data.status === "waiting" && data.current_player === data.seat;
   document.body.dataset.game = data.game;
   document.body.dataset.step = String(data.step);
-  if (data.status !== "bots_to_move") state.polls = 0;
+  if (data.status !== "bots_to_move") {
+    state.polls = 0;
+    if (!data.warning) showWarning(null); // the bots caught up: the old warning is moot
+  }
   if (data.terminal) {
     $("turn").textContent = "Game over.";
     $("moves").replaceChildren();
@@ -290,39 +293,57 @@ function show(data) {
   }
 }
 
+// The log: one line per public event, the seat's private entries under the event they belong
+// to. A run of events the renderer calls collapsible (Modern Art's card-by-card deal) is one
+// line, with the seat's private parts of the run on one line under it.
 function renderLog(data, renderer, ctx) {
   const privateAt = new Map();
   for (const entry of data.infoset.private) {
     if (!privateAt.has(entry.at)) privateAt.set(entry.at, []);
     privateAt.get(entry.at).push(entry);
   }
+  const events = data.infoset.events;
   const items = [];
-  data.infoset.events.forEach((event, step) => {
-    const fresh = step >= state.lastStep;
-    const mine = event.seat === data.seat;
+  let step = 0;
+  while (step < events.length) {
+    const event = events[step];
+    let last = step;
+    if (renderer.collapsible.has(event.type)) {
+      while (last + 1 < events.length && events[last + 1].type === event.type) last += 1;
+    }
+    const fresh = last >= state.lastStep;
+    const mine = step === last && event.seat === data.seat;
+    const group = events.slice(step, last + 1);
     items.push(
       h(
         "li",
-        { class: ["event", fresh ? "new" : "", mine ? "mine" : ""].join(" "), dataset: { step: String(step), type: event.type } },
-        h("span", { class: "step" }, String(step)),
-        h("span", { class: "text" }, renderer.describe(event, ctx)),
+        {
+          class: ["event", fresh ? "new" : "", mine ? "mine" : ""].join(" "),
+          dataset: { step: String(step), last: String(last), type: event.type },
+        },
+        h("span", { class: "step" }, step === last ? String(step) : `${step}–${last}`),
+        h("span", { class: "text" }, step === last ? renderer.describe(event, ctx) : renderer.describeRun(group, ctx)),
       ),
     );
-    for (const entry of privateAt.get(step) || []) {
+    const secrets = [];
+    for (let s = step; s <= last; s++) secrets.push(...(privateAt.get(s) || []));
+    const lines = step === last ? secrets.map((e) => [e]) : secrets.length ? [secrets] : [];
+    for (const line of lines) {
       items.push(
         h(
           "li",
           { class: ["private", fresh ? "new" : ""].join(" ") },
           h("span", { class: "step", title: "only you saw this" }, "you"),
-          h("span", { class: "text" }, renderer.describePrivate(entry, ctx)),
+          h("span", { class: "text" }, line.length === 1 ? renderer.describePrivate(line[0], ctx) : renderer.describePrivateRun(line, ctx)),
         ),
       );
     }
-  });
+    step = last + 1;
+  }
   const log = $("log");
   log.replaceChildren(...items);
   log.scrollTop = log.scrollHeight;
-  state.lastStep = data.infoset.events.length;
+  state.lastStep = events.length;
 }
 
 function showResult(data, ctx) {

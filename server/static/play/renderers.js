@@ -32,6 +32,13 @@ export function rendererFor(game) {
   const own = RENDERERS[game] || {};
   return {
     custom: game in RENDERERS,
+    // Event types whose consecutive runs the log shows as one line.
+    collapsible: own.collapsible || new Set(),
+    describeRun: (events, ctx) => own.describeRun(events, ctx),
+    describePrivateRun: (entries, ctx) =>
+      own.describePrivateRun
+        ? own.describePrivateRun(entries, ctx)
+        : entries.map((e) => [(own.describePrivate && own.describePrivate(e, ctx)) || generic.describePrivate(e, ctx), " "]),
     renderTable: (view, ctx) => {
       try {
         return (own.renderTable || generic.renderTable)(view, ctx);

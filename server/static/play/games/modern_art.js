@@ -192,6 +192,25 @@ export function describe(event, ctx) {
   return out;
 }
 
+// The deal, card by card, is one line in the log: "Cards dealt: 9 to each seat".
+export const collapsible = new Set(["deal"]);
+
+export function describeRun(events, ctx) {
+  const per = new Map();
+  for (const e of events) per.set(e.seat, (per.get(e.seat) || 0) + 1);
+  const counts = new Set(per.values());
+  if (counts.size === 1 && per.size === ctx.players) {
+    const n = [...counts][0];
+    return [`Cards dealt: ${n} to each seat.`];
+  }
+  return [`Cards dealt: ${[...per].map(([s, n]) => `${seatLabel(ctx, s)} ${n}`).join(", ")}.`];
+}
+
+export function describePrivateRun(entries) {
+  const cards = entries.filter((e) => e.artist).map((e) => artCard(e.artist, e.auction));
+  return ["You draw ", h("span", { class: "cards" }, cards), "."];
+}
+
 export function describePrivate(entry) {
   if (entry.artist) return ["You draw ", artCard(entry.artist, entry.auction), "."];
   if (entry.amount !== undefined) return [`Your sealed bid: ${entry.amount}.`];
