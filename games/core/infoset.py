@@ -244,7 +244,14 @@ def sample_engine(
 ) -> Engine:
     """A full engine state consistent with ``infoset``, validated by replay (see module doc)."""
     seat, _, _ = check_envelope(defn, params, infoset)
-    history = defn.sample_history(params, infoset, rng, prior)
+    try:
+        history = defn.sample_history(params, infoset, rng, prior)
+    except InvalidInfoset:
+        raise
+    except (TypeError, KeyError, AttributeError, IndexError, ValueError) as err:
+        # A field of the wrong type deep inside an event tripped the game's sampler: still
+        # the client's mistake, so report it as such rather than crash.
+        raise InvalidInfoset(f"malformed information set ({type(err).__name__}: {err})") from err
     engine = defn.new_engine(params)
     for i, action in enumerate(history):
         if engine.is_terminal() or action not in engine.legal_actions():

@@ -198,7 +198,7 @@ class FingerAuction(GameDefinition):
             )
         if kind in ("reveal", "pick"):
             card = struct.get("card")
-            if card not in KIND_BY_NAME:
+            if not isinstance(card, str) or card not in KIND_BY_NAME:
                 raise InvalidAction(f"field 'card' must be one of {list(KIND_NAMES)}, got {card!r}")
             action = KIND_BY_NAME[card] + (engine.max_bid**2 if kind == "pick" else 0)
         elif kind == "tie_break":
@@ -242,6 +242,8 @@ class FingerAuction(GameDefinition):
                 raise InvalidInfoset(f"events[{i}] comes after the end of the game")
             kind = event.get("type")
             phase = engine.phase
+            card = event.get("card")
+            card_kind = KIND_BY_NAME.get(card) if isinstance(card, str) else None
             if kind == "bid" and phase == BID:
                 if i in known:
                     action = encode_bid(engine, known[i], InvalidInfoset, f"events[{i}]")
@@ -254,10 +256,10 @@ class FingerAuction(GameDefinition):
                         action = rng.choices(candidates, weights=weights)[0]
                     else:
                         action = candidates[rng.randrange(len(candidates))]
-            elif kind == "reveal" and phase == REVEAL and event.get("card") in KIND_BY_NAME:
-                action = KIND_BY_NAME[event["card"]]
-            elif kind == "pick" and phase == PICK and event.get("card") in KIND_BY_NAME:
-                action = engine.max_bid**2 + KIND_BY_NAME[event["card"]]
+            elif kind == "reveal" and phase == REVEAL and card_kind is not None:
+                action = card_kind
+            elif kind == "pick" and phase == PICK and card_kind is not None:
+                action = engine.max_bid**2 + card_kind
             elif kind == "tie_break" and phase == TIE:
                 action = event.get("winner")
             else:

@@ -91,19 +91,19 @@ class GalleryRush(GameDefinition):
             action = table[kind]
         elif kind == "declare":
             call = struct.get("call")
-            if call not in CALL_BY_NAME:
+            if not isinstance(call, str) or call not in CALL_BY_NAME:
                 raise InvalidAction(
                     f"field 'call' must be one of {list(CALL_BY_NAME)}, got {call!r}"
                 )
             action = 1 + CALL_BY_NAME[call]
         elif kind == "steal":
             card = struct.get("card")
-            if card not in SLOT_NAMES:
+            if not isinstance(card, str) or card not in SLOT_NAMES:
                 raise InvalidAction(f"field 'card' must be one of {list(SLOT_NAMES)}, got {card!r}")
             action = 9 + SLOT_NAMES.index(card)
         elif kind == "flip":
             card = struct.get("card")
-            if card not in KIND_BY_NAME:
+            if not isinstance(card, str) or card not in KIND_BY_NAME:
                 raise InvalidAction(f"field 'card' must be one of {list(KIND_NAMES)}, got {card!r}")
             action = KIND_BY_NAME[card]
         elif kind == "start_player":
