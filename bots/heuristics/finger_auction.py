@@ -140,6 +140,7 @@ class _Table:
 
 class FingerAuctionKnowledge(GameKnowledge):
     game = "finger_auction"
+    default_rollout = "heuristic"  # ``playout``: greedy picks, bids from per-card swings
 
     def rate(self, engine: FingerAuctionEngine) -> list[tuple[int, float]]:  # type: ignore[override]
         if engine.phase == PICK:

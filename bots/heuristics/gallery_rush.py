@@ -356,6 +356,7 @@ def _collection(engine: GalleryRushEngine, seat: int) -> Collection:
 
 class GalleryRushKnowledge(GameKnowledge):
     game = "gallery_rush"
+    default_rollout = "heuristic"  # ``playout``: the solved turn policy, one flip of lookahead
 
     def rate(self, engine: GalleryRushEngine) -> list[tuple[int, float]]:  # type: ignore[override]
         seat = engine.player
