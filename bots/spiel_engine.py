@@ -59,7 +59,8 @@ class SpielEngine:
         return self.state.returns()
 
     def info_key(self, player: int) -> Any:
-        return self.state.information_state_string(player)
+        # The seat is part of the key: two seats' strings may coincide in some games.
+        return (player, self.state.information_state_string(player))
 
     @property
     def history(self) -> list[int]:
