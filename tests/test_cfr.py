@@ -198,7 +198,8 @@ def test_stored_finger_auction_solution_is_what_it_says():
     params = defn.validate_params(small("finger_auction"))
     stored = store.find("finger_auction", defn.version, params)
     tree = build_engine_tree(defn, params)
-    result = exploitability(tree, _from_json(tree, stored.policy))
+    digests = store.tree_digests(defn, params, tree)
+    result = exploitability(tree, _from_json(tree, stored.policy, digests))
     assert result.nash_conv == pytest.approx(stored.meta["nash_conv"], abs=1e-9)
     assert result.nash_conv <= 1e-3 * tree.utility_range
 
@@ -211,7 +212,8 @@ def test_stored_detective_eye_solution_is_what_it_says():
     params = defn.validate_params(small("detective_eye"))
     stored = store.find("detective_eye", defn.version, params)
     tree = build_engine_tree(defn, params)
-    result = exploitability(tree, _from_json(tree, stored.policy))
+    digests = store.tree_digests(defn, params, tree)
+    result = exploitability(tree, _from_json(tree, stored.policy, digests))
     assert result.nash_conv <= 1e-3 * tree.utility_range
 
 

@@ -47,16 +47,21 @@ class CFRBot(Bot):
     def hint(self, defn, params, infoset, budget, seed) -> Hint:
         # Find the solution before sampling a world: an unsolved setting fails at once.
         self._stored = store.find(defn.name, defn.version, defn.validate_params(params))
-        return super().hint(defn, params, infoset, budget, seed)
+        self._infoset = infoset
+        try:
+            return super().hint(defn, params, infoset, budget, seed)
+        finally:
+            self._infoset = None
 
     def decide(self, worlds: Worlds, budget: Budget, rng: random.Random) -> Hint:
         stored = getattr(self, "_stored", None)
-        if stored is None or stored.game != worlds.game:
+        infoset = getattr(self, "_infoset", None)
+        if stored is None or infoset is None or stored.game != worlds.game:
             raise LookupError(f"no stored CFR solution for {worlds.game}")
-        engine = worlds.first
-        legal = list(engine.legal_actions())
+        # The sampled world is only read for the legal actions (the same in every world).
+        legal = list(worlds.first.legal_actions())
         try:
-            probs = stored.probabilities(worlds.seat, engine.info_key(worlds.seat), len(legal))
+            probs = stored.probabilities(infoset, len(legal))
         except KeyError as err:
             raise LookupError(
                 f"information set not in the stored {worlds.game} solution ({err}); regenerate "

@@ -52,9 +52,10 @@ def solve_variant(
     if result.nash_conv > target:
         raise RuntimeError(f"{name}: NashConv {result.nash_conv:.3g} > {target:.3g}")
     sigmas = solver.average_policy()
-    policy = store.policy_to_json(tree, sigmas)
+    digests = store.tree_digests(defn, params, tree)
+    policy = store.policy_to_json(tree, sigmas, digests)
     # Rounding the stored probabilities must not undo the solve: measure what is stored.
-    reloaded = _from_json(tree, policy)
+    reloaded = _from_json(tree, policy, digests)
     from bots.cfr.solvers import exploitability
 
     stored = exploitability(tree, reloaded)
@@ -84,16 +85,13 @@ def solve_variant(
     return figures
 
 
-def _from_json(tree, policy):
+def _from_json(tree, policy, digests):
+    """Per-player slot arrays from a stored ``policy`` (``digests`` from ``tree_digests``)."""
     import numpy as np
 
-    from bots.cfr.tree import key_digest
-
     sigmas = []
-    for p, pt in enumerate(tree.players):
-        flat = np.concatenate(
-            [np.asarray(policy[key_digest((p, key))], dtype=float) for key in pt.keys]
-        )
+    for pt, names in zip(tree.players, digests, strict=True):
+        flat = np.concatenate([np.asarray(policy[name], dtype=float) for name in names])
         sigmas.append(pt.normalize(flat))
     return sigmas
 

@@ -2,14 +2,15 @@
 
 A file holds one game setting: the game, its version and full parameters, how it was solved
 (method, iterations, NashConv reached, the command that regenerates it) and the policy: for
-every information set, keyed by ``key_digest((seat, engine.info_key(seat)))``, the
-probabilities of its legal actions in increasing action-id order. Keys are digests so the file
-stays small; a lookup recomputes the key from a world sampled from the information-set JSON
-(every consistent world gives the same ``info_key``).
+every information set, keyed by ``infoset_digest(infoset)`` (a digest of the canonical
+information-set JSON, the public contract of ``games.core.infoset``, so engine internals such
+as ``info_key`` can change without invalidating a file), the probabilities of its legal
+actions in increasing action-id order. Keys are digests so the file stays small.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from bots.cfr.tree import GameTree, key_digest
+from bots.cfr.tree import GameTree
+from games.core.infoset import build_infoset, canonical_json
 
 DATA_DIR = Path(__file__).with_name("data")
 REGENERATE = "python -m bots.cfr.solve"
@@ -34,23 +36,44 @@ class StoredPolicy:
     policy: dict[str, list[float]]
     path: Path
 
-    def probabilities(self, seat: int, info_key: Any, num_actions: int) -> list[float]:
+    def probabilities(self, infoset: dict[str, Any], num_actions: int) -> list[float]:
         """The stored probabilities at this information set; ``KeyError`` if it is unknown."""
-        probs = self.policy[key_digest((seat, info_key))]
+        probs = self.policy[infoset_digest(infoset)]
         if len(probs) != num_actions:
             raise KeyError(f"stored policy has {len(probs)} actions here, the game {num_actions}")
         total = sum(probs)
         return [p / total for p in probs] if total > 0 else [1.0 / num_actions] * num_actions
 
 
-def policy_to_json(tree: GameTree, sigmas: list[np.ndarray], digits: int = 6) -> dict[str, Any]:
+def infoset_digest(infoset: dict[str, Any]) -> str:
+    """A short stable name of an information set: its canonical JSON, hashed."""
+    return hashlib.sha1(canonical_json(infoset).encode()).hexdigest()[:16]
+
+
+def tree_digests(defn: Any, params: dict[str, Any], tree: GameTree) -> list[list[str]]:
+    """``infoset_digest`` of every information set of ``tree``, per player, by index."""
+    out: list[list[str]] = []
+    for p, pt in enumerate(tree.players):
+        names = []
+        for history in pt.histories:
+            engine = defn.new_engine(params)
+            for action in history:
+                engine.apply(action)
+            names.append(infoset_digest(build_infoset(defn, params, engine, p, with_view=False)))
+        out.append(names)
+    return out
+
+
+def policy_to_json(
+    tree: GameTree, sigmas: list[np.ndarray], digests: list[list[str]], digits: int = 6
+) -> dict[str, Any]:
     """The ``policy`` part of a data file, from per-player slot arrays."""
     out: dict[str, list[float]] = {}
-    for p, (pt, sigma) in enumerate(zip(tree.players, sigmas, strict=True)):
-        for i, key in enumerate(pt.keys):
+    for pt, sigma, names in zip(tree.players, sigmas, digests, strict=True):
+        for i in range(pt.num_infosets):
             lo = int(pt.slot_start[i])
             probs = sigma[lo : lo + int(pt.num_actions[i])]
-            out[key_digest((p, key))] = [round(float(x), digits) for x in probs]
+            out[names[i]] = [round(float(x), digits) for x in probs]
     return out
 
 
