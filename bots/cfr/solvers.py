@@ -238,10 +238,14 @@ class Solver:
 
     # --- external sampling --------------------------------------------------------------------
     def _prepare_sampling(self) -> None:
+        """Per-edge constants of the history tree that every sampled iteration reads."""
         tree = self.tree
-        self._decision = tree.node_num_children > 0
-        self._children_parent = tree.node_parent[1:]
-        self._term_is = tree.term_node
+        parent_player = tree.node_player[np.maximum(tree.node_parent, 0)]
+        seated = tree.edge_slot >= 0
+        # Which seat chose the edge into each node (-1: chance or the root).
+        self._edge_owner = np.where(seated, parent_player, -1)
+        self._edge_masks = [self._edge_owner == j for j in range(tree.num_players)]
+        self._edge_slots = [tree.edge_slot[m] for m in self._edge_masks]
 
     def _es_iteration(self) -> None:
         tree = self.tree
@@ -251,11 +255,8 @@ class Solver:
         for p, pt in enumerate(tree.players):
             # Probability of the edge into every node under the sampling policy.
             edge = tree.edge_chance.copy()
-            seated = tree.edge_slot >= 0
-            edge_owner = np.where(seated, node_player[np.maximum(parent, 0)], -1)
             for j in range(tree.num_players):
-                mask = edge_owner == j
-                edge[mask] = self.sigma[j][tree.edge_slot[mask]]
+                edge[self._edge_masks[j]] = self.sigma[j][self._edge_slots[j]]
             # Sample one child of every chance and opponent node: one uniform per node,
             # located in the cumulative sums of its children's edge probabilities.
             cum = np.cumsum(edge)
@@ -271,9 +272,7 @@ class Solver:
             chosen = np.zeros(n, dtype=bool)
             chosen[pick] = True
             # Children of the traverser's own nodes are all explored.
-            own_child = np.zeros(n, dtype=bool)
-            own_child[1:] = node_player[parent[1:]] == p
-            keep = chosen | own_child
+            keep = chosen | (self._edge_owner == p)
             alive = np.zeros(n, dtype=bool)
             alive[0] = True
             for lo_n, hi_n in tree.level_nodes[1:]:

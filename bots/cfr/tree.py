@@ -139,9 +139,8 @@ class GameTree:
 class _Builder:
     """Collects the tree during a breadth-first walk, then renumbers it level by level."""
 
-    def __init__(self, num_players: int, max_nodes: int) -> None:
+    def __init__(self, num_players: int) -> None:
         self.n = num_players
-        self.max_nodes = max_nodes
         # Per player: key -> provisional index; per provisional infoset: parent seq, actions.
         self.index: list[dict[Any, int]] = [{} for _ in range(num_players)]
         self.parent: list[list[tuple[int, int]]] = [[] for _ in range(num_players)]
@@ -291,7 +290,7 @@ class _Builder:
 
 def _walk(root: Any, num_players: int, max_nodes: int, ops: Any) -> GameTree:
     """Breadth-first walk shared by both walkers; ``ops`` adapts engines or pyspiel states."""
-    b = _Builder(num_players, max_nodes)
+    b = _Builder(num_players)
     # Queue entries: (state, node id, seqs per player, chance reach, own depth per player).
     none = (-1, 0)
     queue: deque = deque()
