@@ -14,7 +14,18 @@ from server.limits import API_KEY_HEADER
 from server.service import atelier, runtime
 
 # Reachable without an API key and outside the rate limit: monitors and docs.
-OPEN_ENDPOINTS = {"meta.ping", "meta.healthz", "meta.openapi", "meta.docs", "meta.index"}
+# Endpoints that need no API key and cost no rate-limit tokens: liveness, docs and the play
+# page's own files (the page then sends the key on its /v1 calls).
+OPEN_ENDPOINTS = {
+    "meta.ping",
+    "meta.healthz",
+    "meta.openapi",
+    "meta.docs",
+    "meta.index",
+    "play.page",
+    "play.page_slash",
+    "play.static",
+}
 
 
 def create_app(config: ServiceConfig | dict[str, Any] | None = None) -> Flask:
