@@ -29,6 +29,7 @@ perfect recall and check it while building.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -288,7 +289,9 @@ class _Builder:
         )
 
 
-def _walk(root: Any, num_players: int, max_nodes: int, ops: Any) -> GameTree:
+def _walk(
+    root: Any, num_players: int, max_nodes: int, ops: Any, max_seconds: float | None = None
+) -> GameTree:
     """Breadth-first walk shared by both walkers; ``ops`` adapts engines or pyspiel states."""
     b = _Builder(num_players)
     # Queue entries: (state, node id, seqs per player, chance reach, own depth per player).
@@ -303,8 +306,13 @@ def _walk(root: Any, num_players: int, max_nodes: int, ops: Any) -> GameTree:
     b.edge_chance.append(1.0)
     b.node_depth.append(0)
     queue.append((root, 0, (none,) * num_players, 1.0, (0,) * num_players))
+    deadline = time.perf_counter() + max_seconds if max_seconds else None
     while queue:
         state, nid, seqs, reach, odepth = queue.popleft()
+        if deadline is not None and time.perf_counter() > deadline:
+            raise TreeTooLarge(
+                f"the game tree was not walked within {max_seconds:g} s ({nid} histories so far)"
+            )
         player = ops.player(state)
         b.node_player[nid] = player
         if player == TERMINAL:
@@ -394,11 +402,16 @@ class _SpielOps:
         return s.child(a)
 
 
-def build_engine_tree(defn: Any, params: dict[str, Any], max_nodes: int = 5_000_000) -> GameTree:
+def build_engine_tree(
+    defn: Any,
+    params: dict[str, Any],
+    max_nodes: int = 5_000_000,
+    max_seconds: float | None = None,
+) -> GameTree:
     """The tree of an Atelier game, walked on its engine; keys are ``engine.info_key(p)``."""
     params = defn.validate_params(params)
     engine = defn.new_engine(params)
-    tree = _walk(engine, engine.num_players, max_nodes, _EngineOps())
+    tree = _walk(engine, engine.num_players, max_nodes, _EngineOps(), max_seconds)
     tree.utility_range = _range_of(defn.numbers(params))
     return tree
 
