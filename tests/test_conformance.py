@@ -319,3 +319,19 @@ def test_bad_parameters_name_the_parameter(game):
         pyspiel.load_game(name, {"no_such_param": 1})
     with pytest.raises(Exception, match="players"):
         pyspiel.load_game(name, {"players": 99})
+
+
+def test_python_fast_paths_answer_like_openspiels_cpp(game):
+    """The Python shadows of legal_actions / is_chance_node agree with pyspiel's C++ methods."""
+    for seed in range(3):
+        for state in play_states(game, seed):
+            for player in (None, 0, game.num_players() - 1):
+                cpp = (
+                    pyspiel.State.legal_actions(state)
+                    if player is None
+                    else pyspiel.State.legal_actions(state, player)
+                )
+                ours = state.legal_actions() if player is None else state.legal_actions(player)
+                assert ours == cpp
+            assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+            assert state.is_player_node() == pyspiel.State.is_player_node(state)

@@ -154,6 +154,11 @@ def run(
                 raw_rates["actions_per_s"] / ref_rates["actions_per_s"], 3
             ),
             "spiel_vs_engine": round(face_rates["actions_per_s"] / raw_rates["actions_per_s"], 3),
+            # What the pyspiel trampolines add per action (C++ -> Python calls for the current
+            # player, legal actions and apply), independent of how fast the engine itself is.
+            "spiel_overhead_us_per_action": round(
+                1e6 / face_rates["actions_per_s"] - 1e6 / raw_rates["actions_per_s"], 2
+            ),
         }
     return report
 
@@ -162,11 +167,13 @@ def format_table(report: dict[str, Any]) -> str:
     ref = report["reference"]
     lines = [
         f"reference {ref['game']} (C++ via Python): {ref['actions_per_s']:,.0f} actions/s",
-        f"{'game':<16}{'engine act/s':>14}{'face act/s':>14}{'engine/ref':>12}{'face/engine':>13}",
+        f"{'game':<16}{'engine act/s':>14}{'face act/s':>14}{'engine/ref':>12}{'face/engine':>13}"
+        f"{'face +us/act':>14}",
     ]
     for name, row in report["games"].items():
         lines.append(
             f"{name:<16}{row['engine']['actions_per_s']:>14,.0f}{row['spiel']['actions_per_s']:>14,.0f}"
             f"{row['engine_vs_reference']:>12.2f}{row['spiel_vs_engine']:>13.2f}"
+            f"{row['spiel_overhead_us_per_action']:>14.2f}"
         )
     return "\n".join(lines)
