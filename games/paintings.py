@@ -45,3 +45,13 @@ def forgery_painter(kind: int) -> int:
 def counts_to_names(counts: list[int] | tuple[int, ...]) -> dict[str, int]:
     """``{kind name: count}`` for the kinds present, in deck order."""
     return {KIND_NAMES[k]: c for k, c in enumerate(counts) if c}
+
+
+def shared_returns(num_players: int, winners: list[int]) -> list[float]:
+    """Returns of the 28-card games (RULINGS "Common"): the winners share +1, the losers
+    share -1, and a draw among all players is 0 for everyone."""
+    won = len(winners)
+    if won == num_players:
+        return [0.0] * num_players
+    win, lose = 1.0 / won, -1.0 / (num_players - won)
+    return [win if s in winners else lose for s in range(num_players)]

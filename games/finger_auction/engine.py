@@ -26,6 +26,7 @@ from games.paintings import (
     NUM_KINDS,
     PAINTER_NAMES,
     counts_to_names,
+    shared_returns,
 )
 
 # Phases.
@@ -428,11 +429,7 @@ class FingerAuctionEngine(Engine):
         n = self.num_players
         if self.phase != OVER:
             return [0.0] * n
-        won = self.winners()
-        if len(won) == n:
-            return [0.0] * n
-        win, lose = 1.0 / len(won), -1.0 / (n - len(won))
-        return [win if s in won else lose for s in range(n)]
+        return shared_returns(n, self.winners())
 
     # --- what players know ---------------------------------------------------------------------
     def bid_struct(self, seat_index: int, action: int) -> dict[str, int]:

@@ -21,6 +21,7 @@ from games.paintings import (
     counts_to_names,
     forgery_painter,
     is_forgery,
+    shared_returns,
 )
 
 # Player actions.
@@ -359,11 +360,7 @@ class GalleryRushEngine(Engine):
         n = self.num_players
         if self.phase != OVER:
             return [0.0] * n
-        won = self.winners()
-        if len(won) == n:
-            return [0.0] * n
-        win, lose = 1.0 / len(won), -1.0 / (n - len(won))
-        return [win if s in won else lose for s in range(n)]
+        return shared_returns(n, self.winners())
 
     # --- what players know -------------------------------------------------------------------
     def narrate(self, action: int) -> Narration:
