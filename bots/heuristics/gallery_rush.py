@@ -60,6 +60,7 @@ from games.paintings import FULL_DECK, KIND_NAMES
 SIZE_WEIGHT = 0.05
 INSTANT_WIN = 1.0  # a Mona Lisa win: better than merely qualifying with a typical Collection
 HARM_WEIGHT = 0.5  # how much hurting a victim is worth next to helping ourselves
+EVAL_SHARPNESS = 0.8  # win-chance softmax over race values (expected turns) in ``evaluate``
 
 Collection = tuple[int, int, int, int]
 Deck = tuple[int, ...]
@@ -145,6 +146,20 @@ def _solve_turns() -> tuple[dict[Collection, float], dict[Collection, int]]:
         if delta < 1e-6:
             break
     return dict(table), policy
+
+
+class _Race:
+    """The ``Situation`` interface of the race (nobody qualified yet): ``race_value``."""
+
+    __slots__ = ()
+    target = -1
+    win = INSTANT_WIN
+
+    def value(self, c: Collection) -> float:
+        return race_value(c)
+
+
+_RACE = _Race()
 
 
 class Situation:
@@ -440,11 +455,21 @@ class GalleryRushKnowledge(GameKnowledge):
         return CONTINUE if total / size > confirm else CONFIRM
 
     def evaluate(self, engine: GalleryRushEngine) -> list[float]:  # type: ignore[override]
-        """Win chances from each seat's race value (a softmax), turned into expected returns."""
+        """Win chances from each seat's race value (a softmax), turned into expected returns.
+
+        A Keep at stake (the mover deciding whether to continue) is valued by the exact
+        expectimax of the rest of the turn, as ``rate`` values it.
+        """
         n = engine.num_players
         strength = [race_value(_collection(engine, s)) for s in range(n)]
+        if engine.phase == CHOOSE:
+            seat = engine.player
+            mine = _collection(engine, seat)
+            keep = engine.keep[0] | engine.keep[1] << 1 | engine.keep[2] << 2
+            odds = TurnOdds(_RACE, mine)  # type: ignore[arg-type]
+            strength[seat] = odds.best_with_keep(keep, flip_deck(engine))
         top = max(strength)
-        weights = [math.exp(1.2 * (v - top)) for v in strength]
+        weights = [math.exp(EVAL_SHARPNESS * (v - top)) for v in strength]
         total = sum(weights)
         lose = -1.0 / (n - 1)
         return [w / total * (1.0 - lose) + lose for w in weights]
