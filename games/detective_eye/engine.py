@@ -19,7 +19,9 @@ private record is ``private_log``.
 
 from __future__ import annotations
 
+import random
 from math import comb
+from operator import add, sub
 from typing import Any
 
 from games.core.engine import CHANCE, TERMINAL, Engine, Narration
@@ -111,14 +113,17 @@ class Rules:
     """
 
     __slots__ = (
+        "bids",
         "cards_per_painter",
         "deal_comps",
         "draft_base",
         "draft_comps",
         "draft_index",
         "draft_size",
+        "flips",
         "max_rounds",
         "names",
+        "row_base",
     )
 
     def __init__(
@@ -129,6 +134,7 @@ class Rules:
         hand_size: int,
         draft_size: int,
         base: int,
+        num_players: int,
     ) -> None:
         self.max_rounds = max_rounds
         self.cards_per_painter = cards_per_painter
@@ -140,6 +146,14 @@ class Rules:
         self.deal_comps = compositions(hand_size, painters, cards_per_painter)
         if base + len(self.draft_comps) > HIDDEN_BYTE:  # info_key stores actions as bytes
             raise ValueError("too many distinct actions for this parameter setting")
+        # Decoding tables for the hot paths (a tuple index instead of a divmod per step):
+        # bids by ``action - bid_base`` -> (painter, quantity), flips by ``action - flip_base``
+        # -> (owner, position), and the first flip action of each seat's row.
+        cards = num_players * hand_size
+        flip_base = base - cards
+        self.bids = tuple((c, q + 1) for q in range(cards) for c in range(painters))
+        self.flips = tuple((s, i) for s in range(num_players) for i in range(hand_size))
+        self.row_base = tuple(flip_base + s * hand_size for s in range(num_players))
 
 
 class DetectiveEyeEngine(Engine):
@@ -209,6 +223,7 @@ class DetectiveEyeEngine(Engine):
             hand_size,
             draft_size,
             self.flip_base + n * hand_size,
+            n,
         )
         self.history: list[int] = []
         self.reveals: list[int] = []  # the painter of every card flipped, in order
@@ -374,32 +389,37 @@ class DetectiveEyeEngine(Engine):
             _DRAFT_IDS[key] = ids
         return ids.copy()
 
+    def sample_chance(self, rng: random.Random) -> int:
+        """The base class's draw (one ``rng.random()``, odds walked in order) on the cached odds.
+
+        No list is copied; the same seeds give the same outcomes as ``chance_outcomes()``.
+        """
+        u = rng.random()
+        if self.phase == START:
+            outcomes = _START_ODDS[self.num_players]
+        else:
+            outcomes = _DEAL_ODDS.get((self.hand_size, tuple(self.supply)))
+            if outcomes is None:
+                self.chance_outcomes()
+                outcomes = _DEAL_ODDS[(self.hand_size, tuple(self.supply))]
+        for action, prob in outcomes:
+            u -= prob
+            if u < 0.0:
+                return action
+        return outcomes[-1][0]
+
     def legal_actions(self) -> list[int]:
-        # The most frequent phases first; the painters held come from a cached table.
+        # The two most frequent phases answered here too (bots call this one), the other player
+        # phases through player_actions.
         phase = self.phase
         if phase == FIRST:
+            hand = self.hands[self.player]
             try:
-                return _HELD[tuple(self.hands[self.player])].copy()
+                return _HELD[(*hand,)].copy()
             except KeyError:
-                return held_painters(self.hands[self.player])
+                return held_painters(hand)
         if phase == FLIP:
             return self.face_down.copy()
-        if phase == TURN:
-            key = (self.bid_base, self.table, *self.hands[self.player])
-            try:
-                return _TURN[key].copy()
-            except KeyError:
-                out = held_painters(self.hands[self.player])
-                base = self.bid_base
-                out.extend(range(base, base + self.table * self.painters))
-                _TURN[key] = out
-                return out.copy()
-        if phase == BID:
-            base = self.bid_base
-            return [
-                self.pass_action,
-                *range(base + self.bid_quantity * self.painters, base + self.table * self.painters),
-            ]
         if phase == DEAL:
             key = (self.hand_size, tuple(self.supply))
             if key not in _DEAL_IDS:
@@ -410,9 +430,32 @@ class DetectiveEyeEngine(Engine):
         return self.player_actions()
 
     def player_actions(self) -> list[int]:
+        # The most frequent phases first; the painters held and the turn lists come from cached
+        # tables, and every phase is answered here (no second call through legal_actions).
         phase = self.phase
-        if phase in (FIRST, FLIP, TURN, BID):
-            return self.legal_actions()
+        if phase == FIRST:
+            hand = self.hands[self.player]
+            try:
+                return _HELD[(*hand,)].copy()
+            except KeyError:
+                return held_painters(hand)
+        if phase == FLIP:
+            return self.face_down.copy()
+        if phase == TURN:
+            hand = self.hands[self.player]
+            key = (self.bid_base, self.table, *hand)
+            try:
+                return _TURN[key].copy()
+            except KeyError:
+                out = held_painters(hand)
+                base = self.bid_base
+                out.extend(range(base, base + self.table * self.painters))
+                _TURN[key] = out
+                return out.copy()
+        if phase == BID:
+            base = self.bid_base
+            p = self.painters
+            return [self.pass_action, *range(base + self.bid_quantity * p, base + self.table * p)]
         if phase == DISCARD:
             p = self.painters
             return [p + c for c in held_painters(self.hands[self.player])]
@@ -421,30 +464,60 @@ class DetectiveEyeEngine(Engine):
         return []
 
     def apply(self, action: int) -> None:
-        self.history.append(action)
+        history = self.history
+        history.append(action)
         phase = self.phase
         player = self.player
         p = self.painters
         if action < p and phase in (FIRST, TURN):  # a face-down placement
-            self.private_log[player].append((len(self.history) - 1, action))
+            self.private_log[player].append((len(history) - 1, action))
             self.hands[player][action] -= 1
             row = self.rows[player]
-            self.face_down.append(self.flip_base + player * self.hand_size + len(row))
+            self.face_down.append(self.rules.row_base[player] + len(row))
             row.append(action)
             self.table += 1
             if phase == TURN:
-                self.player = (player + 1) % self.num_players
+                player += 1
+                self.player = player if player < self.num_players else 0
             elif player + 1 < self.num_players:
                 self.player = player + 1
             else:
                 self.phase = TURN
                 self.player = self.start
         elif phase == FLIP:
-            owner, pos = divmod(action - self.flip_base, self.hand_size)
+            owner, pos = self.rules.flips[action - self.flip_base]
             card = self.rows[owner][pos]
             self.reveals.append(card)
             if card != self.bid_painter:
-                self._failure()
+                # A failure ends most rounds of random play: _failure and the common path of
+                # _end_round, inlined (the challenger is the bidder).
+                n = self.num_players
+                self.hands = [*map(list.copy, self.owned)]
+                for row in self.rows:
+                    row.clear()
+                self.flipped = [0] * n
+                self.face_down = []
+                self.table = 0
+                misses = self.misses
+                if misses[player] + 1 >= MISSES_PER_FORGERY:
+                    misses[player] = 0
+                    self.held[player] += 1
+                    self.forgeries -= 1
+                    if self.forgeries <= 0:
+                        self._finish(self.ranking(), END_SUPPLY)
+                        return
+                else:
+                    misses[player] += 1
+                self.round += 1
+                self.start = (self.bidder + 1) % n
+                self.bid_quantity = 0
+                self.bid_painter = -1
+                self.bidder = -1
+                if self.round >= self.max_rounds:
+                    self._finish(self.ranking(), END_CAP)
+                    return
+                self.phase = FIRST
+                self.player = 0
                 return
             self.found += 1
             self.challenge_owners |= 1 << owner
@@ -457,19 +530,20 @@ class DetectiveEyeEngine(Engine):
         elif phase in (TURN, BID):  # a declaration, a raise or a pass
             if action == p + p:
                 self.bid_passed |= 1 << player
+                bidder = self.bidder
+                quantity = self.bid_quantity
             else:
-                q, painter = divmod(action - self.bid_base, p)
-                self.bid_painter = painter
-                self.bid_quantity = q + 1
-                self.bidder = player
+                self.bid_painter, quantity = self.rules.bids[action - self.bid_base]
+                self.bid_quantity = quantity
+                bidder = self.bidder = player
                 if phase == TURN:
                     self.bid_passed = 0
                     self.phase = BID
             # The next seat that may still raise (nobody can once the quantity is the most
             # possible), else the last bidder standing challenges.
-            if self.bid_quantity < self.table:
+            if quantity < self.table:
                 n = self.num_players
-                out = self.bid_passed | (1 << self.bidder)
+                out = self.bid_passed | (1 << bidder)
                 seat = player
                 for _ in range(n - 1):
                     seat = seat + 1 if seat + 1 < n else 0
@@ -477,7 +551,7 @@ class DetectiveEyeEngine(Engine):
                         self.player = seat
                         return
             self.phase = FLIP
-            self.player = self.bidder
+            self.player = bidder
             self.found = 0
             self.challenge_owners = 0
             self.face_down.sort()
@@ -490,7 +564,7 @@ class DetectiveEyeEngine(Engine):
             if not self.discards_left:
                 self._end_round()
         elif phase == DEAL:
-            self.private_log[self.dealt].append((len(self.history) - 1, action))
+            self.private_log[self.dealt].append((len(history) - 1, action))
             self._apply_deal(action)
         elif phase == DRAFT:
             self._apply_draft(player, action)
@@ -509,14 +583,14 @@ class DetectiveEyeEngine(Engine):
         self.dealt += 1
         comp = self.rules.deal_comps[action]
         self.hands[seat] = list(comp)
-        self.supply = [left - k for left, k in zip(self.supply, comp, strict=True)]
+        self.supply = [*map(sub, self.supply, comp)]  # both have one entry per painter
         if seat + 1 < self.num_players:
             return
         if self.rules.draft_size:
             self.phase = DRAFT
             self.player = 0
         else:
-            self.owned = [h.copy() for h in self.hands]
+            self.owned = [*map(list.copy, self.hands)]
             self.phase = START
             self.player = CHANCE
 
@@ -525,8 +599,7 @@ class DetectiveEyeEngine(Engine):
         comp = rules.draft_comps[action - rules.draft_base]
         step = len(self.history) - 1
         hand = self.hands[seat]
-        for c, k in enumerate(comp):
-            hand[c] -= k
+        hand[:] = map(sub, hand, comp)
         self.passed_cards[seat] = comp
         n = self.num_players
         if seat + 1 < n:
@@ -534,20 +607,17 @@ class DetectiveEyeEngine(Engine):
             self.player = seat + 1
             return
         # The last pass: every receiver gets its cards now, all together.
-        for giver in range(n):
-            receiver = (giver + 1) % n
-            got = self.passed_cards[giver]
-            self.received[receiver] = got
-            target = self.hands[receiver]
-            for c, k in enumerate(got):
-                target[c] += k
+        passed = self.passed_cards
+        received = self.received
+        hands = self.hands
+        log = self.private_log
+        index = rules.draft_index
         for receiver in range(n):
-            got_index = rules.draft_index[self.received[receiver]]
-            if receiver == seat:
-                self.private_log[receiver].append((step, action, got_index))
-            else:
-                self.private_log[receiver].append((step, -1, got_index))
-        self.owned = [h.copy() for h in self.hands]
+            got = received[receiver] = passed[receiver - 1]  # from the seat before (wraps)
+            target = hands[receiver]
+            target[:] = map(add, target, got)
+            log[receiver].append((step, action if receiver == seat else -1, index[got]))
+        self.owned = [*map(list.copy, hands)]
         self.phase = START
         self.player = CHANCE
 
@@ -580,25 +650,6 @@ class DetectiveEyeEngine(Engine):
             self.discards_left = rest
             self.phase = DISCARD
             return
-        self._end_round()
-
-    def _failure(self) -> None:
-        # _return_rows, inlined: a failure ends most rounds of random play.
-        self.hands = [*map(list.copy, self.owned)]
-        for row in self.rows:
-            row.clear()
-        self.flipped = [0] * self.num_players
-        self.face_down = []
-        self.table = 0
-        me = self.player
-        self.misses[me] += 1
-        if self.misses[me] >= MISSES_PER_FORGERY:
-            self.misses[me] = 0
-            self.held[me] += 1
-            self.forgeries -= 1
-            if self.forgeries <= 0:
-                self._finish(self.ranking(), END_SUPPLY)
-                return
         self._end_round()
 
     def _end_round(self) -> None:
