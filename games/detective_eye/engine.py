@@ -25,7 +25,7 @@ from operator import add, sub
 from typing import Any
 
 from games.core.engine import CHANCE, TERMINAL, Engine, Narration
-from games.paintings import PAINTER_NAMES
+from games.paintings import PAINTER_NAMES, shared_returns
 
 # Phases.
 DEAL, DRAFT, START, FIRST, TURN, BID, FLIP, DISCARD, OVER = range(9)
@@ -693,11 +693,7 @@ class DetectiveEyeEngine(Engine):
         n = self.num_players
         if self.phase != OVER:
             return [0.0] * n
-        won = self.winners
-        if len(won) == n:
-            return [0.0] * n
-        win, lose = 1.0 / len(won), -1.0 / (n - len(won))
-        return [win if s in won else lose for s in range(n)]
+        return shared_returns(n, self.winners)
 
     # --- what players know -------------------------------------------------------------------
     def narrate(self, action: int) -> Narration:
