@@ -100,7 +100,8 @@ def test_budgets_are_validated():
 # --- legality and determinism ------------------------------------------------------------------
 @pytest.mark.parametrize("name", GAMES)
 def test_heuristic_and_candidates_are_legal_everywhere(name):
-    _, _, states = decision_states(name, seed=1, count=150)
+    defn, params, states = decision_states(name, seed=1, count=150)
+    numbers = defn.numbers(params)
     knowledge = knowledge_for(name)
     rng = random.Random(0)
     for engine in states:
@@ -111,8 +112,11 @@ def test_heuristic_and_candidates_are_legal_everywhere(name):
         assert rated and {a for a, _ in rated} <= set(legal)
         assert knowledge.choose(engine, rng) in legal
         assert knowledge.playout(engine, rng) in legal
-        evaluation = knowledge.evaluate(engine)
-        assert evaluation is None or len(evaluation) == engine.num_players
+        evaluation = knowledge.evaluate(engine)  # every game supports cut-off rollouts
+        assert len(evaluation) == engine.num_players
+        assert all(
+            numbers.min_utility - 1e-9 <= v <= numbers.max_utility + 1e-9 for v in evaluation
+        )
 
 
 @pytest.mark.parametrize("name", GAMES)

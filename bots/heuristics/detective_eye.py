@@ -255,6 +255,19 @@ class DetectiveEyeKnowledge(GameKnowledge):
             return legal[int(rng.random() * len(legal))]
         return self.choose(engine, rng)
 
+    def evaluate(self, engine: DetectiveEyeEngine) -> list[float]:  # type: ignore[override]
+        """Win chances from a softmax over progress: fewer cards, forgeries and misses."""
+        n = engine.num_players
+        progress = [
+            -sum(engine.owned[s]) - FORGERY_COST * engine.held[s] - 0.5 * engine.misses[s]
+            for s in range(n)
+        ]
+        top = max(progress)
+        weights = [math.exp(v - top) for v in progress]
+        total = sum(weights)
+        lose = -1.0 / (n - 1)
+        return [w / total * (1.0 - lose) + lose for w in weights]
+
     def explain(self, engine: DetectiveEyeEngine) -> dict[str, Any]:  # type: ignore[override]
         if engine.phase not in (TURN, BID, FLIP):
             return {}
