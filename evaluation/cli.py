@@ -166,6 +166,7 @@ def bench_ismcts(
     "--milliseconds", default=200.0, show_default=True, help="Per move, ours vs OpenSpiel's."
 )
 @click.option("--workers", default=1, show_default=True, help="Processes playing games.")
+@click.option("--ismcts-options", default="{}", help="JSON options of our ISMCTS bot.")
 @click.option("--seed", default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
 def bench_strength(
@@ -176,14 +177,21 @@ def bench_strength(
     simulations: int,
     milliseconds: float,
     workers: int,
+    ismcts_options: str,
     seed: int,
     as_json: bool,
 ) -> None:
     """Win shares with 95% intervals: ISMCTS against random, heuristic and OpenSpiel's ISMCTS."""
+    from bots import InvalidBotSpec, make_bot
     from evaluation.bench import strength as bench_mod
 
     if games_per_pairing < 1 or simulations < 1 or milliseconds <= 0 or workers < 1:
         raise click.BadParameter("--games, --simulations, --milliseconds, --workers: positive")
+    try:
+        options = json.loads(ismcts_options)
+        make_bot({"name": "ismcts", "options": options})
+    except (ValueError, InvalidBotSpec) as err:
+        raise click.BadParameter(str(err), param_hint="--ismcts-options") from None
     try:
         report = bench_mod.run(
             list(names) or None,
@@ -195,6 +203,7 @@ def bench_strength(
             parse_params(param),
             workers,
             progress=lambda text: click.echo(f"playing {text} ...", err=True),
+            ismcts_options=options,
         )
     except games.InvalidParams as err:
         raise click.BadParameter(str(err), param_hint="--param") from None

@@ -47,6 +47,12 @@ SOFTMAX_SHARE = 0.25  # opponent-model temperature, as a share of the spread of 
 
 def potential(c: list[int] | tuple[int, ...], n: int, vermeer_pair: int) -> float:
     """Score by the tables, plus half a pair for an unpaired Vermeer, minus a hair per card."""
+    return _potential(tuple(c), n, vermeer_pair)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _potential(c: tuple[int, ...], n: int, vermeer_pair: int) -> float:
+    # Cached: rollouts value the same few Collections over and over.
     score = score_and_assignment(c, n)[0]
     net = c[VERMEER] - c[3 + VERMEER]
     if net > 0 and net % 2 and not c[MONA_LISA]:
@@ -56,11 +62,9 @@ def potential(c: list[int] | tuple[int, ...], n: int, vermeer_pair: int) -> floa
 
 def gain(c: list[int], kind: int, n: int, vermeer_pair: int) -> float:
     """How much one card of ``kind`` is worth to the Collection ``c``."""
-    before = potential(c, n, vermeer_pair)
-    c[kind] += 1
-    after = potential(c, n, vermeer_pair)
-    c[kind] -= 1
-    return after - before
+    key = tuple(c)
+    added = (*key[:kind], key[kind] + 1, *key[kind + 1 :])
+    return _potential(added, n, vermeer_pair) - _potential(key, n, vermeer_pair)
 
 
 @functools.cache

@@ -45,15 +45,18 @@ class Seat:
     milliseconds: float | None = None
 
 
-def seats_for(pairing: str, simulations: int, milliseconds: float) -> tuple[Seat, Seat]:
-    ours = Seat("ismcts", {"name": "ismcts"}, simulations=simulations)
+def seats_for(
+    pairing: str, simulations: int, milliseconds: float, options: dict[str, Any] | None = None
+) -> tuple[Seat, Seat]:
+    spec = {"name": "ismcts", "options": dict(options or {})}
+    ours = Seat("ismcts", spec, simulations=simulations)
     if pairing == "ismcts-vs-random":
         return ours, Seat("random", {"name": "random"}, simulations=1)
     if pairing == "ismcts-vs-heuristic":
         return ours, Seat("heuristic", {"name": "heuristic"}, simulations=1)
     if pairing == "ismcts-vs-openspiel":
         return (
-            Seat("ismcts", {"name": "ismcts"}, milliseconds=milliseconds),
+            Seat("ismcts", spec, milliseconds=milliseconds),
             Seat("openspiel-ismcts", None, milliseconds=milliseconds),
         )
     raise ValueError(f"unknown pairing {pairing!r}; known: {list(PAIRINGS)}")
@@ -146,14 +149,19 @@ def run(
     params: dict[str, Any] | None = None,
     workers: int = 1,
     progress: Callable[[str], None] | None = None,
+    ismcts_options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Plays every pairing in every game; returns the JSON report."""
+    """Plays every pairing in every game; returns the JSON report.
+
+    ``ismcts_options`` are the options of our ISMCTS bot (default: its defaults).
+    """
     names = names or sorted(games.DEFINITIONS)
     report: dict[str, Any] = {
         "seed": seed,
         "games_per_pairing": games_per_pairing,
         "simulations": simulations,
         "milliseconds": milliseconds,
+        "ismcts_options": dict(ismcts_options or {}),
         "games": {},
     }
     executor: Executor | None = ProcessPoolExecutor(workers) if workers > 1 else None
@@ -170,7 +178,7 @@ def run(
             for pairing in pairings:
                 if progress:
                     progress(f"{name} {pairing}: {deals * n} games")
-                a, b = seats_for(pairing, simulations, milliseconds)
+                a, b = seats_for(pairing, simulations, milliseconds, ismcts_options)
                 jobs = [
                     (name, game_params, a, b, a_seat, seed * 1_000_003 + deal)
                     for deal in range(deals)
