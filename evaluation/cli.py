@@ -157,8 +157,10 @@ def bench_ismcts(
     "--pairing",
     "pairings",
     multiple=True,
-    type=click.Choice(["ismcts-vs-random", "ismcts-vs-heuristic", "ismcts-vs-openspiel"]),
-    help="Default: all three.",
+    type=click.Choice(
+        ["ismcts-vs-random", "ismcts-vs-heuristic", "ismcts-vs-openspiel", "heuristic-vs-random"]
+    ),
+    help="Default: the three ISMCTS pairings.",
 )
 @click.option("--games", "games_per_pairing", default=12, show_default=True, help="Per pairing.")
 @click.option("--simulations", default=1000, show_default=True, help="ISMCTS budget per move.")

@@ -5,7 +5,8 @@ Pairings (bot A against bot B), for every game:
 * ``ismcts-vs-random``: ISMCTS at ``--simulations`` (default 1000) per move against random;
 * ``ismcts-vs-heuristic``: the same ISMCTS against the game's heuristic bot;
 * ``ismcts-vs-openspiel``: our ISMCTS against OpenSpiel's Python ``ISMCTSBot`` (resampling with
-  ``games.sample_state``) at equal wall time per move (``--milliseconds``).
+  ``games.sample_state``) at equal wall time per move (``--milliseconds``);
+* ``heuristic-vs-random`` (a reference, only on request): how far the heuristic alone gets.
 
 Bot A sits in one seat and bot B in all the others; each deal (a seed for chance and the bots)
 is played once with A in every seat, so seat advantages cancel. A's score in one game is its
@@ -33,6 +34,8 @@ from games.core.engine import CHANCE
 from games.core.infoset import build_infoset
 
 PAIRINGS = ("ismcts-vs-random", "ismcts-vs-heuristic", "ismcts-vs-openspiel")
+# Reference pairings, run only when asked for.
+REFERENCE_PAIRINGS = ("heuristic-vs-random",)
 
 
 @dataclass(frozen=True)
@@ -54,12 +57,17 @@ def seats_for(
         return ours, Seat("random", {"name": "random"}, simulations=1)
     if pairing == "ismcts-vs-heuristic":
         return ours, Seat("heuristic", {"name": "heuristic"}, simulations=1)
+    if pairing == "heuristic-vs-random":
+        return (
+            Seat("heuristic", {"name": "heuristic"}, simulations=1),
+            Seat("random", {"name": "random"}, simulations=1),
+        )
     if pairing == "ismcts-vs-openspiel":
         return (
             Seat("ismcts", spec, milliseconds=milliseconds),
             Seat("openspiel-ismcts", None, milliseconds=milliseconds),
         )
-    raise ValueError(f"unknown pairing {pairing!r}; known: {list(PAIRINGS)}")
+    raise ValueError(f"unknown pairing {pairing!r}; known: {[*PAIRINGS, *REFERENCE_PAIRINGS]}")
 
 
 def _chooser(seat: Seat, game: pyspiel.Game) -> Callable[[Any, int], int]:
@@ -128,7 +136,7 @@ def wilson(mean: float, n: int, z: float = 1.96) -> tuple[float, float]:
 def target_for(pairing: str, players: int) -> tuple[str, Callable[[float], bool]]:
     """The issue's target for a pairing, as text and as a test on the score."""
     uniform = 1.0 / players
-    if pairing == "ismcts-vs-random":
+    if pairing in ("ismcts-vs-random", "heuristic-vs-random"):
         if players == 2:
             return "win share >= 0.9", lambda s: s >= 0.9
         return f"first place >= {2 * uniform:.3f} (2x uniform)", lambda s: s >= 2 * uniform
