@@ -13,6 +13,7 @@ bot it would be a guess presented as knowledge.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, ClassVar
 
@@ -75,3 +76,13 @@ def pick_best(rated: list[tuple[int, float]], rng: random.Random) -> int:
     best = max(score for _, score in rated)
     top = [a for a, score in rated if score >= best - 1e-9]
     return top[0] if len(top) == 1 else top[int(rng.random() * len(top))]
+
+
+def race_returns(strength: list[float], sharpness: float) -> list[float]:
+    """Expected returns of a 28-card game (the winner +1, the others share -1) when each
+    seat's chance to win is a softmax of its ``strength``."""
+    top = max(strength)
+    weights = [math.exp(sharpness * (v - top)) for v in strength]
+    total = sum(weights)
+    lose = -1.0 / (len(strength) - 1)
+    return [w / total * (1.0 - lose) + lose for w in weights]

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bots.heuristics.base import GameKnowledge
+from bots.heuristics.base import GameKnowledge, race_returns
 from games.detective_eye.engine import (
     BID,
     DISCARD,
@@ -262,11 +262,7 @@ class DetectiveEyeKnowledge(GameKnowledge):
             -sum(engine.owned[s]) - FORGERY_COST * engine.held[s] - 0.5 * engine.misses[s]
             for s in range(n)
         ]
-        top = max(progress)
-        weights = [math.exp(v - top) for v in progress]
-        total = sum(weights)
-        lose = -1.0 / (n - 1)
-        return [w / total * (1.0 - lose) + lose for w in weights]
+        return race_returns(progress, 1.0)
 
     def explain(self, engine: DetectiveEyeEngine) -> dict[str, Any]:  # type: ignore[override]
         if engine.phase not in (TURN, BID, FLIP):

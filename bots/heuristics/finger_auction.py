@@ -28,7 +28,7 @@ import itertools
 import math
 from typing import Any
 
-from bots.heuristics.base import GameKnowledge
+from bots.heuristics.base import GameKnowledge, race_returns
 from games.finger_auction.engine import (
     BID,
     PICK,
@@ -258,12 +258,7 @@ class FingerAuctionKnowledge(GameKnowledge):
     def evaluate(self, engine: FingerAuctionEngine) -> list[float]:  # type: ignore[override]
         """Expected returns from a softmax over each seat's score in prospect."""
         n = engine.num_players
-        values = [potential(c, n, VERMEER_PAIR) for c in engine.collections]
-        top = max(values)
-        weights = [math.exp((v - top) / 4.0) for v in values]
-        total = sum(weights)
-        lose = -1.0 / (n - 1)
-        return [w / total * (1.0 - lose) + lose for w in weights]
+        return race_returns([potential(c, n, VERMEER_PAIR) for c in engine.collections], 0.25)
 
     def explain(self, engine: FingerAuctionEngine) -> dict[str, Any]:  # type: ignore[override]
         seat = engine.current_player()

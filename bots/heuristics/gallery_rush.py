@@ -32,10 +32,9 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
 from typing import Any
 
-from bots.heuristics.base import GameKnowledge
+from bots.heuristics.base import GameKnowledge, race_returns
 from games.gallery_rush.engine import (
     BONUS_DRAWS,
     CHOOSE,
@@ -468,11 +467,7 @@ class GalleryRushKnowledge(GameKnowledge):
             keep = engine.keep[0] | engine.keep[1] << 1 | engine.keep[2] << 2
             odds = TurnOdds(_RACE, mine)  # type: ignore[arg-type]
             strength[seat] = odds.best_with_keep(keep, flip_deck(engine))
-        top = max(strength)
-        weights = [math.exp(EVAL_SHARPNESS * (v - top)) for v in strength]
-        total = sum(weights)
-        lose = -1.0 / (n - 1)
-        return [w / total * (1.0 - lose) + lose for w in weights]
+        return race_returns(strength, EVAL_SHARPNESS)
 
     def explain(self, engine: GalleryRushEngine) -> dict[str, Any]:  # type: ignore[override]
         deck = flip_deck(engine)
