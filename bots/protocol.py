@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 import pyspiel
 
 import games
+from bots.heuristics import knowledge_for
 from games.core.definition import GameDefinition, InvalidInfoset, Prior
 from games.core.engine import Engine
 from games.core.infoset import build_infoset, sample_engine
@@ -124,8 +125,12 @@ class FloatSpec(ParamSpec):
         return value
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "type": "number", "default": self.default}
-        out["doc"] = self.doc
+        out: dict[str, Any] = {
+            "name": self.name,
+            "type": "number",
+            "default": self.default,
+            "doc": self.doc,
+        }
         if self.min is not None:
             out["minimum"] = self.min
         if self.max is not None:
@@ -267,6 +272,7 @@ class Worlds:
             return engine
 
         numbers = defn.numbers(params)
+        knowledge = knowledge_for(defn.name)
         return cls(
             defn.name,
             seat,
@@ -274,7 +280,7 @@ class Worlds:
             sample,
             numbers.min_utility,
             numbers.max_utility,
-            public_history=defn.name in PUBLIC_HISTORY_GAMES,
+            public_history=knowledge is not None and knowledge.public_history,
             started=started,
         )
 
@@ -300,11 +306,6 @@ class Worlds:
             game.max_utility(),
             started=started,
         )
-
-
-# Games where every step is public (only the deck's future order is hidden): an information
-# set determines the whole history, so a single sampled world stands for all of them.
-PUBLIC_HISTORY_GAMES = frozenset({"gallery_rush"})
 
 
 class Bot:

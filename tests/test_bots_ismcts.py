@@ -139,3 +139,20 @@ def test_ismcts_beats_random_at_openspiel_poker(name, games_played, floor):
                 state.apply_action(rng.choice(state.legal_actions()))
         total += state.returns()[seat]
     assert total / games_played > floor
+
+
+def test_games_declared_public_history_have_one_world_per_information_set():
+    for name in GAMES:
+        knowledge = knowledge_for(name)
+        if not knowledge.public_history:
+            continue
+        defn, params, states = decision_states(name, seed=15, count=5)
+        for engine in states:
+            infoset = build_infoset(defn, params, engine, engine.current_player())
+            worlds = {
+                tuple(games.sample_engine(defn, params, infoset, random.Random(s)).history)
+                for s in range(4)
+            }
+            assert worlds == {tuple(engine.history)}
+        hint = make_bot("ismcts").hint(defn, params, infoset, Budget(simulations=20), seed=0)
+        assert hint.stopped_by == "single_action" or hint.extra["worlds"] == 1
