@@ -71,6 +71,23 @@ def test_identical_results_on_every_executor_and_worker_count(tmp_path):
         assert len(lines) == spec.total_games, name
 
 
+def test_local_dask_cluster_workers_run_without_the_profiler():
+    # The 10 ms statistical profiler and 20 ms tick of a default Dask worker take CPU from the
+    # games on the same core; the clusters we start turn them down (see executors.py).
+    import dask
+
+    from evaluation.tournament.executors import dask_client
+
+    with dask_client(local_workers=1) as client:
+        got = client.run(
+            lambda: (
+                dask.config.get("distributed.worker.profile.enabled"),
+                dask.config.get("distributed.admin.tick.interval"),
+            )
+        )
+    assert list(got.values()) == [(False, "500ms")]
+
+
 def test_cli_errors_are_messages_not_tracebacks(tmp_path):
     runner = CliRunner()
     out = str(tmp_path / "g.jsonl")
@@ -87,6 +104,9 @@ def test_cli_errors_are_messages_not_tracebacks(tmp_path):
         ([*two, "--simulations", "0"], "simulations"),
         ([*two, "-o", str(tmp_path / "missing" / "g.jsonl")], "does not exist"),
         (["tournament", "chess", "--bot", "random", "--bot", "random"], "chess"),
+        (["bench", "tournament", "--bot", "random"], "give two bots, got 1"),
+        (["bench", "tournament", "--bot", "random", "--bot", "nobot"], "unknown bot"),
+        (["bench", "tournament", "--simulations", "0"], "simulations"),
     ]
     for args, message in cases:
         result = runner.invoke(main, args)

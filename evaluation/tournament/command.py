@@ -270,7 +270,7 @@ def tournament(
 )
 @click.option("--param", "-p", "param", multiple=True, help="Game parameter NAME=VALUE or JSON.")
 @click.option(
-    "--games", "n_games", default=200, show_default=True, help="Games per contender per round."
+    "--games", "n_games", default=60, show_default=True, help="Games per contender per round."
 )
 @click.option(
     "--rounds",
@@ -278,17 +278,48 @@ def tournament(
     show_default=True,
     help="Interleaved rounds (each contender plays once per round).",
 )
+@click.option(
+    "--bot",
+    "bots",
+    multiple=True,
+    metavar="[LABEL=]SPEC",
+    help="The bots playing (as in `atelier tournament`; give two). Default: ismcts against "
+    "heuristic; two heuristic bots (games of milliseconds) stress the runner's overhead.",
+)
+@click.option(
+    "--simulations",
+    default=100,
+    show_default=True,
+    help="Simulations per move for search bots.",
+)
 @click.option("--seed", default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
 def bench_tournament(
-    game: str, param: tuple[str, ...], n_games: int, rounds: int, seed: int, as_json: bool
+    game: str,
+    param: tuple[str, ...],
+    n_games: int,
+    rounds: int,
+    bots: tuple[str, ...],
+    simulations: int,
+    seed: int,
+    as_json: bool,
 ) -> None:
     """Games per second: 1 and 2 local workers and a 2-worker Dask local cluster, as ratios."""
+    from bots import Budget, InvalidBotSpec, InvalidBudget
     from evaluation.bench import tournament as bench_mod
-    from evaluation.tournament import TournamentError
+    from evaluation.tournament import TournamentError, parse_bot_arg
 
     if n_games < 1 or rounds < 1:
         raise click.BadParameter("--games and --rounds must be >= 1")
+    if bots and len(bots) != 2:
+        raise click.BadParameter(f"give two bots, got {len(bots)}", param_hint="--bot")
+    try:
+        parsed = [parse_bot_arg(b) for b in bots] if bots else None
+        budget = Budget(simulations=simulations)
+    except InvalidBotSpec as err:
+        raise click.BadParameter(str(err), param_hint="--bot") from None
+    except InvalidBudget as err:
+        raise click.BadParameter(str(err), param_hint="--simulations") from None
     try:
         report = bench_mod.run(
             game,
@@ -297,6 +328,8 @@ def bench_tournament(
             rounds,
             seed,
             progress=lambda text: click.echo(text, err=True),
+            bots=parsed,
+            budget=budget,
         )
     except games.InvalidParams as err:
         raise click.BadParameter(str(err), param_hint="--param") from None

@@ -82,25 +82,41 @@ def _terminate_pool(pool: ProcessPoolExecutor) -> None:
             proc.terminate()
 
 
+# A game is pure Python on one core, and every sample of Dask's statistical profiler (one
+# stack walk per 10 ms by default) or of its memory monitor is taken from the same core.
+# Tournament tasks need none of these watchdogs: slowed or off for the clusters we start.
+LOCAL_CLUSTER_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.admin.system-monitor.gil.enabled": False,
+    # Every process checks its event loop for blocking every 20 ms by default.
+    "distributed.admin.tick.interval": "500ms",
+}
+
+
 def local_cluster(workers: int):
     """A Dask ``LocalCluster`` for this machine only: 127.0.0.1, no dashboard, quiet logs."""
+    import dask
     from distributed import LocalCluster
 
-    return LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        scheduler_port=0,
-        dashboard_address=None,
-        worker_dashboard_address=None,
-        # The scheduler always serves a few HTTP routes (health, metrics); without this it
-        # would take port 8787 on 127.0.0.1. No dashboard either way.
-        scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
-        silence_logs=logging.ERROR,
-        # Workers whose scheduler vanished (the run was killed) exit by themselves.
-        death_timeout="20s",
-    )
+    # The nannies hand this configuration to the worker processes they start.
+    with dask.config.set(LOCAL_CLUSTER_CONFIG):
+        return LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            scheduler_port=0,
+            dashboard_address=None,
+            worker_dashboard_address=None,
+            # The scheduler always serves a few HTTP routes (health, metrics); without this it
+            # would take port 8787 on 127.0.0.1. No dashboard either way.
+            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+            silence_logs=logging.ERROR,
+            # Workers whose scheduler vanished (the run was killed) exit by themselves.
+            death_timeout="20s",
+        )
 
 
 def check_reachable(address: str) -> None:
