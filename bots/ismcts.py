@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bots.heuristics import GameKnowledge, knowledge_for
@@ -54,7 +55,7 @@ from bots.protocol import (
     Worlds,
 )
 from games.core.definition import Prior
-from games.core.engine import CHANCE, TERMINAL
+from games.core.engine import CHANCE, TERMINAL, Engine
 from games.core.params import ParamSpec
 
 ROLLOUT_POLICIES = ("auto", "random", "heuristic")
@@ -113,6 +114,14 @@ def search(
     candidates = knowledge.candidates if abstract else None  # type: ignore[union-attr]
     heuristic = knowledge.playout if rollout == "heuristic" else None  # type: ignore[union-attr]
     evaluate = knowledge.evaluate if rollout_depth >= 0 else None  # type: ignore[union-attr]
+    # Uniform random rollouts to the end are the engine's own loop when it has one
+    # (``random_playout``: the same draws and actions as the loop below, without a list of
+    # legal actions and an ``apply`` call per step).
+    playout = (
+        getattr(type(first), "random_playout", None)
+        if heuristic is None and candidates is None and rollout_depth < 0
+        else None
+    )
     declared = worlds.max_utility - worlds.min_utility
     c = exploration * declared
     lo, hi = math.inf, -math.inf  # returns seen so far: they rescale ``c`` once they spread
@@ -167,24 +176,10 @@ def search(
             engine.apply(node.actions[i])
 
         # Rollout (or cut-off evaluation).
-        depth = 0
-        while True:
-            player = engine.current_player()
-            if player == TERMINAL:
-                returns = engine.returns()
-                break
-            if player == CHANCE:
-                engine.apply(engine.sample_chance(rng))
-                continue
-            if depth == rollout_depth:
-                returns = evaluate(engine)  # type: ignore[misc]
-                break
-            depth += 1
-            if heuristic is not None:
-                engine.apply(heuristic(engine, rng))
-            else:
-                legal = engine.player_actions() if candidates is None else candidates(engine, None)
-                engine.apply(legal[int(random_() * len(legal))])
+        if playout is not None:
+            returns = playout(engine, rng)
+        else:
+            returns = _rollout(engine, rng, rollout_depth, heuristic, candidates, evaluate)
 
         # Backup: each node takes the return of the player who moves there.
         for node, i, player in path:
@@ -209,6 +204,34 @@ def search(
         worlds=len(pool),
         nodes=len(table),
     )
+
+
+def _rollout(
+    engine: Engine,
+    rng: random.Random,
+    rollout_depth: int,
+    heuristic: Callable[[Engine, random.Random], int] | None,
+    candidates: Callable[[Engine, list[int] | None], list[int]] | None,
+    evaluate: Callable[[Engine], list[float]] | None,
+) -> list[float]:
+    """Plays ``engine`` to the end (or ``rollout_depth`` decisions, then ``evaluate``)."""
+    random_ = rng.random
+    depth = 0
+    while True:
+        player = engine.current_player()
+        if player == TERMINAL:
+            return engine.returns()
+        if player == CHANCE:
+            engine.apply(engine.sample_chance(rng))
+            continue
+        if depth == rollout_depth:
+            return evaluate(engine)  # type: ignore[misc]
+        depth += 1
+        if heuristic is not None:
+            engine.apply(heuristic(engine, rng))
+        else:
+            legal = engine.player_actions() if candidates is None else candidates(engine, None)
+            engine.apply(legal[int(random_() * len(legal))])
 
 
 class IsmctsBot(Bot):
