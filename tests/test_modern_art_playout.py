@@ -71,9 +71,16 @@ def positions(params: dict, seed: int, count: int) -> list[ModernArtEngine]:
     return seen
 
 
+def state_of(engine: ModernArtEngine) -> dict:
+    """Every field of the engine (both classes' slots), history and secrets included."""
+    slots = [name for cls in type(engine).__mro__ for name in getattr(cls, "__slots__", ())]
+    return {name: getattr(engine, name) for name in slots if name != "cfg"}
+
+
 def assert_same(a: ModernArtEngine, b: ModernArtEngine) -> None:
     assert a.history == b.history
     assert a.secret == b.secret
+    assert state_of(a) == state_of(b)
     assert a.describe() == b.describe()
     for seat in range(a.num_players):
         assert a.info_key(seat) == b.info_key(seat)

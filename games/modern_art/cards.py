@@ -103,8 +103,6 @@ class Config:
         "deal",
         "deck",
         "deck_size",
-        "doubles",
-        "kind_range",
         "kinds",
         "max_money",
         "money",
@@ -124,8 +122,6 @@ class Config:
         self.n = n
         self.artists = params["artists"]
         self.kinds = self.artists * NUM_TYPES
-        self.kind_range = range(self.kinds)
-        self.doubles = tuple((a, kind_of(a, DOUBLE)) for a in range(self.artists))
         self.deck = composition(self.artists, params["cards_per_artist"])
         self.deck_size = sum(self.deck)
         self.rounds = params["rounds"]

@@ -22,6 +22,7 @@ Action ids (``docs/rules/modern_art.md`` has the table): 0 pass, 1 accept, 2 dec
 from __future__ import annotations
 
 import random
+from itertools import compress
 from typing import Any
 
 from games.core.engine import CHANCE, TERMINAL, Engine, Narration
@@ -29,6 +30,7 @@ from games.modern_art.cards import (
     ARTIST_NAMES,
     DOUBLE,
     FIXED,
+    MAX_ARTISTS,
     NUM_TYPES,
     ONCE_AROUND,
     OPEN,
@@ -47,6 +49,10 @@ ADD_BASE = 3  # + partner type (Open, Once Around, Sealed, Fixed)
 OFFER_BASE = 7  # + card kind (artist * 5 + type), 25 ids
 PAIR_BASE = 32  # + artist * 4 + partner type: a Double sold with a partner card (way 1)
 AMOUNT_BASE = 52  # + amount: bids, sealed bids and fixed prices
+# Offer ids by card kind, and per artist the Double-with-partner ids by partner type.
+OFFER_IDS = tuple(range(OFFER_BASE, PAIR_BASE))
+PAIR_IDS = tuple(tuple(range(PAIR_BASE + 4 * a, PAIR_BASE + 4 * a + 4)) for a in range(MAX_ARTISTS))
+ARTISTS = tuple(range(MAX_ARTISTS))
 
 # Phases.
 DEAL, FIRST, PLAY, ADD, OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE, ANSWER, OVER = range(10)
@@ -252,18 +258,17 @@ class ModernArtEngine(Engine):
         return []
 
     def _offers(self, seller: int) -> list[int]:
+        # ``compress`` walks the hand in C (random rollouts list the offers ~40 times a game);
+        # it stops at the shorter input, so the full-size id tables fit any number of artists.
         hand = self.hands[seller]
-        actions = [OFFER_BASE + k for k in self.cfg.kind_range if hand[k]]
+        actions = list(compress(OFFER_IDS, hand))
         counts = self.counts
-        for a, double in self.cfg.doubles:
+        for a in compress(ARTISTS, hand[DOUBLE::NUM_TYPES]):  # artists with a Double in hand
             # Way 1 needs the Double and a partner; a Double that is the artist's fifth card
             # of the round ends the round by itself and needs no partner.
-            if hand[double] and counts[a] < ROUND_END_COUNT - 1:
-                pair = PAIR_BASE + a * 4
-                base = double - DOUBLE
-                for t in range(DOUBLE):
-                    if hand[base + t]:
-                        actions.append(pair + t)
+            if counts[a] < ROUND_END_COUNT - 1:
+                base = a * NUM_TYPES
+                actions.extend(compress(PAIR_IDS[a], hand[base : base + DOUBLE]))
         return actions
 
     def is_legal(self, action: int) -> bool:
@@ -416,7 +421,10 @@ class ModernArtEngine(Engine):
                     self.apply(AMOUNT_BASE)
             elif phase == PLAY:
                 legal = self._offers(self.to_move)
-                self.apply(legal[int(random_() * len(legal))])
+                action = legal[int(random_() * len(legal))]
+                history.append(action)
+                secret.append(-1)
+                self._offer(action)
             elif phase == DEAL:
                 pile = self.pile
                 self.apply(pile[int(random_() * len(pile))])
@@ -640,8 +648,8 @@ class ModernArtEngine(Engine):
     def ranking(self) -> list[int]:
         """This round's ranked artists: those with a card, by count, ties by board order."""
         counts = self.counts
-        present = [a for a in range(self.cfg.artists) if counts[a]]
-        present.sort(key=lambda a: -counts[a])  # stable: board order breaks ties
+        present = list(compress(ARTISTS, counts))  # (counts has one entry per artist)
+        present.sort(key=counts.__getitem__, reverse=True)  # stable: board order breaks ties
         return present[: len(self.cfg.place_values)]
 
     def _end_round(self, next_start: int) -> None:
@@ -651,10 +659,12 @@ class ModernArtEngine(Engine):
         for place, a in enumerate(ranked):
             values[a] += cfg.place_values[place]
         payouts = []
-        for s in range(self.num_players):
-            bought = self.bought[s]
-            pay = sum(bought[a] * values[a] for a in ranked)
-            self.money[s] += pay
+        money = self.money
+        for s, bought in enumerate(self.bought):
+            pay = 0
+            for a in ranked:
+                pay += bought[a] * values[a]
+            money[s] += pay
             payouts.append(pay)
         self.scores.append(
             (self.round, tuple(self.counts), tuple(ranked), tuple(values), tuple(payouts))
