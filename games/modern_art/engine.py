@@ -351,83 +351,174 @@ class ModernArtEngine(Engine):
 
         Exactly the loop ``while not terminal: apply(legal[int(rng.random() * len(legal))])``
         with ``sample_chance(rng)`` at chance nodes: the same actions from the same ``rng``
-        draws, the same history, secrets and final state (tests/test_modern_art_engine.py
-        checks it step for step). Search rollouts spend almost all their time here, about 260
-        steps a game of which most are bids, so the bid phases pick their action by index
-        arithmetic instead of building a list of every amount, and apply inline: no list, no
-        ``player_actions``/``apply`` call per bid.
+        draws, the same history, secrets and final state in every field
+        (tests/test_modern_art_playout.py checks it from every phase). Search rollouts spend
+        almost all their time here, about 260 steps a game of which two thirds are bids, so:
+        a bid is picked by index arithmetic on its legal range instead of a list of every
+        amount, and each auction (and each deal) runs in local variables to its end, then
+        settles through the same helpers ``apply`` uses (``_sell``, ``_no_bid``,
+        ``_sealed_bid``, ``_begin_turn``). The rules of a bidding step are written twice, here
+        and in ``apply``; the test is what keeps them equal.
         """
         random_ = rng.random
         history = self.history
         secret = self.secret
+        push, hide = history.append, secret.append
         money = self.money  # mutated in place by sales and payouts, never replaced
         n = self.num_players
         while True:
             phase = self.phase
-            if phase == OPEN_BIDS or phase == ONCE_BIDS:  # noqa: SIM109 (faster than `in`)
-                # legal = [PASS, high + 1 .. money]: index i > 0 is the bid of high + i.
+            if phase == OPEN_BIDS:
+                # legal = [PASS, high + 1 .. money]: index i > 0 is the bid of high + i. Bids
+                # go round until n - 1 passes in a row follow a bid (n with no bid at all).
                 q = self.to_move
                 high = self.high
-                top = money[q]
-                if top > high:
-                    i = int(random_() * (top - high + 1))
-                else:
-                    random_()  # the one-action list still takes its draw
-                    i = 0
-                secret.append(-1)
-                if phase == OPEN_BIDS:
-                    if i:
-                        history.append(AMOUNT_BASE + high + i)
-                        self.high = high + i
-                        self.high_bidder = q
-                        self.passes = 0
-                        q += 1
-                        self.to_move = q if q < n else 0
+                hb = self.high_bidder
+                passes = self.passes
+                while True:
+                    top = money[q]
+                    if top > high:
+                        i = int(random_() * (top - high + 1))
                     else:
-                        history.append(PASS)
-                        self._open_pass()
+                        random_()  # the one-action list still takes its draw
+                        i = 0
+                    hide(-1)
+                    if i:
+                        high += i
+                        push(AMOUNT_BASE + high)
+                        hb = q
+                        passes = 0
+                    else:
+                        push(PASS)
+                        if passes + 1 == (n if hb < 0 else n - 1):
+                            break
+                        passes += 1
+                    q = q + 1 if q + 1 < n else 0
+                self.high = high
+                self.high_bidder = hb
+                self.passes = passes
+                self.to_move = q
+                if hb < 0:
+                    self._no_bid()
                 else:
-                    action = AMOUNT_BASE + high + i if i else PASS
-                    history.append(action)
-                    self._once_bid(action)
-            elif phase == SEALED_BIDS:
-                q = self.to_move
-                amount = int(random_() * (money[q] + 1))
-                if q < n - 1:  # not the last bid: committed, hidden from the others
-                    history.append(AMOUNT_BASE + amount)
-                    self.bids[q] = amount
-                    secret.append(q)
-                    self.to_move = q + 1
-                else:
-                    history.append(AMOUNT_BASE + amount)
-                    self._sealed_bid(AMOUNT_BASE + amount)
-            elif phase == ANSWER:
-                # legal = [ACCEPT, DECLINE], or [DECLINE] without the money for the price.
-                if money[self.to_move] >= self.price:
-                    action = DECLINE if random_() >= 0.5 else ACCEPT
-                else:
-                    random_()
-                    action = DECLINE
-                history.append(action)
-                secret.append(-1)
-                self._answer(action)
-            elif phase == PRICE:
-                # legal = [1 .. money], or [0] for a seat without money.
-                top = money[self.to_move]
-                if top:
-                    self.apply(AMOUNT_BASE + 1 + int(random_() * top))
-                else:
-                    random_()
-                    self.apply(AMOUNT_BASE)
+                    self._sell(hb, high)
             elif phase == PLAY:
                 legal = self._offers(self.to_move)
                 action = legal[int(random_() * len(legal))]
-                history.append(action)
-                secret.append(-1)
+                push(action)
+                hide(-1)
                 self._offer(action)
+            elif phase == ONCE_BIDS:
+                # The same legal ranges; one bid or pass each, the auctioneer last.
+                q = self.to_move
+                high = self.high
+                hb = self.high_bidder
+                x = self.auctioneer
+                while True:
+                    top = money[q]
+                    if top > high:
+                        i = int(random_() * (top - high + 1))
+                    else:
+                        random_()
+                        i = 0
+                    hide(-1)
+                    if i:
+                        high += i
+                        push(AMOUNT_BASE + high)
+                        hb = q
+                    else:
+                        push(PASS)
+                    if q == x:
+                        break
+                    q = q + 1 if q + 1 < n else 0
+                self.high = high
+                self.high_bidder = hb
+                self.to_move = q
+                if hb < 0:
+                    self._no_bid()
+                else:
+                    self._sell(hb, high)
+            elif phase == SEALED_BIDS:
+                # legal = [0 .. money] for each seat in order; the last bid reveals and sells.
+                q = self.to_move
+                bids = self.bids
+                while q < n - 1:
+                    amount = int(random_() * (money[q] + 1))
+                    push(AMOUNT_BASE + amount)
+                    bids[q] = amount
+                    hide(q)  # committed, hidden from the others until the reveal
+                    q += 1
+                self.to_move = q
+                action = AMOUNT_BASE + int(random_() * (money[q] + 1))
+                push(action)
+                self._sealed_bid(action)
             elif phase == DEAL:
+                # One card at a time from the pile (as ``sample_chance``), seats round robin.
                 pile = self.pile
-                self.apply(pile[int(random_() * len(pile))])
+                deck = self.deck
+                hands = self.hands
+                hand_size = self.hand_size
+                q = self.deal_seat
+                left = self.deal_left
+                while True:
+                    card = pile[int(random_() * len(pile))]
+                    push(card)
+                    hide(q)
+                    deck[card] -= 1
+                    j = pile.index(card)
+                    pile[j] = pile[-1]
+                    pile.pop()
+                    hands[q][card] += 1
+                    hand_size[q] += 1
+                    left -= 1
+                    if not left:
+                        break
+                    q = q + 1 if q + 1 < n else 0
+                self.deck_size -= self.deal_left
+                self.deal_left = 0
+                self.deal_seat = q
+                if self.round == 0:
+                    self.phase = FIRST
+                else:
+                    self._begin_turn(self.next_start)
+            elif phase == PRICE:
+                # legal = [1 .. money], or [0] for a seat without money; then the answers.
+                q = self.to_move
+                top = money[q]
+                if top:
+                    price = 1 + int(random_() * top)
+                else:
+                    random_()
+                    price = 0
+                push(AMOUNT_BASE + price)
+                hide(-1)
+                self.price = price
+                self.phase = ANSWER
+                self.to_move = q + 1 if q + 1 < n else 0
+            elif phase == ANSWER:
+                # legal = [ACCEPT, DECLINE], or [DECLINE] without the money for the price.
+                q = self.to_move
+                price = self.price
+                x = self.auctioneer
+                while True:
+                    if money[q] >= price:
+                        accept = random_() < 0.5
+                    else:
+                        random_()
+                        accept = False
+                    hide(-1)
+                    if accept:
+                        push(ACCEPT)
+                        self.to_move = q
+                        self._sell(q, price)
+                        break
+                    push(DECLINE)
+                    nxt = q + 1 if q + 1 < n else 0
+                    if nxt == x:  # nobody accepted: the auctioneer must buy it
+                        self.to_move = q
+                        self._sell(x, price)
+                        break
+                    q = nxt
             elif phase == ADD:
                 legal = self.player_actions()
                 self.apply(legal[int(random_() * len(legal))])
