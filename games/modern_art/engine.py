@@ -53,6 +53,7 @@ AMOUNT_BASE = 52  # + amount: bids, sealed bids and fixed prices
 OFFER_IDS = tuple(range(OFFER_BASE, PAIR_BASE))
 PAIR_IDS = tuple(tuple(range(PAIR_BASE + 4 * a, PAIR_BASE + 4 * a + 4)) for a in range(MAX_ARTISTS))
 ARTISTS = tuple(range(MAX_ARTISTS))
+ADD_IDS = tuple(range(ADD_BASE, ADD_BASE + 4))  # add a partner of type Open .. Fixed
 
 # Phases.
 DEAL, FIRST, PLAY, ADD, OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE, ANSWER, OVER = range(10)
@@ -247,9 +248,8 @@ class ModernArtEngine(Engine):
         if phase == ANSWER:
             return [ACCEPT, DECLINE] if self.money[q] >= self.price else [DECLINE]
         if phase == ADD:
-            hand = self.hands[q]
             base = self.artist * NUM_TYPES
-            return [PASS] + [ADD_BASE + t for t in range(DOUBLE) if hand[base + t]]
+            return [PASS, *compress(ADD_IDS, self.hands[q][base : base + DOUBLE])]
         if phase == PRICE:
             top = self.money[q]
             if top == 0:
