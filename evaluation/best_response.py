@@ -406,7 +406,7 @@ class BestResponder(Bot):
         ),
         FloatSpec(
             "switch_z",
-            1.0,
+            2.0,
             "standard errors of the paired difference by which an action must beat the anchor",
             min=0,
             max=100,
