@@ -74,7 +74,7 @@ from typing import Any
 
 from bots.heuristic_bot import HeuristicBot
 from bots.heuristics import GameKnowledge, knowledge_for
-from bots.ismcts import resolve_rollout
+from bots.ismcts import IsmctsBot, resolve_rollout
 from bots.protocol import (
     ActionStat,
     Bot,
@@ -115,9 +115,15 @@ class GameContext:
     ``Bot.hint_for_state`` on the wrapped ``pyspiel`` state.
     """
 
-    def __init__(self, defn: GameDefinition | None, params: dict[str, Any] | None) -> None:
+    def __init__(
+        self,
+        defn: GameDefinition | None,
+        params: dict[str, Any] | None,
+        infoset: dict[str, Any] | None = None,
+    ) -> None:
         self.defn = defn
         self.params = params
+        self.infoset = infoset  # the responder's own information set, when it came as JSON
 
     def fresh(self, world: Engine) -> Engine:
         """The initial state of ``world``'s game (to replay a prefix of its history)."""
@@ -400,9 +406,18 @@ class BestResponder(Bot):
         ParamSpec(
             "anchor",
             "heuristic",
-            "'heuristic': play the game's heuristic move unless the rollouts show a better one "
-            "(by switch_z paired standard errors); 'none': the best rollout mean",
-            choices=("heuristic", "none"),
+            "the move played unless the rollouts show a better one (by switch_z paired "
+            "standard errors): 'heuristic' (the game's heuristic), 'ismcts' (an ISMCTS search "
+            "of anchor_simulations, which does not model the bot) or 'none' (always the best "
+            "rollout mean)",
+            choices=("heuristic", "ismcts", "none"),
+        ),
+        ParamSpec(
+            "anchor_simulations",
+            1000,
+            "simulations of the 'ismcts' anchor's search",
+            min=1,
+            max=1_000_000,
         ),
         FloatSpec(
             "switch_z",
@@ -428,6 +443,7 @@ class BestResponder(Bot):
         self.model = PolicyModel(
             self.model_bot, Budget(simulations=self.config["model_simulations"])
         )
+        self.anchor_bot = IsmctsBot() if self.config["anchor"] == "ismcts" else None
 
     def spec(self) -> dict[str, Any]:
         return {"name": self.name, "options": {**self.config, "bot": self.model_bot.spec()}}
@@ -435,11 +451,14 @@ class BestResponder(Bot):
     def label(self) -> str:
         """The responder in words, for lower-bound reports."""
         cfg = self.config
+        anchor = cfg["anchor"]
+        if anchor == "ismcts":
+            anchor = f"ismcts at {cfg['anchor_simulations']} simulations"
         return (
             f"Bayesian best response to {json.dumps(self.model_bot.spec(), sort_keys=True)} "
             f"(the bot asked at {cfg['model_simulations']} simulations, {cfg['worlds']} worlds, "
             f"epsilon {cfg['epsilon']:g}, model_depth {cfg['model_depth']}, "
-            f"continuation {cfg['continuation']}, anchor {cfg['anchor']})"
+            f"continuation {cfg['continuation']}, anchor {anchor})"
         )
 
     def hint(
@@ -452,7 +471,7 @@ class BestResponder(Bot):
     ) -> Hint:
         rng = random.Random(seed)
         worlds = Worlds.from_infoset(defn, params, infoset, rng)
-        return self.respond(worlds, budget, rng, GameContext(defn, params))
+        return self.respond(worlds, budget, rng, GameContext(defn, params, infoset))
 
     def decide(self, worlds: Worlds, budget: Budget, rng: random.Random) -> Hint:
         # Reached through ``hint_for_state`` on OpenSpiel's own games; Atelier games come in
@@ -517,9 +536,7 @@ class BestResponder(Bot):
         means = [sum(xs) / len(xs) for xs in samples]
         top = max(range(n), key=lambda i: (means[i], -i))
         best, switched = top, None
-        anchor = None
-        if cfg["anchor"] == "heuristic" and knowledge is not None:
-            anchor = knowledge.choose(first, random.Random(rng.getrandbits(64)))
+        anchor = self.anchor_action(worlds, context, knowledge, rng.getrandbits(31))
         if anchor in legal and legal.index(anchor) != top:
             i = legal.index(anchor)
             switched = paired_better(samples[top], samples[i], cfg["switch_z"])
@@ -548,12 +565,38 @@ class BestResponder(Bot):
             },
         )
 
+    def anchor_action(
+        self,
+        worlds: Worlds,
+        context: GameContext,
+        knowledge: GameKnowledge | None,
+        seed: int,
+    ) -> int | None:
+        """The move the responder plays unless its rollouts find a clearly better one."""
+        anchor = self.config["anchor"]
+        if anchor == "heuristic" and knowledge is not None:
+            return knowledge.choose(worlds.first, random.Random(seed))
+        if self.anchor_bot is not None:
+            budget = Budget(simulations=self.config["anchor_simulations"])
+            if context.infoset is not None and context.defn is not None:
+                # Exactly the move ISMCTS would make as a responder (through the JSON, with
+                # its own opponent model for hidden commits).
+                return self.anchor_bot.hint(
+                    context.defn, context.params or {}, context.infoset, budget, seed
+                ).action
+            return self.anchor_bot.decide(worlds, budget, random.Random(seed)).action
+        return None
+
 
 def paired_better(xs: list[float], ys: list[float], z: float) -> bool:
     """Whether ``xs`` beats ``ys`` by more than ``z`` standard errors of the paired differences.
 
     The two were played on the same worlds with the same rollout seeds (common random numbers),
-    so their differences are paired. ``z = 0``: any positive mean difference.
+    so their differences are paired. ``z = 0``: any positive mean difference. Otherwise ``z`` is
+    widened to Student's t with ``n - 1`` degrees of freedom (``student_t``), because with a
+    handful of rollouts the standard error is itself noisy; at least 3 pairs are needed. A
+    difference without variance (a deterministic bot and rollouts that agree) passes as soon
+    as it is positive.
     """
     d = [x - y for x, y in zip(xs, ys, strict=True)]
     mean = sum(d) / len(d)
@@ -561,10 +604,25 @@ def paired_better(xs: list[float], ys: list[float], z: float) -> bool:
         return False
     if z == 0.0:
         return True
-    if len(d) < 2:
+    if len(d) < 3:
         return False
     var = sum((x - mean) ** 2 for x in d) / (len(d) - 1)
-    return mean > z * math.sqrt(var / len(d))
+    return mean > student_t(z, len(d) - 1) * math.sqrt(var / len(d))
+
+
+def student_t(z: float, nu: int) -> float:
+    """Student's t quantile with ``nu`` degrees of freedom at the normal quantile ``z``.
+
+    The Cornish-Fisher expansion (Abramowitz and Stegun 26.7.5), within 1% for ``nu >= 3``
+    at the usual ``z`` (3.16 against 3.18 for ``z`` = 1.96, ``nu`` = 3).
+    """
+    z3, z5, z7 = z**3, z**5, z**7
+    return (
+        z
+        + (z3 + z) / (4 * nu)
+        + (5 * z5 + 16 * z3 + 3 * z) / (96 * nu**2)
+        + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * nu**3)
+    )
 
 
 def make_responder(bot_spec: Any, options: dict[str, Any] | None = None) -> BestResponder:

@@ -21,6 +21,7 @@ from evaluation.best_response import (
     bayes_beliefs,
     make_responder,
     paired_better,
+    student_t,
 )
 from evaluation.cli import main
 from evaluation.exploitability import bot_exploitability, lower_bound
@@ -182,8 +183,13 @@ def test_time_budget_stops_the_rollouts():
 def test_paired_switch_rule():
     assert not paired_better([1.0, 1.0], [1.0, 1.0], 0.0)  # a tie keeps the anchor
     assert paired_better([1.0, 0.0], [0.0, 0.0], 0.0)
-    assert not paired_better([1.0, -1.0, 1.0], [0.0, 0.0, 0.0], 1.0)
-    assert paired_better([1.0, 1.0, 0.5], [0.0, 0.0, 0.0], 2.0)
+    assert not paired_better([1.0, -1.0] * 4, [0.0] * 8, 1.0)
+    assert paired_better([2.0, 2.0, 2.0, 0.0] * 3, [0.0] * 12, 2.0)
+    assert not paired_better([2.0, 2.0, 2.0, 0.0], [0.0] * 4, 2.0)  # t with 3 df: not enough
+    assert paired_better([2.0, 2.0, 2.0], [0.0] * 3, 2.0)  # no variance: any gain counts
+    assert not paired_better([2.0, 2.0], [0.0] * 2, 2.0)  # too few pairs to overrule
+    assert student_t(1.959964, 3) == pytest.approx(3.182446, rel=0.01)
+    assert student_t(1.959964, 30) == pytest.approx(2.042272, rel=0.001)
 
 
 @pytest.fixture(scope="module")
@@ -289,3 +295,14 @@ def test_cli_names_bad_responder_options(args, message):
     result = run_cli("--bot", "heuristic", *args)
     assert result.exit_code != 0
     assert message in result.output, result.output
+
+
+def test_an_ismcts_anchor_is_played_unless_the_rollouts_beat_it():
+    defn, params, infoset, _ = fa_position()
+    responder = BestResponder(
+        "heuristic", worlds=4, anchor="ismcts", anchor_simulations=40, switch_z=100
+    )
+    hint = responder.hint(defn, params, infoset, Budget(simulations=16), 2)
+    assert hint.extra["anchor"] == hint.action
+    assert hint.extra["switched_from_anchor"] in (False, None)
+    assert "ismcts at 40 simulations" in responder.label()
