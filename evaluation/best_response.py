@@ -11,7 +11,7 @@ the responder keeps a Bayesian belief over the hidden state given the opponent's
 and picks the action with the best value estimated against that policy. Lisy and Bowling
 evaluate each action with the opponent's exact strategy and a fixed continuation (check/call
 down); here the continuation is Monte Carlo rollouts (the opponent by the bot's own policy, us
-by the game's fast heuristic), because our bots' policies are only available by asking them.
+by the game's heuristic), because our bots' policies are only available by asking them.
 
 At a decision of seat ``p``:
 
@@ -43,9 +43,18 @@ At a decision of seat ``p``:
    of it and plays on with one shared rollout seed per round (common random numbers across
    the actions). In a rollout the other seats play the bot's policy (sampled from its hint at
    the model budget) for their first ``model_depth`` decisions, and everything after that,
-   including our own later moves, is played by the game's fast heuristic (``playout``), cut
-   off and evaluated where the game's ISMCTS default does so (Modern Art). The action with the
-   best mean return is played.
+   including our own later moves, is played by the ``continuation``: the heuristic bot's move
+   (``GameKnowledge.choose``) or the game's cheaper rollout policy (``playout``); rollouts are
+   cut off and scored by the game's evaluation after ``rollout_depth`` decisions (by default
+   where the game's ISMCTS does so: Modern Art).
+4. **Choice.** The action with the best mean return is played if it beats the *anchor* (the
+   game's heuristic move, or an ISMCTS search that does not model the bot) by ``switch_z``
+   standard errors of the paired differences, widened to Student's t; otherwise the anchor.
+   With a few dozen rollouts the best of several means beats the rest by chance, and in the
+   duplicate format every deviation from a good move re-deals the luck (in Gallery Rush
+   switching at one normal standard error lost to the heuristic it was anchored to), so the
+   responder deviates only on evidence: it is then at least about as good as its anchor, and
+   better where the model of the bot shows a clear gain.
 
 Bot queries are cached by ``(seat, info_key)``, which the engine contract makes equal exactly
 when the information sets are; the seed of a query is derived from that key alone, so every
@@ -296,7 +305,9 @@ def bayes_beliefs(
         for step, action in enumerate(list(world.history)):
             if step in wanted:
                 player = engine.current_player()
-                legal = engine.legal_actions()
+                # The step may be chance or our own move in this world and another seat's in
+                # others: only other seats' decisions with a choice have a factor here.
+                legal = engine.legal_actions() if player >= 0 and player != seat else ()
                 if len(legal) > 1:
                     pi = model.policy(context, engine, player).probability(action)
                     p = (1.0 - epsilon) * pi + epsilon / len(legal)
