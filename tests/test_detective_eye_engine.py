@@ -1,0 +1,125 @@
+"""Detective Eye engine internals: the speed work must not change behaviour.
+
+The engine's hot paths are tables and inlined code (see the module docstring of
+``games/detective_eye/engine.py``); these tests pin what a rewrite of them must keep: every
+legal list, chance distribution, draw, information key, observation and return of seeded random
+playouts, and the exactness of the deal draw.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import pytest
+
+from games.core.engine import CHANCE, TERMINAL, Engine
+from games.detective_eye.engine import DetectiveEyeEngine
+
+SETTINGS = [
+    {"num_players": 2},
+    {"num_players": 3},
+    {"num_players": 4},
+    {
+        "num_players": 2,
+        "painters": 2,
+        "cards_per_painter": 2,
+        "hand_size": 2,
+        "draft_size": 1,
+        "forgeries": 1,
+        "max_rounds": 1,
+    },
+    {"num_players": 3, "draft_size": 0, "max_rounds": 5},
+    {"num_players": 2, "painters": 1, "hand_size": 3, "draft_size": 1},
+    {"num_players": 4, "hand_size": 6, "forgeries": 5, "max_rounds": 100},
+]
+
+# Recorded with the engine before the speed work of issue #5 (commit 2447546), 20 playouts per
+# setting. A deliberate rule change updates it, saying so; an optimisation must not.
+PLAYOUT_DIGEST = "8135c227cf950cf3b64a38cca5316bf37164263ef6806e173d832d833adbf33f"
+
+
+def playout_digest(games_per_setting: int = 20) -> str:
+    """SHA-256 over seeded random playouts: at every step the legal list, the chance odds, the
+    draw, every seat's info key, observation and features, the narration and the returns."""
+    digest = hashlib.sha256()
+    for index, params in enumerate(SETTINGS):
+        root = DetectiveEyeEngine(**params)
+        for game in range(games_per_setting):
+            rng = random.Random(1000 * index + game)
+            e = root.copy()
+            snapshots = []
+            while True:
+                player = e.current_player()
+                seats = range(e.num_players)
+                record: list = [player, e.legal_actions()]
+                if player == TERMINAL:
+                    record += [e.returns(), e.describe()]
+                    digest.update(repr(record).encode())
+                    break
+                if player == CHANCE:
+                    record.append(e.chance_outcomes())
+                    action = e.sample_chance(rng)
+                else:
+                    legal = e.player_actions()
+                    record.append(legal)
+                    action = legal[int(rng.random() * len(legal))]
+                narration = e.narrate(action)
+                record += [
+                    [e.info_key(s) for s in seats],
+                    [e.observation(s) for s in seats],
+                    [e.observation_features(s) for s in seats],
+                    e.describe(),
+                    (narration.public, narration.hidden, narration.seen_by, narration.hidden_for),
+                    e.returns(),
+                    action,
+                ]
+                digest.update(repr(record).encode())
+                if game % 7 == 0 and len(e.history) % 5 == 0:
+                    snapshots.append(e.copy())
+                e.apply(action)
+            # Copies taken on the way are untouched by the rest of the game.
+            for c in snapshots:
+                keys = [c.info_key(s) for s in range(c.num_players)]
+                digest.update(repr((c.describe(), c.history, keys)).encode())
+    return digest.hexdigest()
+
+
+def test_random_playouts_match_the_recorded_digest():
+    assert playout_digest() == PLAYOUT_DIGEST
+
+
+class _Draws:
+    """A stand-in for ``random.Random`` that returns the given numbers in turn."""
+
+    def __init__(self, values: list[float]) -> None:
+        self.values = iter(values)
+
+    def random(self) -> float:
+        return next(self.values)
+
+
+def _walk(engine: DetectiveEyeEngine, u: float) -> int:
+    """The base class's draw: the odds walked in order, one subtraction per outcome."""
+    return Engine.sample_chance(engine, _Draws([u]))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_bisected_deal_draws_agree_with_the_walk_at_every_boundary(players):
+    rng = random.Random(7)
+    for _ in range(40):
+        e = DetectiveEyeEngine(players)
+        while e.phase == 0:  # every deal of a random setup
+            cumulative = 0.0
+            draws = [0.0, 1.0 - 2.0**-53, *(rng.random() for _ in range(20))]
+            for _, prob in e.chance_outcomes():
+                cumulative += prob
+                step = 2.0**-52 * max(cumulative, 2.0**-10)
+                draws += [
+                    cumulative + k * step
+                    for k in range(-4, 5)
+                    if 0.0 <= cumulative + k * step < 1.0
+                ]
+            for u in draws:
+                assert e.sample_chance(_Draws([u])) == _walk(e, u), u
+            e.apply(e.sample_chance(rng))
