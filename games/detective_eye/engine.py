@@ -20,6 +20,7 @@ private record is ``private_log``.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from math import comb
 from operator import add, sub
 from typing import Any
@@ -54,12 +55,12 @@ END_NONE, END_WIN, END_SUPPLY, END_CAP = range(4)
 END_NAMES = ("", "one_card", "supply_empty", "round_cap")
 
 _COMPOSITIONS: dict[tuple[int, int, int], tuple[tuple[tuple[int, ...], ...], dict]] = {}
-_DEAL_ODDS: dict[tuple[int, tuple[int, ...]], list[tuple[int, float]]] = {}
-_DEAL_IDS: dict[tuple[int, tuple[int, ...]], list[int]] = {}
-_DRAFT_IDS: dict[tuple[int, ...], list[int]] = {}
+# How far a draw must be from a cumulative boundary of the deal odds for ``sample_chance``'s
+# bisection to agree with the walk (whose rounding error is a few 1e-16 over at most 91
+# outcomes, the compositions of 12 cards over 3 painters).
+_ROUNDING = 1e-12
 _HELD: dict[tuple[int, ...], list[int]] = {}  # hand counts -> painters held, in order
 _START_ODDS = {n: [(s, 1.0 / n) for s in range(n)] for n in range(1, 9)}
-_TURN: dict[tuple[int, ...], list[int]] = {}  # (bid base, face-down cards, *hand) -> legal
 
 
 def held_painters(hand: list[int]) -> list[int]:
@@ -107,23 +108,31 @@ def painter_counts(names: tuple[str, ...], counts: list[int] | tuple[int, ...]) 
 
 
 class Rules:
-    """The constants of one parameter setting that hot paths do not read.
+    """The constants and lookup tables of one parameter setting.
 
-    Shared by every copy of an engine, so ``copy()`` moves one reference instead of eight.
+    Shared by every copy of an engine (and by every engine of the setting, see ``rules_for``),
+    so ``copy()`` moves one reference, and the tables are built once per setting.
     """
 
     __slots__ = (
         "bids",
         "cards_per_painter",
         "deal_comps",
+        "deal_draw",
+        "deal_ids",
+        "deal_odds",
+        "declares",
         "draft_base",
         "draft_comps",
+        "draft_ids",
         "draft_index",
         "draft_size",
+        "face_down",
         "flips",
         "max_rounds",
         "names",
-        "row_base",
+        "next_bidder",
+        "raises",
     )
 
     def __init__(
@@ -143,17 +152,89 @@ class Rules:
         self.draft_base = base
         self.draft_comps = compositions(draft_size, painters, draft_size)
         self.draft_index = composition_index(draft_size, painters, draft_size)
+        self.draft_ids: dict[tuple[int, ...], list[int]] = {}  # hand counts -> legal passes
         self.deal_comps = compositions(hand_size, painters, cards_per_painter)
+        # By undealt supply: the deal odds, their outcome ids, and (edges, picks) for the
+        # bisection of ``sample_chance`` (see ``_deal_odds``). Per setting, as the ids index
+        # this setting's ``deal_comps``.
+        self.deal_odds: dict[tuple[int, ...], list[tuple[int, float]]] = {}
+        self.deal_ids: dict[tuple[int, ...], list[int]] = {}
+        self.deal_draw: dict[tuple[int, ...], tuple[list[float], list[int | None]]] = {}
         if base + len(self.draft_comps) > HIDDEN_BYTE:  # info_key stores actions as bytes
             raise ValueError("too many distinct actions for this parameter setting")
-        # Decoding tables for the hot paths (a tuple index instead of a divmod per step):
-        # bids by ``action - bid_base`` -> (painter, quantity), flips by ``action - flip_base``
-        # -> (owner, position), and the first flip action of each seat's row.
+        # Decoding tables for the hot paths, indexed by action id (a tuple index instead of a
+        # subtraction and a divmod per step): ``bids[a]`` is (painter, quantity) of a bid,
+        # ``flips[a]`` (owner, position) of a flip; ``None`` for other ids.
         cards = num_players * hand_size
         flip_base = base - cards
-        self.bids = tuple((c, q + 1) for q in range(cards) for c in range(painters))
-        self.flips = tuple((s, i) for s in range(num_players) for i in range(hand_size))
-        self.row_base = tuple(flip_base + s * hand_size for s in range(num_players))
+        bid_base = 2 * painters + 1
+        self.bids = (None,) * bid_base + tuple(
+            (c, q + 1) for q in range(cards) for c in range(painters)
+        )
+        self.flips = (None,) * flip_base + tuple(
+            (s, i) for s in range(num_players) for i in range(hand_size)
+        )
+        # ``face_down[start][t]``: the flip actions (owner, then position) when a challenge
+        # starts with ``t`` cards face down. Turns place in seat order from the start player
+        # until the first declaration, so the row lengths follow from ``start`` and ``t``; the
+        # list is looked up once per challenge instead of kept up to date at every placement.
+        self.face_down = tuple(
+            tuple(
+                _flip_actions(start, t, num_players, hand_size, flip_base) for t in range(cards + 1)
+            )
+            for start in range(num_players)
+        )
+        # Legal-list tails by face-down count ``t`` (the callers copy them): ``declares[t]`` is
+        # every declaration (quantities 1..t, the turn list after the painters held), and
+        # ``raises[t][q]`` the bidding list over a bid of quantity ``q`` (pass, then every
+        # strictly higher quantity up to t). Building these per step was a tenth of a random
+        # game's time; at most 49 * 50 / 2 short lists even for the largest setting.
+        self.declares = tuple(
+            list(range(bid_base, bid_base + t * painters)) for t in range(cards + 1)
+        )
+        self.raises = tuple(
+            tuple(
+                [2 * painters, *range(bid_base + q * painters, bid_base + t * painters)]
+                for q in range(t + 1)
+            )
+            for t in range(cards + 1)
+        )
+        # ``next_bidder[seat][out]``: the bidding turn after ``seat`` goes round to the next
+        # seat not in the bit mask ``out`` (seats that passed, plus the high bidder); -1 if none.
+        self.next_bidder = tuple(
+            tuple(_next_seat(seat, out, num_players) for out in range(1 << num_players))
+            for seat in range(num_players)
+        )
+
+
+def _flip_actions(start: int, table: int, n: int, hand_size: int, flip_base: int) -> list[int]:
+    """The face-down cards at a challenge: one first placement each, then turns from ``start``."""
+    out = []
+    for seat in range(n):
+        length = (table // n) + ((seat - start) % n < table % n) if table >= n else 0
+        length = min(length, hand_size)  # only reachable settings are ever looked up
+        first = flip_base + seat * hand_size
+        out.extend(range(first, first + length))
+    return out
+
+
+def _next_seat(seat: int, out: int, n: int) -> int:
+    for step in range(1, n):
+        other = (seat + step) % n
+        if not out >> other & 1:
+            return other
+    return -1
+
+
+_RULES: dict[tuple[int, ...], Rules] = {}
+
+
+def rules_for(*params: int) -> Rules:
+    """The shared ``Rules`` of one setting (``Rules``'s arguments), built on first use."""
+    rules = _RULES.get(params)
+    if rules is None:
+        rules = _RULES[params] = Rules(*params)
+    return rules
 
 
 class DetectiveEyeEngine(Engine):
@@ -216,7 +297,7 @@ class DetectiveEyeEngine(Engine):
         self.pass_action = 2 * painters
         self.bid_base = 2 * painters + 1
         self.flip_base = self.bid_base + painters * n * hand_size
-        self.rules = Rules(
+        self.rules = rules_for(
             max_rounds,
             painters,
             cards_per_painter,
@@ -230,7 +311,7 @@ class DetectiveEyeEngine(Engine):
         self.private_log: list[list[tuple[int, ...]]] = [[] for _ in range(n)]
         self.phase = DEAL
         self.player = CHANCE
-        self.supply = [cards_per_painter] * painters  # undealt paintings
+        self.supply = (cards_per_painter,) * painters  # undealt paintings
         self.hands = [[0] * painters for _ in range(n)]  # cards in hand (not on the table)
         self.owned = [[0] * painters for _ in range(n)]  # hand plus face-down row
         self.passed_cards: list[tuple[int, ...] | None] = [None] * n
@@ -273,7 +354,7 @@ class DetectiveEyeEngine(Engine):
         new.private_log = [*map(list.copy, self.private_log)]
         new.phase = self.phase
         new.player = self.player
-        new.supply = self.supply.copy()
+        new.supply = self.supply
         new.hands = [*map(list.copy, self.hands)]
         new.owned = [*map(list.copy, self.owned)]
         new.passed_cards = self.passed_cards.copy()
@@ -357,51 +438,58 @@ class DetectiveEyeEngine(Engine):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.phase == START:
             return _START_ODDS[self.num_players].copy()
-        key = (self.hand_size, tuple(self.supply))
-        odds = _DEAL_ODDS.get(key)
+        return list(self._deal_odds())
+
+    def _deal_odds(self) -> list[tuple[int, float]]:
+        """The odds of the next deal from the undealt ``supply`` (cached with its draw table)."""
+        rules = self.rules
+        supply = self.supply
+        odds = rules.deal_odds.get(supply)
         if odds is None:
-            supply = self.supply
             total = comb(sum(supply), self.hand_size)
             odds = []
-            for i, comp in enumerate(self.deal_comps):
+            for i, comp in enumerate(rules.deal_comps):
                 ways = 1
                 for c, k in enumerate(comp):
                     ways *= comb(supply[c], k)
                 if ways:
                     odds.append((i, ways / total))
-            _DEAL_ODDS[key] = odds
-            _DEAL_IDS[key] = [a for a, _ in odds]
-        return list(odds)
-
-    def _draft_actions(self) -> list[int]:
-        """The compositions of ``draft_size`` cards the seat to move can pass (cached)."""
-        hand = self.hands[self.player]
-        rules = self.rules
-        key = (rules.draft_size, rules.draft_base, *hand)
-        ids = _DRAFT_IDS.get(key)
-        if ids is None:
-            base = rules.draft_base
-            ids = [
-                base + i
-                for i, comp in enumerate(rules.draft_comps)
-                if all(k <= hand[c] for c, k in enumerate(comp))
-            ]
-            _DRAFT_IDS[key] = ids
-        return ids.copy()
+            # For the bisection: each cumulative boundary c as the pair of edges c -+ _ROUNDING.
+            # A draw between two pairs (an even bisection index 2k) is outcome k, as in the
+            # walk; inside a pair (odd index, or past the last edge) it takes the walk.
+            edges: list[float] = []
+            picks: list[int | None] = []
+            u = 0.0
+            for action, prob in odds:
+                u += prob
+                edges += (u - _ROUNDING, u + _ROUNDING)
+                picks += (action, None)
+            picks.append(None)
+            rules.deal_odds[supply] = odds
+            rules.deal_ids[supply] = [a for a, _ in odds]
+            rules.deal_draw[supply] = (edges, picks)
+        return odds
 
     def sample_chance(self, rng: random.Random) -> int:
         """The base class's draw (one ``rng.random()``, odds walked in order) on the cached odds.
 
-        No list is copied; the same seeds give the same outcomes as ``chance_outcomes()``.
+        No list is copied; the same seeds give the same outcomes as ``chance_outcomes()``. A
+        deal (up to 21 outcomes) is found by bisection (see ``_deal_odds``); only a draw within
+        rounding distance of a boundary, where the walk's running subtraction could round the
+        other way, takes the walk itself.
         """
         u = rng.random()
-        if self.phase == START:
-            outcomes = _START_ODDS[self.num_players]
+        if self.phase == DEAL:
+            draw = self.rules.deal_draw.get(self.supply)
+            if draw is None:
+                self._deal_odds()
+                draw = self.rules.deal_draw[self.supply]
+            action = draw[1][bisect_right(draw[0], u)]
+            if action is not None:
+                return action
+            outcomes = self.rules.deal_odds[self.supply]
         else:
-            outcomes = _DEAL_ODDS.get((self.hand_size, tuple(self.supply)))
-            if outcomes is None:
-                self.chance_outcomes()
-                outcomes = _DEAL_ODDS[(self.hand_size, tuple(self.supply))]
+            outcomes = _START_ODDS[self.num_players]
         for action, prob in outcomes:
             u -= prob
             if u < 0.0:
@@ -415,162 +503,226 @@ class DetectiveEyeEngine(Engine):
         if phase == FIRST:
             hand = self.hands[self.player]
             try:
-                return _HELD[(*hand,)].copy()
+                return _HELD[tuple(hand)].copy()
             except KeyError:
                 return held_painters(hand)
         if phase == FLIP:
             return self.face_down.copy()
         if phase == DEAL:
-            key = (self.hand_size, tuple(self.supply))
-            if key not in _DEAL_IDS:
-                self.chance_outcomes()
-            return list(_DEAL_IDS[key])
+            self._deal_odds()
+            return self.rules.deal_ids[self.supply].copy()
         if phase == START:
             return list(range(self.num_players))
         return self.player_actions()
 
     def player_actions(self) -> list[int]:
-        # The most frequent phases first; the painters held and the turn lists come from cached
-        # tables, and every phase is answered here (no second call through legal_actions).
+        # The most frequent phases first; every list is a copy (or a sum) of cached tables:
+        # the painters held by hand counts, the declarations and raises by face-down count.
         phase = self.phase
         if phase == FIRST:
             hand = self.hands[self.player]
             try:
-                return _HELD[(*hand,)].copy()
+                return _HELD[tuple(hand)].copy()
             except KeyError:
                 return held_painters(hand)
         if phase == FLIP:
             return self.face_down.copy()
         if phase == TURN:
             hand = self.hands[self.player]
-            key = (self.bid_base, self.table, *hand)
             try:
-                return _TURN[key].copy()
+                held = _HELD[tuple(hand)]
             except KeyError:
-                out = held_painters(hand)
-                base = self.bid_base
-                out.extend(range(base, base + self.table * self.painters))
-                _TURN[key] = out
-                return out.copy()
+                held = held_painters(hand)
+            return held + self.rules.declares[self.table]
         if phase == BID:
-            base = self.bid_base
-            p = self.painters
-            return [self.pass_action, *range(base + self.bid_quantity * p, base + self.table * p)]
+            return self.rules.raises[self.table][self.bid_quantity].copy()
+        if phase == DRAFT:  # the compositions of draft_size cards the seat can pass (cached)
+            hand = self.hands[self.player]
+            rules = self.rules
+            ids = rules.draft_ids.get(tuple(hand))
+            if ids is None:
+                base = rules.draft_base
+                ids = rules.draft_ids[tuple(hand)] = [
+                    base + i
+                    for i, comp in enumerate(rules.draft_comps)
+                    if all(k <= hand[c] for c, k in enumerate(comp))
+                ]
+            return ids.copy()
         if phase == DISCARD:
             p = self.painters
             return [p + c for c in held_painters(self.hands[self.player])]
-        if phase == DRAFT:
-            return self._draft_actions()
         return []
 
     def apply(self, action: int) -> None:
+        # The phases in order of frequency in random play (first placements, flips, turns,
+        # bidding), the common paths inlined: at this rate every call and attribute access shows.
+        # A declaration nobody can raise and the end of a bidding fall through to the start of
+        # the challenge at the bottom; every other path returns.
         history = self.history
         history.append(action)
         phase = self.phase
         player = self.player
-        p = self.painters
-        if action < p and phase in (FIRST, TURN):  # a face-down placement
+        if phase == FIRST:  # a face-down placement, seats in order
             self.private_log[player].append((len(history) - 1, action))
             self.hands[player][action] -= 1
-            row = self.rows[player]
-            self.face_down.append(self.rules.row_base[player] + len(row))
-            row.append(action)
+            self.rows[player].append(action)
             self.table += 1
-            if phase == TURN:
-                player += 1
-                self.player = player if player < self.num_players else 0
-            elif player + 1 < self.num_players:
-                self.player = player + 1
+            player += 1
+            if player < self.num_players:
+                self.player = player
             else:
                 self.phase = TURN
                 self.player = self.start
-        elif phase == FLIP:
-            owner, pos = self.rules.flips[action - self.flip_base]
+            return
+        if phase == FLIP:
+            owner, pos = self.rules.flips[action]
             card = self.rows[owner][pos]
             self.reveals.append(card)
-            if card != self.bid_painter:
-                # A failure ends most rounds of random play: _failure and the common path of
-                # _end_round, inlined (the challenger is the bidder).
-                n = self.num_players
-                self.hands = [*map(list.copy, self.owned)]
-                for row in self.rows:
-                    row.clear()
-                self.flipped = [0] * n
-                self.face_down = []
-                self.table = 0
-                misses = self.misses
-                if misses[player] + 1 >= MISSES_PER_FORGERY:
-                    misses[player] = 0
-                    self.held[player] += 1
-                    self.forgeries -= 1
-                    if self.forgeries <= 0:
-                        self._finish(self.ranking(), END_SUPPLY)
-                        return
-                else:
-                    misses[player] += 1
-                self.round += 1
-                self.start = (self.bidder + 1) % n
-                self.bid_quantity = 0
-                self.bid_painter = -1
-                self.bidder = -1
-                if self.round >= self.max_rounds:
-                    self._finish(self.ranking(), END_CAP)
+            if card == self.bid_painter:
+                self.found += 1
+                self.challenge_owners |= 1 << owner
+                if self.found == self.bid_quantity:
+                    self._success()
                     return
-                self.phase = FIRST
-                self.player = 0
+                self.flipped[owner] |= 1 << pos
+                self.face_down.remove(action)
+                self.table -= 1
                 return
-            self.found += 1
-            self.challenge_owners |= 1 << owner
-            if self.found == self.bid_quantity:
-                self._success()
-                return
-            self.flipped[owner] |= 1 << pos
-            self.face_down.remove(action)
-            self.table -= 1
-        elif phase in (TURN, BID):  # a declaration, a raise or a pass
-            if action == p + p:
-                self.bid_passed |= 1 << player
-                bidder = self.bidder
-                quantity = self.bid_quantity
+            # A failure ends most rounds of random play: _failure and the common path of
+            # _end_round, inlined (the challenger is the bidder). ``face_down`` is left as it
+            # is: it is only read during a challenge and replaced when the next one starts.
+            n = self.num_players
+            self.hands = [*map(list.copy, self.owned)]
+            for row in self.rows:
+                row.clear()
+            if self.found:  # only a flip of the bid painter marks its card as flipped
+                self.flipped = [0] * n
+            self.table = 0
+            misses = self.misses
+            missed = misses[player] + 1
+            if missed < MISSES_PER_FORGERY:
+                misses[player] = missed
             else:
-                self.bid_painter, quantity = self.rules.bids[action - self.bid_base]
-                self.bid_quantity = quantity
-                bidder = self.bidder = player
-                if phase == TURN:
-                    self.bid_passed = 0
-                    self.phase = BID
-            # The next seat that may still raise (nobody can once the quantity is the most
-            # possible), else the last bidder standing challenges.
+                misses[player] = 0
+                self.held[player] += 1
+                self.forgeries -= 1
+                if self.forgeries <= 0:
+                    self._finish(self.ranking(), END_SUPPLY)
+                    return
+            self.round += 1
+            self.start = (player + 1) % n
+            self.bid_quantity = 0
+            self.bid_painter = -1
+            self.bidder = -1
+            if self.round >= self.max_rounds:
+                self._finish(self.ranking(), END_CAP)
+                return
+            self.phase = FIRST
+            self.player = 0
+            return
+        if phase == TURN:
+            if action < self.painters:  # one more face-down placement
+                self.private_log[player].append((len(history) - 1, action))
+                self.hands[player][action] -= 1
+                self.rows[player].append(action)
+                self.table += 1
+                player += 1
+                self.player = player if player < self.num_players else 0
+                return
+            # A declaration opens the bidding, from the next seat unless nobody could raise.
+            self.bid_painter, quantity = self.rules.bids[action]
+            self.bid_quantity = quantity
+            self.bidder = player
+            self.bid_passed = 0
             if quantity < self.table:
-                n = self.num_players
-                out = self.bid_passed | (1 << bidder)
-                seat = player
-                for _ in range(n - 1):
-                    seat = seat + 1 if seat + 1 < n else 0
-                    if not out >> seat & 1:
-                        self.player = seat
-                        return
-            self.phase = FLIP
-            self.player = bidder
-            self.found = 0
-            self.challenge_owners = 0
-            self.face_down.sort()
+                self.phase = BID
+                player += 1
+                self.player = player if player < self.num_players else 0
+                return
+        elif phase == BID:
+            # The bidding goes on from the next seat that may still raise (nobody can once the
+            # quantity is the most possible), else the last bidder standing challenges.
+            if action == self.pass_action:
+                passed = self.bid_passed = self.bid_passed | 1 << player
+                player = self.bidder
+                seat = self.rules.next_bidder[player][passed | 1 << player]
+            else:
+                self.bid_painter, quantity = self.rules.bids[action]
+                self.bid_quantity = quantity
+                self.bidder = player
+                if quantity < self.table:
+                    seat = self.rules.next_bidder[player][self.bid_passed | 1 << player]
+                else:
+                    seat = -1
+            if seat >= 0:
+                self.player = seat
+                return
+        else:
+            self._apply_other(phase, player, action)
+            return
+        # The challenge: ``player`` (the last bidder) flips.
+        self.phase = FLIP
+        self.player = player
+        self.found = 0
+        self.challenge_owners = 0
+        self.face_down = self.rules.face_down[self.start][self.table].copy()
+
+    def _apply_other(self, phase: int, player: int, action: int) -> None:
+        """The steps that come a few times per game: setup and discards."""
+        if phase == DEAL:  # seat by seat; the whole hand at once
+            seat = self.dealt
+            self.private_log[seat].append((len(self.history) - 1, action))
+            self.dealt = seat + 1
+            comp = self.rules.deal_comps[action]
+            self.hands[seat] = list(comp)
+            self.supply = tuple(map(sub, self.supply, comp))  # one entry per painter in both
+            if seat + 1 < self.num_players:
+                return
+            if self.rules.draft_size:
+                self.phase = DRAFT
+                self.player = 0
+            else:
+                self.owned = [*map(list.copy, self.hands)]
+                self.phase = START
+                self.player = CHANCE
+        elif phase == DRAFT:  # seat by seat; the cards arrive at the last pass
+            rules = self.rules
+            comp = rules.draft_comps[action - rules.draft_base]
+            step = len(self.history) - 1
+            hand = self.hands[player]
+            hand[:] = map(sub, hand, comp)
+            self.passed_cards[player] = comp
+            n = self.num_players
+            if player + 1 < n:
+                self.private_log[player].append((step, action))
+                self.player = player + 1
+                return
+            # The last pass: every receiver gets its cards now, all together.
+            passed = self.passed_cards
+            received = self.received
+            hands = self.hands
+            log = self.private_log
+            index = rules.draft_index
+            for receiver in range(n):
+                got = received[receiver] = passed[receiver - 1]  # from the seat before (wraps)
+                target = hands[receiver]
+                target[:] = map(add, target, got)
+                log[receiver].append((step, action if receiver == player else -1, index[got]))
+            self.owned = [*map(list.copy, hands)]
+            self.phase = START
+            self.player = CHANCE
         elif phase == DISCARD:
-            painter = action - p
+            painter = action - self.painters
             self.hands[player][painter] -= 1
             self.owned[player][painter] -= 1
             self.discard_pile[painter] += 1
             self.discards_left -= 1
             if not self.discards_left:
                 self._end_round()
-        elif phase == DEAL:
-            self.private_log[self.dealt].append((len(history) - 1, action))
-            self._apply_deal(action)
-        elif phase == DRAFT:
-            self._apply_draft(player, action)
         elif phase == START:
             self.start = action
-            self._start_round()
+            self.phase = FIRST
+            self.player = 0
         else:
             raise ValueError("the game is over")
 
@@ -578,54 +730,7 @@ class DetectiveEyeEngine(Engine):
         raise NotImplementedError
 
     # --- setup -------------------------------------------------------------------------------
-    def _apply_deal(self, action: int) -> None:
-        seat = self.dealt
-        self.dealt += 1
-        comp = self.rules.deal_comps[action]
-        self.hands[seat] = list(comp)
-        self.supply = [*map(sub, self.supply, comp)]  # both have one entry per painter
-        if seat + 1 < self.num_players:
-            return
-        if self.rules.draft_size:
-            self.phase = DRAFT
-            self.player = 0
-        else:
-            self.owned = [*map(list.copy, self.hands)]
-            self.phase = START
-            self.player = CHANCE
-
-    def _apply_draft(self, seat: int, action: int) -> None:
-        rules = self.rules
-        comp = rules.draft_comps[action - rules.draft_base]
-        step = len(self.history) - 1
-        hand = self.hands[seat]
-        hand[:] = map(sub, hand, comp)
-        self.passed_cards[seat] = comp
-        n = self.num_players
-        if seat + 1 < n:
-            self.private_log[seat].append((step, action))
-            self.player = seat + 1
-            return
-        # The last pass: every receiver gets its cards now, all together.
-        passed = self.passed_cards
-        received = self.received
-        hands = self.hands
-        log = self.private_log
-        index = rules.draft_index
-        for receiver in range(n):
-            got = received[receiver] = passed[receiver - 1]  # from the seat before (wraps)
-            target = hands[receiver]
-            target[:] = map(add, target, got)
-            log[receiver].append((step, action if receiver == seat else -1, index[got]))
-        self.owned = [*map(list.copy, hands)]
-        self.phase = START
-        self.player = CHANCE
-
     # --- rounds ------------------------------------------------------------------------------
-    def _start_round(self) -> None:
-        self.phase = FIRST
-        self.player = 0
-
     def _return_rows(self) -> None:
         """All placed cards go back to their owners: hands become the holdings again."""
         self.hands = [*map(list.copy, self.owned)]
