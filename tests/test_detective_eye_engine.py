@@ -3,7 +3,7 @@
 The engine's hot paths are tables and inlined code (see the module docstring of
 ``games/detective_eye/engine.py``); these tests pin what a rewrite of them must keep: every
 legal list, chance distribution, draw, information key, observation and return of seeded random
-playouts, and the exactness of the deal draw.
+playouts, the exactness of the bisected deal draw, and the interned hands staying unchanged.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import random
 import pytest
 
 from games.core.engine import CHANCE, TERMINAL, Engine
-from games.detective_eye.engine import DetectiveEyeEngine
+from games.detective_eye.engine import DetectiveEyeEngine, hand_of
 
 SETTINGS = [
     {"num_players": 2},
@@ -123,3 +123,20 @@ def test_bisected_deal_draws_agree_with_the_walk_at_every_boundary(players):
             for u in draws:
                 assert e.sample_chance(_Draws([u])) == _walk(e, u), u
             e.apply(e.sample_chance(rng))
+
+
+def test_hands_are_shared_and_never_changed_in_place():
+    e = DetectiveEyeEngine(2)
+    rng = random.Random(3)
+    while e.phase < 3:  # deal, draft and start player
+        legal = e.legal_actions()
+        e.apply(e.sample_chance(rng) if e.is_chance() else legal[0])
+    hand = e.hands[0]
+    assert hand == list(hand.key) and hand is hand_of(hand.key)
+    with pytest.raises(TypeError):
+        hand[0] = 5
+    with pytest.raises(TypeError):
+        hand.append(1)
+    before = list(hand)
+    e.apply(e.legal_actions()[0])  # a first placement swaps in another hand
+    assert list(hand) == before and sum(e.hands[0]) == sum(before) - 1

@@ -1,7 +1,8 @@
 """Detective Eye (Attribute Eye) rules: bluffing and bidding (see ``docs/rules/detective_eye.md``).
 
-Cards of a painter are interchangeable, so hands are counts per painter and rows of face-down
-cards are lists of painters. Every hidden thing is a step of its own with its own narration:
+Cards of a painter are interchangeable, so hands are counts per painter (interned ``Hand``
+lists, shared between states) and rows of face-down cards are lists of painters. Every hidden
+thing is a step of its own with its own narration:
 
 * a deal is one chance step per seat whose outcome is the whole hand (a composition of
   ``hand_size`` cards over the painters, drawn from the undealt supply by the multivariate
@@ -15,12 +16,20 @@ public. ``info_key`` needs no per-step bookkeeping: after the fixed-length setup
 start player) every action id says what it is, so the public record is the history with the
 placements masked (one ``bytes.translate`` in C) plus the cards flipped (``reveals``), and the
 private record is ``private_log``.
+
+Speed: random playouts must keep up with OpenSpiel's C++ ``liars_dice`` driven from Python
+(``atelier bench engine``), so the per-step paths avoid building anything they can look up:
+hands are interned ``Hand`` objects carrying their legal placements and transitions, legal
+declarations and raises come from per-setting tables (``Rules``), and ``apply`` inlines the
+common paths of the frequent phases. ``tests/test_detective_eye_rules.py`` pins the behaviour
+with a digest of seeded random playouts.
 """
 
 from __future__ import annotations
 
 import random
 from bisect import bisect_right
+from collections.abc import Iterable
 from math import comb
 from operator import add, sub
 from typing import Any
@@ -59,17 +68,49 @@ _COMPOSITIONS: dict[tuple[int, int, int], tuple[tuple[tuple[int, ...], ...], dic
 # bisection to agree with the walk (whose rounding error is a few 1e-16 over at most 91
 # outcomes, the compositions of 12 cards over 3 painters).
 _ROUNDING = 1e-12
-_HELD: dict[tuple[int, ...], list[int]] = {}  # hand counts -> painters held, in order
 _START_ODDS = {n: [(s, 1.0 / n) for s in range(n)] for n in range(1, 9)}
 
 
-def held_painters(hand: list[int]) -> list[int]:
-    """The painters present in ``hand`` (a fresh list; the table behind it is cached)."""
-    key = tuple(hand)
-    out = _HELD.get(key)
-    if out is None:
-        out = _HELD[key] = [c for c, k in enumerate(hand) if k]
-    return out.copy()
+class Hand(list):
+    """Cards by painter, interned: one shared, never-changed object per composition.
+
+    A hand change swaps in another ``Hand`` (``minus[c]``: one card of painter ``c`` less)
+    instead of writing a count, so the per-step work reads attributes where it used to build
+    and hash a tuple of counts: ``held`` is the painters present (the placement legal list;
+    callers copy it) and ``key`` the counts as a tuple. Copying an engine or returning the
+    rows to the hands copies lists of references, not the counts. A list subclass, so hands
+    still read, compare and print as the plain lists they were; changing one in place raises,
+    as it would change every state that holds it.
+    """
+
+    __slots__ = ("held", "key", "minus")
+
+    def _frozen(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a Hand is shared between states and never changed: use hand_of()")
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _frozen
+    append = extend = insert = pop = remove = clear = sort = reverse = _frozen
+
+    def __reduce__(self) -> tuple[Any, tuple[tuple[int, ...]]]:
+        return hand_of, (self.key,)
+
+
+_HANDS: dict[tuple[int, ...], Hand] = {}
+
+
+def hand_of(counts: Iterable[int]) -> Hand:
+    """The interned ``Hand`` of these counts (built with every smaller hand on first use)."""
+    key = tuple(counts)
+    hand = _HANDS.get(key)
+    if hand is None:
+        hand = Hand(key)
+        hand.key = key
+        hand.held = [c for c, k in enumerate(key) if k]
+        hand.minus = tuple(
+            hand_of((*key[:c], k - 1, *key[c + 1 :])) if k else None for c, k in enumerate(key)
+        )
+        _HANDS[key] = hand
+    return hand
 
 
 def compositions(total: int, parts: int, cap: int) -> tuple[tuple[int, ...], ...]:
@@ -119,6 +160,7 @@ class Rules:
         "cards_per_painter",
         "deal_comps",
         "deal_draw",
+        "deal_hands",
         "deal_ids",
         "deal_odds",
         "declares",
@@ -154,6 +196,7 @@ class Rules:
         self.draft_index = composition_index(draft_size, painters, draft_size)
         self.draft_ids: dict[tuple[int, ...], list[int]] = {}  # hand counts -> legal passes
         self.deal_comps = compositions(hand_size, painters, cards_per_painter)
+        self.deal_hands = tuple(map(hand_of, self.deal_comps))
         # By undealt supply: the deal odds, their outcome ids, and (edges, picks) for the
         # bisection of ``sample_chance`` (see ``_deal_odds``). Per setting, as the ids index
         # this setting's ``deal_comps``.
@@ -312,8 +355,9 @@ class DetectiveEyeEngine(Engine):
         self.phase = DEAL
         self.player = CHANCE
         self.supply = (cards_per_painter,) * painters  # undealt paintings
-        self.hands = [[0] * painters for _ in range(n)]  # cards in hand (not on the table)
-        self.owned = [[0] * painters for _ in range(n)]  # hand plus face-down row
+        nothing = hand_of((0,) * painters)
+        self.hands = [nothing] * n  # cards in hand (not on the table), as Hands
+        self.owned = [nothing] * n  # hand plus face-down row, as Hands
         self.passed_cards: list[tuple[int, ...] | None] = [None] * n
         self.received: list[tuple[int, ...] | None] = [None] * n
         self.rows: list[list[int]] = [[] for _ in range(n)]
@@ -355,8 +399,8 @@ class DetectiveEyeEngine(Engine):
         new.phase = self.phase
         new.player = self.player
         new.supply = self.supply
-        new.hands = [*map(list.copy, self.hands)]
-        new.owned = [*map(list.copy, self.owned)]
+        new.hands = self.hands.copy()  # Hands are shared, never changed
+        new.owned = self.owned.copy()
         new.passed_cards = self.passed_cards.copy()
         new.received = self.received.copy()
         new.rows = [*map(list.copy, self.rows)]
@@ -501,11 +545,7 @@ class DetectiveEyeEngine(Engine):
         # phases through player_actions.
         phase = self.phase
         if phase == FIRST:
-            hand = self.hands[self.player]
-            try:
-                return _HELD[tuple(hand)].copy()
-            except KeyError:
-                return held_painters(hand)
+            return self.hands[self.player].held.copy()
         if phase == FLIP:
             return self.face_down.copy()
         if phase == DEAL:
@@ -516,33 +556,24 @@ class DetectiveEyeEngine(Engine):
         return self.player_actions()
 
     def player_actions(self) -> list[int]:
-        # The most frequent phases first; every list is a copy (or a sum) of cached tables:
-        # the painters held by hand counts, the declarations and raises by face-down count.
+        # The most frequent phases first; every list is a copy (or a sum) of cached lists: the
+        # painters held from the Hand, the declarations and raises by face-down count.
         phase = self.phase
         if phase == FIRST:
-            hand = self.hands[self.player]
-            try:
-                return _HELD[tuple(hand)].copy()
-            except KeyError:
-                return held_painters(hand)
+            return self.hands[self.player].held.copy()
         if phase == FLIP:
             return self.face_down.copy()
         if phase == TURN:
-            hand = self.hands[self.player]
-            try:
-                held = _HELD[tuple(hand)]
-            except KeyError:
-                held = held_painters(hand)
-            return held + self.rules.declares[self.table]
+            return self.hands[self.player].held + self.rules.declares[self.table]
         if phase == BID:
             return self.rules.raises[self.table][self.bid_quantity].copy()
         if phase == DRAFT:  # the compositions of draft_size cards the seat can pass (cached)
             hand = self.hands[self.player]
             rules = self.rules
-            ids = rules.draft_ids.get(tuple(hand))
+            ids = rules.draft_ids.get(hand.key)
             if ids is None:
                 base = rules.draft_base
-                ids = rules.draft_ids[tuple(hand)] = [
+                ids = rules.draft_ids[hand.key] = [
                     base + i
                     for i, comp in enumerate(rules.draft_comps)
                     if all(k <= hand[c] for c, k in enumerate(comp))
@@ -550,7 +581,7 @@ class DetectiveEyeEngine(Engine):
             return ids.copy()
         if phase == DISCARD:
             p = self.painters
-            return [p + c for c in held_painters(self.hands[self.player])]
+            return [p + c for c in self.hands[self.player].held]
         return []
 
     def apply(self, action: int) -> None:
@@ -564,7 +595,8 @@ class DetectiveEyeEngine(Engine):
         player = self.player
         if phase == FIRST:  # a face-down placement, seats in order
             self.private_log[player].append((len(history) - 1, action))
-            self.hands[player][action] -= 1
+            hands = self.hands
+            hands[player] = hands[player].minus[action]
             self.rows[player].append(action)
             self.table += 1
             player += 1
@@ -588,15 +620,15 @@ class DetectiveEyeEngine(Engine):
                 self.face_down.remove(action)
                 self.table -= 1
                 return
-            # A failure ends most rounds of random play: _failure and the common path of
-            # _end_round, inlined (the challenger is the bidder). ``face_down`` is left as it
-            # is: it is only read during a challenge and replaced when the next one starts.
+            # A failure ends most rounds of random play: the rows go back (_return_rows) and the
+            # common path of _end_round follows, inlined (the challenger is the bidder).
             n = self.num_players
-            self.hands = [*map(list.copy, self.owned)]
+            self.hands = self.owned.copy()
             for row in self.rows:
                 row.clear()
             if self.found:  # only a flip of the bid painter marks its card as flipped
                 self.flipped = [0] * n
+            self.face_down = []
             self.table = 0
             misses = self.misses
             missed = misses[player] + 1
@@ -623,7 +655,8 @@ class DetectiveEyeEngine(Engine):
         if phase == TURN:
             if action < self.painters:  # one more face-down placement
                 self.private_log[player].append((len(history) - 1, action))
-                self.hands[player][action] -= 1
+                hands = self.hands
+                hands[player] = hands[player].minus[action]
                 self.rows[player].append(action)
                 self.table += 1
                 player += 1
@@ -674,7 +707,7 @@ class DetectiveEyeEngine(Engine):
             self.private_log[seat].append((len(self.history) - 1, action))
             self.dealt = seat + 1
             comp = self.rules.deal_comps[action]
-            self.hands[seat] = list(comp)
+            self.hands[seat] = self.rules.deal_hands[action]
             self.supply = tuple(map(sub, self.supply, comp))  # one entry per painter in both
             if seat + 1 < self.num_players:
                 return
@@ -682,15 +715,15 @@ class DetectiveEyeEngine(Engine):
                 self.phase = DRAFT
                 self.player = 0
             else:
-                self.owned = [*map(list.copy, self.hands)]
+                self.owned = self.hands.copy()
                 self.phase = START
                 self.player = CHANCE
         elif phase == DRAFT:  # seat by seat; the cards arrive at the last pass
             rules = self.rules
             comp = rules.draft_comps[action - rules.draft_base]
             step = len(self.history) - 1
-            hand = self.hands[player]
-            hand[:] = map(sub, hand, comp)
+            hands = self.hands
+            hands[player] = hand_of(map(sub, hands[player], comp))
             self.passed_cards[player] = comp
             n = self.num_players
             if player + 1 < n:
@@ -700,21 +733,19 @@ class DetectiveEyeEngine(Engine):
             # The last pass: every receiver gets its cards now, all together.
             passed = self.passed_cards
             received = self.received
-            hands = self.hands
             log = self.private_log
             index = rules.draft_index
             for receiver in range(n):
                 got = received[receiver] = passed[receiver - 1]  # from the seat before (wraps)
-                target = hands[receiver]
-                target[:] = map(add, target, got)
+                hands[receiver] = hand_of(map(add, hands[receiver], got))
                 log[receiver].append((step, action if receiver == player else -1, index[got]))
-            self.owned = [*map(list.copy, hands)]
+            self.owned = hands.copy()
             self.phase = START
             self.player = CHANCE
         elif phase == DISCARD:
             painter = action - self.painters
-            self.hands[player][painter] -= 1
-            self.owned[player][painter] -= 1
+            self.hands[player] = self.hands[player].minus[painter]
+            self.owned[player] = self.owned[player].minus[painter]
             self.discard_pile[painter] += 1
             self.discards_left -= 1
             if not self.discards_left:
@@ -729,11 +760,10 @@ class DetectiveEyeEngine(Engine):
     def _apply(self, action: int) -> None:  # pragma: no cover - apply() is overridden
         raise NotImplementedError
 
-    # --- setup -------------------------------------------------------------------------------
     # --- rounds ------------------------------------------------------------------------------
     def _return_rows(self) -> None:
         """All placed cards go back to their owners: hands become the holdings again."""
-        self.hands = [*map(list.copy, self.owned)]
+        self.hands = self.owned.copy()
         for row in self.rows:
             row.clear()
         self.flipped = [0] * self.num_players
