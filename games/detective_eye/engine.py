@@ -113,6 +113,18 @@ def hand_of(counts: Iterable[int]) -> Hand:
     return hand
 
 
+_PLUS: dict[tuple[int, ...], Hand] = {}  # hand counts + cards received -> the new hand
+
+
+def _plus(hand: Hand, cards: tuple[int, ...]) -> Hand:
+    """``hand`` with ``cards`` (counts by painter) added, from a cache (``map`` costs more)."""
+    key = hand.key + cards
+    out = _PLUS.get(key)
+    if out is None:
+        out = _PLUS[key] = hand_of(map(add, hand, cards))
+    return out
+
+
 def compositions(total: int, parts: int, cap: int) -> tuple[tuple[int, ...], ...]:
     """Every way to split ``total`` cards over ``parts`` painters (each <= ``cap``), in order."""
     return _composition_table(total, parts, cap)[0]
@@ -156,6 +168,7 @@ class Rules:
     """
 
     __slots__ = (
+        "after_pass",
         "bids",
         "cards_per_painter",
         "deal_comps",
@@ -175,6 +188,7 @@ class Rules:
         "names",
         "next_bidder",
         "raises",
+        "undealt",
     )
 
     def __init__(
@@ -194,7 +208,10 @@ class Rules:
         self.draft_base = base
         self.draft_comps = compositions(draft_size, painters, draft_size)
         self.draft_index = composition_index(draft_size, painters, draft_size)
-        self.draft_ids: dict[tuple[int, ...], list[int]] = {}  # hand counts -> legal passes
+        # By hand counts: the legal passes, and the hand left by each draft composition (None
+        # where it does not fit). Setup steps are few, but ``map`` arithmetic per step showed.
+        self.draft_ids: dict[tuple[int, ...], list[int]] = {}
+        self.after_pass: dict[tuple[int, ...], tuple[Hand | None, ...]] = {}
         self.deal_comps = compositions(hand_size, painters, cards_per_painter)
         self.deal_hands = tuple(map(hand_of, self.deal_comps))
         # By undealt supply: the deal odds, their outcome ids, and (edges, picks) for the
@@ -203,6 +220,7 @@ class Rules:
         self.deal_odds: dict[tuple[int, ...], list[tuple[int, float]]] = {}
         self.deal_ids: dict[tuple[int, ...], list[int]] = {}
         self.deal_draw: dict[tuple[int, ...], tuple[list[float], list[int | None]]] = {}
+        self.undealt: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}  # ... after a deal
         if base + len(self.draft_comps) > HIDDEN_BYTE:  # info_key stores actions as bytes
             raise ValueError("too many distinct actions for this parameter setting")
         # Decoding tables for the hot paths, indexed by action id (a tuple index instead of a
@@ -598,8 +616,8 @@ class DetectiveEyeEngine(Engine):
             hands = self.hands
             hands[player] = hands[player].minus[action]
             self.rows[player].append(action)
-            self.table += 1
             player += 1
+            self.table = player  # one card from each seat so far
             if player < self.num_players:
                 self.player = player
             else:
@@ -706,9 +724,14 @@ class DetectiveEyeEngine(Engine):
             seat = self.dealt
             self.private_log[seat].append((len(self.history) - 1, action))
             self.dealt = seat + 1
-            comp = self.rules.deal_comps[action]
-            self.hands[seat] = self.rules.deal_hands[action]
-            self.supply = tuple(map(sub, self.supply, comp))  # one entry per painter in both
+            rules = self.rules
+            self.hands[seat] = rules.deal_hands[action]
+            undealt = rules.undealt.get(self.supply)
+            if undealt is None:
+                undealt = rules.undealt[self.supply] = tuple(
+                    tuple(map(sub, self.supply, comp)) for comp in rules.deal_comps
+                )
+            self.supply = undealt[action]
             if seat + 1 < self.num_players:
                 return
             if self.rules.draft_size:
@@ -720,10 +743,17 @@ class DetectiveEyeEngine(Engine):
                 self.player = CHANCE
         elif phase == DRAFT:  # seat by seat; the cards arrive at the last pass
             rules = self.rules
-            comp = rules.draft_comps[action - rules.draft_base]
+            which = action - rules.draft_base
+            comp = rules.draft_comps[which]
             step = len(self.history) - 1
             hands = self.hands
-            hands[player] = hand_of(map(sub, hands[player], comp))
+            hand = hands[player]
+            left = rules.after_pass.get(hand.key)
+            if left is None:  # the smaller hands were interned with this one
+                left = rules.after_pass[hand.key] = tuple(
+                    _HANDS.get(tuple(map(sub, hand, c))) for c in rules.draft_comps
+                )
+            hands[player] = left[which]
             self.passed_cards[player] = comp
             n = self.num_players
             if player + 1 < n:
@@ -737,7 +767,7 @@ class DetectiveEyeEngine(Engine):
             index = rules.draft_index
             for receiver in range(n):
                 got = received[receiver] = passed[receiver - 1]  # from the seat before (wraps)
-                hands[receiver] = hand_of(map(add, hands[receiver], got))
+                hands[receiver] = _plus(hands[receiver], got)
                 log[receiver].append((step, action if receiver == player else -1, index[got]))
             self.owned = hands.copy()
             self.phase = START
@@ -773,7 +803,7 @@ class DetectiveEyeEngine(Engine):
     def _success(self) -> None:
         self._return_rows()
         me = self.player
-        k = bin(self.challenge_owners).count("1")
+        k = self.challenge_owners.bit_count()
         back = min(k, self.held[me])
         self.held[me] -= back
         self.forgeries += back
