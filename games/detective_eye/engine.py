@@ -68,6 +68,7 @@ _COMPOSITIONS: dict[tuple[int, int, int], tuple[tuple[tuple[int, ...], ...], dic
 # bisection to agree with the walk (whose rounding error is a few 1e-16 over at most 91
 # outcomes, the compositions of 12 cards over 3 painters).
 _ROUNDING = 1e-12
+_NO_FLIPS: list[int] = []  # the empty ``face_down`` outside a challenge (shared, never changed)
 _START_ODDS = {n: [(s, 1.0 / n) for s in range(n)] for n in range(1, 9)}
 
 
@@ -380,7 +381,9 @@ class DetectiveEyeEngine(Engine):
         self.received: list[tuple[int, ...] | None] = [None] * n
         self.rows: list[list[int]] = [[] for _ in range(n)]
         self.flipped = [0] * n  # bit mask of flipped positions per row
-        self.face_down: list[int] = []  # flip actions still possible in a challenge
+        # The flip actions still possible in a challenge. Never changed in place (it starts as
+        # a shared table entry), so copies share it too.
+        self.face_down: list[int] = _NO_FLIPS
         self.table = 0  # face-down cards on the table
         self.start = -1
         self.round = 0  # rounds completed
@@ -410,7 +413,7 @@ class DetectiveEyeEngine(Engine):
         new.pass_action = self.pass_action
         new.bid_base = self.bid_base
         new.flip_base = self.flip_base
-        new.face_down = self.face_down.copy()
+        new.face_down = self.face_down
         new.history = self.history.copy()
         new.reveals = self.reveals.copy()
         new.private_log = [*map(list.copy, self.private_log)]
@@ -635,7 +638,9 @@ class DetectiveEyeEngine(Engine):
                     self._success()
                     return
                 self.flipped[owner] |= 1 << pos
-                self.face_down.remove(action)
+                face_down = self.face_down.copy()
+                face_down.remove(action)
+                self.face_down = face_down
                 self.table -= 1
                 return
             # A failure ends most rounds of random play: the rows go back (_return_rows) and the
@@ -646,7 +651,7 @@ class DetectiveEyeEngine(Engine):
                 row.clear()
             if self.found:  # only a flip of the bid painter marks its card as flipped
                 self.flipped = [0] * n
-            self.face_down = []
+            self.face_down = _NO_FLIPS
             self.table = 0
             misses = self.misses
             missed = misses[player] + 1
@@ -716,7 +721,7 @@ class DetectiveEyeEngine(Engine):
         self.player = player
         self.found = 0
         self.challenge_owners = 0
-        self.face_down = self.rules.face_down[self.start][self.table].copy()
+        self.face_down = self.rules.face_down[self.start][self.table]
 
     def _apply_other(self, phase: int, player: int, action: int) -> None:
         """The steps that come a few times per game: setup and discards."""
@@ -797,7 +802,7 @@ class DetectiveEyeEngine(Engine):
         for row in self.rows:
             row.clear()
         self.flipped = [0] * self.num_players
-        self.face_down = []
+        self.face_down = _NO_FLIPS
         self.table = 0
 
     def _success(self) -> None:
