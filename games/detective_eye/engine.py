@@ -15,7 +15,8 @@ Flips during a challenge are public reveals, discards are public, miss counts an
 public. ``info_key`` needs no per-step bookkeeping: after the fixed-length setup (deals, passes,
 start player) every action id says what it is, so the public record is the history with the
 placements masked (one ``bytes.translate`` in C) plus the cards flipped (``reveals``), and the
-private record is ``private_log``.
+private record is the seat's setup steps (``setup_log``) plus its placements, which are read off
+the history when a key is asked (``_extend_key_cache``): placing a card records nothing.
 
 Speed: random playouts must keep up with OpenSpiel's C++ ``liars_dice`` driven from Python
 (``atelier bench engine``), so the per-step paths avoid building anything they can look up:
@@ -321,6 +322,7 @@ class DetectiveEyeEngine(Engine):
         "hand_size",
         "hands",
         "held",
+        "key_cache",
         "max_rounds",
         "misses",
         "owned",
@@ -329,12 +331,12 @@ class DetectiveEyeEngine(Engine):
         "passed_cards",
         "phase",
         "player",
-        "private_log",
         "received",
         "reveals",
         "round",
         "rows",
         "rules",
+        "setup_log",
         "start",
         "supply",
         "table",
@@ -370,7 +372,10 @@ class DetectiveEyeEngine(Engine):
         )
         self.history: list[int] = []
         self.reveals: list[int] = []  # the painter of every card flipped, in order
-        self.private_log: list[list[tuple[int, ...]]] = [[] for _ in range(n)]
+        # Each seat's private record of the setup (its deal, its pass, what it received); its
+        # placements are decoded from the history by ``_extend_key_cache`` into ``key_cache``.
+        self.setup_log: list[list[tuple[int, ...]]] = [[] for _ in range(n)]
+        self.key_cache: tuple[Any, ...] = (-1, b"", (), 0, -1, -1, -1, 0)
         self.phase = DEAL
         self.player = CHANCE
         self.supply = (cards_per_painter,) * painters  # undealt paintings
@@ -416,7 +421,8 @@ class DetectiveEyeEngine(Engine):
         new.face_down = self.face_down
         new.history = self.history.copy()
         new.reveals = self.reveals.copy()
-        new.private_log = [*map(list.copy, self.private_log)]
+        new.setup_log = [*map(list.copy, self.setup_log)]
+        new.key_cache = self.key_cache
         new.phase = self.phase
         new.player = self.player
         new.supply = self.supply
@@ -615,7 +621,6 @@ class DetectiveEyeEngine(Engine):
         phase = self.phase
         player = self.player
         if phase == FIRST:  # a face-down placement, seats in order
-            self.private_log[player].append((len(history) - 1, action))
             hands = self.hands
             hands[player] = hands[player].minus[action]
             self.rows[player].append(action)
@@ -677,7 +682,6 @@ class DetectiveEyeEngine(Engine):
             return
         if phase == TURN:
             if action < self.painters:  # one more face-down placement
-                self.private_log[player].append((len(history) - 1, action))
                 hands = self.hands
                 hands[player] = hands[player].minus[action]
                 self.rows[player].append(action)
@@ -727,7 +731,7 @@ class DetectiveEyeEngine(Engine):
         """The steps that come a few times per game: setup and discards."""
         if phase == DEAL:  # seat by seat; the whole hand at once
             seat = self.dealt
-            self.private_log[seat].append((len(self.history) - 1, action))
+            self.setup_log[seat].append((len(self.history) - 1, action))
             self.dealt = seat + 1
             rules = self.rules
             self.hands[seat] = rules.deal_hands[action]
@@ -762,13 +766,13 @@ class DetectiveEyeEngine(Engine):
             self.passed_cards[player] = comp
             n = self.num_players
             if player + 1 < n:
-                self.private_log[player].append((step, action))
+                self.setup_log[player].append((step, action))
                 self.player = player + 1
                 return
             # The last pass: every receiver gets its cards now, all together.
             passed = self.passed_cards
             received = self.received
-            log = self.private_log
+            log = self.setup_log
             index = rules.draft_index
             for receiver in range(n):
                 got = received[receiver] = passed[receiver - 1]  # from the seat before (wraps)
@@ -930,18 +934,65 @@ class DetectiveEyeEngine(Engine):
         raise ValueError("the game is over")
 
     def info_key(self, player: int) -> Any:
-        n = self.num_players
-        setup = n + n * (self.rules.draft_size > 0) + 1
         history = self.history
-        public = bytes(history[setup:]).translate(_MASKS[self.painters])
-        return (
-            player,
-            len(history),
-            self.start,
-            public,
-            tuple(self.reveals),
-            tuple(self.private_log[player]),
-        )
+        end = len(history)
+        cache = self.key_cache
+        if cache[0] != end:
+            cache = self._extend_key_cache(end)
+        return (player, end, self.start, cache[1], tuple(self.reveals), cache[2][player])
+
+    def _extend_key_cache(self, end: int) -> tuple[Any, ...]:
+        """The parts of the information keys read off the history, brought up to ``end``.
+
+        The public record is the history after the setup with the placements masked; every
+        seat's private record is its setup steps, then its placements as (step, painter). A
+        placement used to append its (step, painter) to the placer's log: a tuple built at
+        every placement of every playout (about 5% of a random playout) for the states whose
+        ``info_key`` is asked. The history says it all, as every id after the setup says what
+        it is: a round's placements (the only ids below the number of painters) come in one
+        unbroken run, the first ``n`` by seats 0..n-1 and the rest in turn from the round's
+        start player, who sits after the last bidder of the round before; the bidding is
+        replayed here only to know that bidder (who raises or passes follows from the passes,
+        as in ``apply``).
+
+        The cache (``key_cache``: length decoded, public bytes, private records, replay state)
+        resumes where the last call stopped, so a search that asks a key after every step
+        decodes one step, and extends the public bytes instead of converting the whole history
+        again; it is immutable, so copies share it. Measured against the eager log: random
+        playouts about 6% faster; an ISMCTS-like search (a key after every tree step, random
+        rollouts) about 3-6% slower from early-game states and 3-5% faster from late ones.
+        """
+        upto, public, logs, run, start, bidder, bidding, passed = self.key_cache
+        history = self.history
+        n = self.num_players
+        if upto < 0:  # the setup records first, once the setup is over
+            upto = n + n * (self.rules.draft_size > 0) + 1
+            if end < upto:
+                return (-1, b"", tuple(map(tuple, self.setup_log)))
+            start = history[upto - 1]  # the start player is the last setup step
+            logs = tuple(map(tuple, self.setup_log))
+        painters = self.painters
+        public += bytes(history[upto:end]).translate(_MASKS[painters])
+        for step in range(upto, end):
+            action = history[step]
+            if action < painters:  # a placement
+                if not run and bidder >= 0:  # the first of a round after a challenge
+                    start = (bidder + 1) % n
+                    bidder = -1
+                seat = run if run < n else (start + run - n) % n
+                logs = (*logs[:seat], (*logs[seat], (step, action)), *logs[seat + 1 :])
+                run += 1
+            elif action == self.pass_action:
+                passed |= 1 << bidding
+                bidding = self.rules.next_bidder[bidder][passed | 1 << bidder]
+            elif self.pass_action < action < self.flip_base:  # a declaration or a raise
+                if run:  # the declaration ends the round's placements
+                    bidding = (start + run - n) % n
+                    run = passed = 0
+                bidder = bidding
+                bidding = self.rules.next_bidder[bidder][passed | 1 << bidder]
+        cache = self.key_cache = (end, public, logs, run, start, bidder, bidding, passed)
+        return cache
 
     def observation(self, player: int) -> dict[str, Any]:
         names = self.names
