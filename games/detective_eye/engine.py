@@ -79,13 +79,14 @@ class Hand(list):
     A hand change swaps in another ``Hand`` (``minus[c]``: one card of painter ``c`` less)
     instead of writing a count, so the per-step work reads attributes where it used to build
     and hash a tuple of counts: ``held`` is the painters present (the placement legal list;
-    callers copy it) and ``key`` the counts as a tuple. Copying an engine or returning the
+    callers copy it), ``discards`` their discard actions (a list comprehension per discard
+    step showed) and ``key`` the counts as a tuple. Copying an engine or returning the
     rows to the hands copies lists of references, not the counts. A list subclass, so hands
     still read, compare and print as the plain lists they were; changing one in place raises,
     as it would change every state that holds it.
     """
 
-    __slots__ = ("held", "key", "minus")
+    __slots__ = ("discards", "held", "key", "minus")
 
     def _frozen(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError("a Hand is shared between states and never changed: use hand_of()")
@@ -108,6 +109,7 @@ def hand_of(counts: Iterable[int]) -> Hand:
         hand = Hand(key)
         hand.key = key
         hand.held = [c for c, k in enumerate(key) if k]
+        hand.discards = [len(key) + c for c in hand.held]  # discard ids: painters + c
         hand.minus = tuple(
             hand_of((*key[:c], k - 1, *key[c + 1 :])) if k else None for c, k in enumerate(key)
         )
@@ -607,8 +609,7 @@ class DetectiveEyeEngine(Engine):
                 ]
             return ids.copy()
         if phase == DISCARD:
-            p = self.painters
-            return [p + c for c in self.hands[self.player].held]
+            return self.hands[self.player].discards.copy()
         return []
 
     def apply(self, action: int) -> None:
@@ -731,7 +732,7 @@ class DetectiveEyeEngine(Engine):
         """The steps that come a few times per game: setup and discards."""
         if phase == DEAL:  # seat by seat; the whole hand at once
             seat = self.dealt
-            self.setup_log[seat].append((len(self.history) - 1, action))
+            self.setup_log[seat].append((seat, action))  # deals are steps 0..n-1, by seat
             self.dealt = seat + 1
             rules = self.rules
             self.hands[seat] = rules.deal_hands[action]
@@ -770,14 +771,21 @@ class DetectiveEyeEngine(Engine):
                 self.player = player + 1
                 return
             # The last pass: every receiver gets its cards now, all together.
+            # Each receives the pass of the seat before (wrapping); the passes are the last n
+            # steps in seat order, so the composition index comes from the history (no lookup).
             passed = self.passed_cards
             received = self.received
             log = self.setup_log
-            index = rules.draft_index
+            history = self.history
+            first_pass = step - player  # the step of seat 0's pass
+            base = rules.draft_base
             for receiver in range(n):
-                got = received[receiver] = passed[receiver - 1]  # from the seat before (wraps)
+                giver = receiver - 1 if receiver else player
+                got = received[receiver] = passed[giver]
                 hands[receiver] = _plus(hands[receiver], got)
-                log[receiver].append((step, action if receiver == player else -1, index[got]))
+                log[receiver].append(
+                    (step, action if receiver == player else -1, history[first_pass + giver] - base)
+                )
             self.owned = hands.copy()
             self.phase = START
             self.player = CHANCE
