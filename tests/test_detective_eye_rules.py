@@ -517,6 +517,20 @@ def test_impossible_reveals_are_rejected_naming_the_event():
         sample_engine(DEFN, params, info, random.Random(0))
 
 
+@pytest.mark.parametrize("bad", [[], {}, None, 3, "Picasso"])
+def test_a_card_of_the_wrong_type_is_named_not_a_crash(bad):
+    """A card field holding a list (unhashable) once escaped as a bare TypeError."""
+    params, e = two_player_game()
+    place(e, V)
+    place(e, G)
+    declare(e, V, 2)
+    flip(e, 1, 0)
+    info = build_infoset(DEFN, params, e, 1, with_view=False)
+    info["events"][-1]["card"] = bad
+    with pytest.raises(games.InvalidInfoset, match=r"events\[\d+\].*field 'card'"):
+        sample_engine(DEFN, params, info, random.Random(0))
+
+
 # --- the small variant -----------------------------------------------------------------------
 def test_small_variant_size_matches_the_docs():
     params = DEFN.validate_params(SMALL_VARIANT)

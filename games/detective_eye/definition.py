@@ -192,7 +192,7 @@ class DetectiveEye(GameDefinition):
 
         def painter(key: str) -> int:
             value = struct.get(key)
-            if value not in by_name:
+            if not isinstance(value, str) or value not in by_name:  # [] or {} are unhashable
                 raise InvalidAction(f"field '{key}' must be one of {list(by_name)}, got {value!r}")
             return by_name[value]
 

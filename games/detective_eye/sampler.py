@@ -60,7 +60,7 @@ class _Reader:
 
     def painter(self, i: int, ev: dict, key: str) -> int:
         value = ev.get(key)
-        if value not in self.by_name:
+        if not isinstance(value, str) or value not in self.by_name:  # [] or {} are unhashable
             raise _fail(i, ev, f"field '{key}' must be one of {list(self.by_name)}")
         return self.by_name[value]
 
