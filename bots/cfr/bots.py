@@ -6,23 +6,25 @@ an approximate Nash equilibrium (NashConv <= 1e-3 of the payoff range).
 
 ``oos`` is online Monte Carlo CFR from the current information set, after Online Outcome
 Sampling (Lisy, Lanctot and Bowling 2015, "Online Monte Carlo Counterfactual Regret
-Minimization for Search in Imperfect Information Games"). Each iteration draws a world
-consistent with the information set (a pool sampled with ``games.sample_engine``, as ISMCTS
-does), then runs one outcome-sampling MCCFR iteration (Lanctot, Waugh, Zinkevich and Bowling
-2009) from it for one seat (seats alternate): the traversing seat samples with
-``exploration``-uniform mixing, the others on-policy, chance by its probabilities; regrets
-get the importance-weighted sampled regrets, average strategies stochastically-weighted
-increments. Every seat's information sets below the root are keyed by ``(seat,
-engine.info_key(seat))``, so an opponent's strategy depends on what that opponent holds.
-Past ``depth`` decisions from the root the trajectory continues with uniform random play
-(a fixed strategy, so no update and its probabilities cancel in the weights): that is the
-rollout leaf value. The answer is the root's average strategy.
+Minimization for Search in Imperfect Information Games"). It draws a pool of worlds
+consistent with the information set (``games.sample_engine``, as ISMCTS does). When all of
+them share their history up to a recent step, the search starts there and OOS's
+information-set targeting keeps most samples consistent with what the seat saw, so the belief
+over the hidden steps is weighted by the opponents' strategies being learned; otherwise it
+starts from the sampled worlds (the sampler's belief, as ISMCTS). Each iteration runs one
+outcome-sampling MCCFR trajectory (Lanctot, Waugh, Zinkevich and Bowling 2009) for one seat
+(seats alternate): the traversing seat samples with ``exploration``-uniform mixing, the others
+on-policy, chance by its probabilities. Every seat's information sets are keyed by ``(seat,
+engine.info_key(seat))``, so an opponent's strategy depends on what that opponent holds. Past
+``depth`` decisions the trajectory continues with the rollout policy (a fixed strategy, so no
+update and its probabilities cancel in the weights): that is the leaf value.
 
-Difference from OOS proper: OOS keeps one tree from the start of the game and *targets* its
-samples at the current information set, so the root's belief over worlds is the Bayesian one
-under the strategies being learned. Here the worlds come from the information-set sampler
-(uniform over the hidden parts, like ISMCTS): re-solving the subgame under that belief. For
-games where every decision is public (Finger Auction) the two agree.
+Two refinements make it useful at the small budgets of a move hint: value estimates with
+VR-MCCFR baselines (Schmid et al. 2019, ``_update_regrets``), which cut the variance of
+outcome sampling, and regret matching+ with linear averaging (Tammelin 2014), which that lower
+variance makes usable with sampling. The answer is the average strategy at the searched
+information set, accumulated on every iteration that reaches it with its exact own reach (the
+stochastically weighted averages of the other information sets are never read, so not kept).
 """
 
 from __future__ import annotations
@@ -79,12 +81,14 @@ class CFRBot(Bot):
 class _Table:
     """Regrets and average-strategy sums of one information set."""
 
-    __slots__ = ("actions", "avg", "regrets")
+    __slots__ = ("actions", "avg", "baselines", "regrets")
 
     def __init__(self, actions: list[int]) -> None:
         self.actions = actions
         self.regrets = [0.0] * len(actions)
         self.avg = [0.0] * len(actions)
+        # Per traversing seat, a running estimate of each action's value (VR-MCCFR baseline).
+        self.baselines: dict[int, list[float]] = {}
 
     def strategy(self) -> list[float]:
         pos = [r if r > 0.0 else 0.0 for r in self.regrets]
@@ -110,6 +114,66 @@ def _pick(weights: list[float], u: float) -> int:
             if u < 0.0:
                 return i
     return last
+
+
+def _update_regrets(
+    path: list[tuple[_Table | None, int, int, list[float]]],
+    path_q: list[float],
+    q: float,
+    utility: float,
+    traverser: int,
+    decay: float,
+    plus: bool,
+) -> None:
+    """The traverser's regret updates from one sampled trajectory, with VR-MCCFR baselines.
+
+    Outcome sampling (Lanctot et al. 2009) with the baseline-corrected value estimates of
+    Schmid et al. 2019 ("Variance Reduction in Monte Carlo Counterfactual Regret Minimization
+    (VR-MCCFR) for Extensive Form Games using Baselines"). Walking back from the leaf, every
+    action of a decision gets a value estimate: the sampled one
+    ``b(I, a) + (u(ha) - b(I, a)) / xi(a)``, every other one its baseline ``b(I, a)``, where
+    ``xi(a) = q(ha) / q(h)`` is the probability of having sampled ``a`` at ``h`` (which holds for
+    OOS's mixture of targeted and untargeted sampling too). The history's estimate is their
+    ``sigma``-weighted sum, and is what its parent sees, so actions off the trajectory count at
+    their baseline instead of 0: the estimates stay unbiased and their variance falls as the
+    baselines learn. A baseline is the exponentially decaying average (newest sample weighted
+    ``decay``) of the values its action was sampled with, one per traversing seat; with
+    ``decay`` 0 the baselines stay 0 and this is plain outcome sampling. The traverser's
+    regrets get ``pi_{-i}(h) / q(h) (u(ha) - u(h))``; with ``plus`` they are floored at 0 after
+    each update (regret matching+, Tammelin 2014), which the lower variance makes usable with
+    sampling (Schmid et al. 2019).
+    """
+    value = utility
+    q_next = q
+    terms: dict[int, tuple[list[float], float]] = {}  # traverser steps: estimates, value
+    for k in range(len(path) - 1, -1, -1):
+        table, player, i, sigma = path[k]
+        q_here = path_q[k]
+        xi = q_next / q_here
+        q_next = q_here
+        if table is None:  # chance before the information set: no baseline
+            value = sigma[i] * value / xi
+            continue
+        base = table.baselines.get(traverser)
+        if base is None:
+            base = table.baselines[traverser] = [0.0] * len(sigma)
+        estimates = list(base)
+        estimates[i] = base[i] + (value - base[i]) / xi
+        base[i] += decay * (value - base[i])
+        value = sum(s * e for s, e in zip(sigma, estimates, strict=True))
+        if player == traverser:
+            terms[k] = (estimates, value)
+    before_others = 1.0  # pi_{-i}(h): chance's and the other seats' reach before h
+    for k, (table, player, i, sigma) in enumerate(path):
+        if player != traverser:
+            before_others *= sigma[i]
+            continue
+        estimates, value = terms[k]
+        w = before_others / path_q[k]
+        regrets = table.regrets
+        for b in range(len(regrets)):
+            r = regrets[b] + w * (estimates[b] - value)
+            regrets[b] = 0.0 if plus and r < 0.0 else r
 
 
 def _common_prefix(histories: list[list[int]]) -> int:
@@ -138,6 +202,8 @@ def online_outcome_sampling(
     playout=None,
     evaluate=None,
     rollout_depth: int = 0,
+    baseline: float = 0.2,
+    plus: bool = True,
 ) -> tuple[_Table, dict[str, Any]]:
     """Runs online outcome-sampling MCCFR for ``worlds``' information set (module doc).
 
@@ -147,7 +213,9 @@ def online_outcome_sampling(
     consistent with the seat's information set (OOS). Otherwise the iterations start at the
     sampled worlds themselves. Past ``depth`` decisions ``playout(engine, rng)`` (or uniform
     random play) continues, cut off after ``rollout_depth`` moves by ``evaluate(engine)`` when
-    that is given.
+    that is given. ``baseline`` is the VR-MCCFR baselines' learning rate (0: plain outcome
+    sampling) and ``plus`` chooses regret matching+ with a linearly weighted answer
+    (``_update_regrets``).
     """
     clock = Clock(budget, worlds.started)
     seat = worlds.seat
@@ -237,9 +305,10 @@ def online_outcome_sampling(
         traverser = (seat + iteration) % num_players
         iteration += 1
         targeted = delta > 0.0 and random_() < delta
-        # Forward: every step (chance and rollout too) as (table or None, player, index,
-        # probabilities, q(h)/own-reach weight for averaging).
-        path: list[tuple[_Table | None, int, int, list[float], float]] = []
+        # Forward: every tracked step as (table or None for chance, player, index sampled,
+        # probabilities), and in path_q the probability q(h) of having sampled up to it.
+        path: list[tuple[_Table | None, int, int, list[float]]] = []
+        path_q: list[float] = []  # q(h) of each step: probability of sampling up to it
         own = [1.0] * num_players
         s_all = 1.0  # probability of the trajectory under untargeted sampling
         s_tgt = 1.0 if delta > 0.0 else 0.0  # ... under targeted sampling
@@ -248,6 +317,8 @@ def online_outcome_sampling(
         step = len(engine.history)
         dead = False
         leaf = None
+        root_reach = -1.0  # own reach of the searched information set, once reached
+        root_sigma: list[float] = []
         while True:
             player = engine.current_player()
             if player == TERMINAL:
@@ -303,11 +374,17 @@ def online_outcome_sampling(
                 step += 1
                 continue
             q_here = delta * s_tgt + (1.0 - delta) * s_all
+            if table is not None and step == now and key == root_key:
+                # The searched information set: its own reach is known exactly on every
+                # iteration that gets here (whoever traverses), so its average strategy
+                # takes sigma weighted by that reach, without the 1/q(h) of stochastically
+                # weighted averaging, whose variance dominates at small budgets.
+                root_reach = own[player]
+                root_sigma = policy
             if table is not None:
-                path.append((table, player, i, policy, own[player] / q_here))
                 own[player] *= policy[i]
-            else:
-                path.append((None, -1, i, policy, 0.0))
+            path.append((table, player if table is not None else -1, i, policy))
+            path_q.append(q_here)
             s_all *= sample[i]
             if restricted is not None:
                 s_tgt *= restricted[i]
@@ -324,27 +401,14 @@ def online_outcome_sampling(
             continue
         returns = leaf if leaf is not None else engine.returns()
         total_return += returns[seat]
-        utility = returns[traverser]
-        suffix = [1.0] * (len(path) + 1)
-        for k in range(len(path) - 1, -1, -1):
-            suffix[k] = suffix[k + 1] * path[k][3][path[k][2]]
-        before_others = 1.0  # pi_{-i}(h): chance's and the other seats' reach before h
-        for k, (table, player, i, sigma, avg_weight) in enumerate(path):
-            if player == traverser:
-                # Sampled regret: W (pi(ha -> z) [b = a] - pi(h -> z)), W = u pi_{-i}(h) / q(z).
-                w = utility * before_others / q
-                after = suffix[k + 1]
-                here = after * sigma[i]
-                regrets = table.regrets
-                for b in range(len(regrets)):
-                    regrets[b] += w * ((after if b == i else 0.0) - here)
-            else:
-                before_others *= sigma[i]
-                if table is not None:
-                    # Stochastically weighted averaging (Lanctot et al. 2009): reach / q(h).
-                    avg = table.avg
-                    for b in range(len(avg)):
-                        avg[b] += avg_weight * sigma[b]
+        _update_regrets(path, path_q, q, returns[traverser], traverser, baseline, plus)
+        if root_reach > 0.0:
+            # The answer's average strategy; linear averaging (weight t) with regret
+            # matching+, as in CFR+.
+            weight = root_reach * (iteration if plus else 1)
+            avg = tables[root_key].avg
+            for b in range(len(avg)):
+                avg[b] += weight * root_sigma[b]
         clock.tick()
     root = tables.get(root_key)
     if root is None:  # every iteration died before reaching the information set
@@ -370,7 +434,8 @@ class OOSBot(Bot):
     name = "oos"
     description = (
         "Online CFR: outcome-sampling MCCFR re-solved from the current information set over "
-        "sampled worlds (after Lisy, Lanctot & Bowling 2015), random rollouts past a depth."
+        "sampled worlds (after Lisy, Lanctot & Bowling 2015) with VR-MCCFR baselines and "
+        "regret matching+, rollouts past a depth."
     )
     options = (
         FloatSpec(
@@ -405,6 +470,21 @@ class OOSBot(Bot):
             "policy past the CFR horizon: 'random', 'heuristic' (the game's playout "
             "heuristic) or 'auto' (the game's measured choice, as for ISMCTS)",
             choices=("auto", "random", "heuristic"),
+        ),
+        FloatSpec(
+            "baseline",
+            0.2,
+            "VR-MCCFR baselines (Schmid et al. 2019): weight of the newest sample in each "
+            "action's running value estimate; 0 is plain outcome sampling",
+            min=0,
+            max=1,
+        ),
+        ParamSpec(
+            "regret_matching",
+            "plus",
+            "'plus': regrets floored at 0 and the answer averaged linearly (CFR+); 'plain': "
+            "regret matching with a uniform average",
+            choices=("plus", "plain"),
         ),
         ParamSpec(
             "target_steps",
@@ -455,6 +535,8 @@ class OOSBot(Bot):
             playout=knowledge.playout if rollout == "heuristic" else None,
             evaluate=knowledge.evaluate if cut is not None and rollout == "heuristic" else None,
             rollout_depth=cut or 0,
+            baseline=cfg["baseline"],
+            plus=cfg["regret_matching"] == "plus",
         )
         probs = root.average()
         order = sorted(range(len(root.actions)), key=lambda i: root.actions[i])
