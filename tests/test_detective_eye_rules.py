@@ -504,13 +504,18 @@ def test_sampled_face_down_cards_come_from_the_owners_hand():
     assert len(seen) > 1
 
 
-def test_impossible_reveals_are_rejected_naming_the_event():
+def flipped_infoset() -> tuple[dict, dict]:
+    """Seat 1's information set right after a failed flip of its own van Gogh."""
     params, e = two_player_game()
     place(e, V)
     place(e, G)
     declare(e, V, 2)
     flip(e, 1, 0)
-    info = build_infoset(DEFN, params, e, 1, with_view=False)
+    return params, build_infoset(DEFN, params, e, 1, with_view=False)
+
+
+def test_impossible_reveals_are_rejected_naming_the_event():
+    params, info = flipped_infoset()
     assert info["events"][-1]["card"] == G and "outcome" in info["events"][-1]
     info["events"][-1]["card"] = M  # seat 1 knows its own card is a van Gogh
     with pytest.raises(games.InvalidInfoset, match=r"events\[|private\["):
@@ -520,12 +525,7 @@ def test_impossible_reveals_are_rejected_naming_the_event():
 @pytest.mark.parametrize("bad", [[], {}, None, 3, "Picasso"])
 def test_a_card_of_the_wrong_type_is_named_not_a_crash(bad):
     """A card field holding a list (unhashable) once escaped as a bare TypeError."""
-    params, e = two_player_game()
-    place(e, V)
-    place(e, G)
-    declare(e, V, 2)
-    flip(e, 1, 0)
-    info = build_infoset(DEFN, params, e, 1, with_view=False)
+    params, info = flipped_infoset()
     info["events"][-1]["card"] = bad
     with pytest.raises(games.InvalidInfoset, match=r"events\[\d+\].*field 'card'"):
         sample_engine(DEFN, params, info, random.Random(0))

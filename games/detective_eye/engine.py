@@ -22,7 +22,7 @@ Speed: random playouts must keep up with OpenSpiel's C++ ``liars_dice`` driven f
 (``atelier bench engine``), so the per-step paths avoid building anything they can look up:
 hands are interned ``Hand`` objects carrying their legal placements and transitions, legal
 declarations and raises come from per-setting tables (``Rules``), and ``apply`` inlines the
-common paths of the frequent phases. ``tests/test_detective_eye_rules.py`` pins the behaviour
+common paths of the frequent phases. ``tests/test_detective_eye_engine.py`` pins the behaviour
 with a digest of seeded random playouts.
 """
 
