@@ -40,11 +40,12 @@ def play(
 ) -> None:
     """Play one full GAME between bots and print it step by step."""
     from bots import Budget, InvalidBotSpec, InvalidBudget
-    from evaluation.play import parse_bot_spec, play_game
+    from evaluation.params import parse_bot_arg
+    from evaluation.play import play_game
 
     try:
-        specs = [parse_bot_spec(text) for text in bot_specs]
-    except ValueError as err:
+        specs = [parse_bot_arg(text, labelled=False)[1] for text in bot_specs]
+    except InvalidBotSpec as err:
         raise click.BadParameter(str(err), param_hint="--bot") from None
     try:
         budget = Budget(simulations, milliseconds)

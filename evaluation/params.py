@@ -1,4 +1,5 @@
-"""Parsing game parameters given on the command line (``--param players=3`` or JSON)."""
+"""Parsing what the command line gives: game parameters (``--param players=3`` or JSON) and
+bot specs (``--bot ismcts``, ``--bot '{"name": "ismcts", ...}'``, ``--bot LABEL=SPEC``)."""
 
 from __future__ import annotations
 
@@ -31,3 +32,27 @@ def parse_params(items: tuple[str, ...]) -> dict[str, Any]:
             value = raw
         params[key.strip()] = value
     return params
+
+
+def parse_bot_arg(text: str, labelled: bool = True) -> tuple[str | None, Any]:
+    """``[LABEL=]SPEC`` -> ``(label or None, spec)``: the one parser of every ``--bot`` option.
+
+    SPEC is a bot name (returned as the string) or a JSON object ``{"name", "options"}``
+    (returned as the dict); ``make_bot`` checks the rest. ``labelled=False`` (commands whose
+    bots need no label) reads the whole text as the SPEC. Raises ``InvalidBotSpec``.
+    """
+    from bots import InvalidBotSpec
+
+    text = text.strip()
+    label: str | None = None
+    if labelled and not text.startswith("{") and "=" in text:
+        label, text = (part.strip() for part in text.split("=", 1))
+    if not text.startswith("{"):
+        return label, text
+    try:
+        spec = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InvalidBotSpec(f"bot spec {text!r} is not valid JSON: {err}") from None
+    if not isinstance(spec, dict):
+        raise InvalidBotSpec('a bot spec must be a name or an object like {"name": "random"}')
+    return label, spec

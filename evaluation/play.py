@@ -2,8 +2,9 @@
 
 Every seat is played by a bot of the registry (``bots.make_bot``) through the bot protocol:
 each move, the seat's information set is built and the bot answers it with a ``Hint`` (so a
-bot never sees another seat's cards). Chance is drawn from the game's seed; each move's bot
-seed derives from it too, so a game replays exactly (up to time-limited budgets).
+bot never sees another seat's cards). Chance is drawn from the game's seed; the bot seed of
+step ``k`` is ``derive_seed(seed, "move", k)``, so a game replays exactly (up to time-limited
+budgets). The game runs in the one episode loop (``games.core.episode``).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import pyspiel
 import games
 from bots import Bot, Budget, make_bot
 from bots.heuristics import knowledge_for
-from games.core.engine import CHANCE
-from games.core.infoset import build_infoset
+from games.core.engine import CHANCE, Engine
+from games.core.episode import Step, ask_bots, play_episode, sampled_chance
+from games.core.seeds import derive_seed
 
 
 def default_spec(name: str) -> dict[str, Any]:
@@ -27,18 +29,7 @@ def default_spec(name: str) -> dict[str, Any]:
     return {"name": "heuristic" if knowledge_for(name) is not None else "random"}
 
 
-def parse_bot_spec(text: str) -> dict[str, Any]:
-    """``ismcts`` or ``{"name": "ismcts", "options": {...}}`` -> a spec dict."""
-    text = text.strip()
-    if text.startswith("{"):
-        spec = json.loads(text)
-        if not isinstance(spec, dict):
-            raise ValueError("a bot spec must be a JSON object")
-        return spec
-    return {"name": text}
-
-
-def seat_bots(name: str, players: int, specs: list[dict[str, Any]]) -> list[Bot]:
+def seat_bots(name: str, players: int, specs: list[Any]) -> list[Bot]:
     """One bot per seat: one spec for every seat, one per seat, or the game's default."""
     if not specs:
         specs = [default_spec(name)]
@@ -62,7 +53,7 @@ def play_game(
     name: str,
     params: dict[str, Any],
     seed: int,
-    specs: list[dict[str, Any]] | None = None,
+    specs: list[Any] | None = None,
     budget: Budget | None = None,
     echo: Callable[[str], None] = print,
 ) -> dict[str, Any]:
@@ -77,27 +68,22 @@ def play_game(
     n = game.num_players()
     bots = seat_bots(name, n, specs or [])
     budget = budget or Budget(simulations=1000)
-    chance_rng = random.Random(seed)
-    bot_seeds = random.Random(seed * 7919 + 1)
     echo(f"{defn.long_name} {json.dumps(params)}  seed={seed}")
     echo("seats: " + ", ".join(f"{s}={b.name}" for s, b in enumerate(bots)))
-    step = 0
-    while not engine.is_terminal():
-        player = engine.current_player()
-        if player == CHANCE:
-            action = engine.sample_chance(chance_rng)
+
+    def show(engine: Engine, step: Step) -> None:
+        if step.player == CHANCE:
             who, note = "chance", ""
         else:
-            infoset = build_infoset(defn, params, engine, player)
-            hint = bots[player].hint(defn, params, infoset, budget, bot_seeds.getrandbits(62))
-            action = hint.action
-            who, note = f"seat {player}", f"   ({_summary(bots[player], hint)})"
-        text = defn.action_to_string(engine, player, action)
-        echo(f"{step:4d}  {who:<8} {text}{note}")
-        engine.apply(action)
-        step += 1
+            who = f"seat {step.player}"
+            note = f"   ({_summary(bots[step.player], step.answer)})"
+        text = defn.action_to_string(engine, step.player, step.action)
+        echo(f"{step.index:4d}  {who:<8} {text}{note}")
+
+    choose = ask_bots(defn, params, bots, [budget] * n, lambda k: derive_seed(seed, "move", k))
+    steps = play_episode(engine, choose, sampled_chance(random.Random(seed)), show)
     final = engine.describe()
     returns = engine.returns()
     echo("final: " + json.dumps(final, sort_keys=True))
     echo("returns: " + ", ".join(f"seat {s}: {r:+.3f}" for s, r in enumerate(returns)))
-    return {"returns": returns, "steps": step, "final": final}
+    return {"returns": returns, "steps": steps, "final": final}

@@ -39,8 +39,9 @@ import games
 from bots import Budget, make_bot
 from bots.heuristics import knowledge_for
 from evaluation.bench.strength import wilson
-from games.core.engine import CHANCE, TERMINAL
+from games.core.episode import play_episode, sampled_chance
 from games.core.infoset import build_infoset
+from games.core.seeds import derive_seed
 
 GAME = "gallery_rush"
 Policy = Callable[[Any, random.Random], int]
@@ -61,17 +62,13 @@ class RolloutImprover:
         self.z = z
 
     def _playout(self, engine: Any, seat: int, rng: random.Random) -> float:
-        mine = self.knowledge.playout
-        while True:
-            player = engine.current_player()
-            if player == TERMINAL:
-                return engine.returns()[seat]
-            if player == CHANCE:
-                engine.apply(engine.sample_chance(rng))
-            elif player == seat:
-                engine.apply(mine(engine, rng))
-            else:
-                engine.apply(self.opponent(engine, rng))
+        mine, theirs = self.knowledge.playout, self.opponent
+
+        def choose(engine: Any, player: int, step: int) -> int:
+            return (mine if player == seat else theirs)(engine, rng)
+
+        play_episode(engine, choose, sampled_chance(rng))
+        return engine.returns()[seat]
 
     def choose(self, engine: Any, seed: int) -> int:
         legal = engine.player_actions()
@@ -81,7 +78,7 @@ class RolloutImprover:
         seat = engine.current_player()
         gains: dict[int, list[float]] = {a: [] for a in legal if a != base}
         for k in range(self.rollouts):
-            stream = seed * 1_000_003 + k  # the same draws after every action
+            stream = derive_seed(seed, "rollout", k)  # the same draws after every action
             values = {}
             for action in legal:
                 world = engine.copy()
@@ -106,17 +103,13 @@ def _play(
 ) -> dict[str, Any]:
     """One 2-player game, the hero in ``hero_seat``; who won and how."""
     defn = games.definition(GAME)
-    params = defn.validate_params({"players": 2})
-    engine = defn.new_engine(params)
-    chance = random.Random(deal)
-    seeds = random.Random(deal * 7919 + 1)
-    while not engine.is_terminal():
-        player = engine.current_player()
-        if player == CHANCE:
-            engine.apply(engine.sample_chance(chance))
-            continue
-        chooser = choosers[0] if player == hero_seat else choosers[1]
-        engine.apply(chooser(engine, seeds.getrandbits(31)))
+    engine = defn.new_engine(defn.validate_params({"players": 2}))
+
+    def choose(engine: Any, seat: int, step: int) -> int:
+        chooser = choosers[0] if seat == hero_seat else choosers[1]
+        return chooser(engine, derive_seed("gallery-rush-ceiling", deal, "move", step))
+
+    play_episode(engine, choose, sampled_chance(random.Random(deal)))
     returns = engine.returns()
     best = max(returns)
     winners = [s for s in range(2) if returns[s] == best]

@@ -6,6 +6,7 @@ scheduled game in a worker, ``executors`` provides the process pool and Dask exe
 computes the summary and ``report`` prints and plots it. See ``docs/evaluation.md``.
 """
 
+from evaluation.params import parse_bot_arg
 from evaluation.tournament.executors import ExecutorHandle, SerialExecutor, open_executor
 from evaluation.tournament.runner import Outcome, run_tournament, summary_for
 from evaluation.tournament.spec import (
@@ -14,10 +15,9 @@ from evaluation.tournament.spec import (
     GameSlot,
     TournamentError,
     TournamentSpec,
-    derive_seed,
-    parse_bot_arg,
 )
 from evaluation.tournament.store import GamesFile, deterministic_part
+from games.core.seeds import derive_seed
 
 __all__ = [
     "Entrant",

@@ -18,7 +18,8 @@ can share cards whose distribution the players themselves changed.
 
 Bots see information sets only: seat ``p`` is asked ``bot.hint(defn, params,
 build_infoset(defn, params, engine, p), budget, seed)`` exactly as ``Bot.hint_for_state``
-would ask it, with ``seed = derive_seed(game_seed, step)`` for the game's step number.
+would ask it, with ``seed = derive_seed(game_seed, step)`` for the game's step number. The
+game runs in the one episode loop (``games.core.episode``).
 """
 
 from __future__ import annotations
@@ -29,22 +30,16 @@ from typing import Any
 
 import games
 from bots import Budget, make_bot
-from evaluation.tournament.spec import derive_seed
-from games.core.engine import CHANCE, TERMINAL
+from games.core.engine import Engine
+from games.core.episode import inverse_cdf, play_episode, stream_chance
 from games.core.infoset import build_infoset
+from games.core.seeds import derive_seed
+
+__all__ = ["GameFailed", "inverse_cdf", "play_batch", "play_game"]
 
 
 class GameFailed(RuntimeError):
     """A bot raised or answered with an illegal action; the message names game, seat and bot."""
-
-
-def inverse_cdf(outcomes: list[tuple[int, float]], u: float) -> int:
-    """The outcome whose cumulative probability interval contains ``u`` (in ``[0, 1)``)."""
-    for action, prob in outcomes:
-        u -= prob
-        if u < 0.0:
-            return action
-    return outcomes[-1][0]
 
 
 def play_game(
@@ -54,46 +49,46 @@ def play_game(
     n = int(params["players"])
     labels = task["seats"]
     bots = [make_bot(spec) for spec in task["bots"]]
-    chance = random.Random(task["deal_seed"])
     engine = defn.new_engine(params)
     moves = [0] * n
     total_ms = [0.0] * n
     max_ms = [0.0] * n
-    step = 0
+
+    def where(seat: int, step: int) -> str:
+        return f"game {task['index']} (deal {task['deal']}): bot {labels[seat]!r} at seat {seat}"
+
+    def choose(engine: Engine, seat: int, step: int) -> Any:
+        infoset = build_infoset(defn, params, engine, seat)
+        t0 = time.perf_counter()
+        try:
+            hint = bots[seat].hint(defn, params, infoset, budget, derive_seed(task["seed"], step))
+        except Exception as err:
+            raise GameFailed(
+                f"{where(seat, step)} failed at step {step}: {type(err).__name__}: {err}"
+            ) from None
+        ms = (time.perf_counter() - t0) * 1000.0
+        if hint.action not in engine.legal_actions():
+            raise GameFailed(
+                f"{where(seat, step)} chose illegal action {hint.action!r} at step {step}"
+            )
+        moves[seat] += 1
+        total_ms[seat] += ms
+        max_ms[seat] = max(max_ms[seat], ms)
+        return hint
+
+    recorder = _luck_recorder(defn, params, task)
     started = time.perf_counter()
     cpu_started = time.process_time()
-    while True:
-        player = engine.current_player()
-        if player == TERMINAL:
-            break
-        if player == CHANCE:
-            action = inverse_cdf(engine.chance_outcomes(), chance.random())
-        else:
-            infoset = build_infoset(defn, params, engine, player)
-            seed = derive_seed(task["seed"], step)
-            t0 = time.perf_counter()
-            try:
-                hint = bots[player].hint(defn, params, infoset, budget, seed)
-            except Exception as err:
-                raise GameFailed(
-                    f"game {task['index']} (deal {task['deal']}): bot {labels[player]!r} at "
-                    f"seat {player} failed at step {step}: {type(err).__name__}: {err}"
-                ) from None
-            ms = (time.perf_counter() - t0) * 1000.0
-            action = hint.action
-            if action not in engine.legal_actions():
-                raise GameFailed(
-                    f"game {task['index']} (deal {task['deal']}): bot {labels[player]!r} at "
-                    f"seat {player} chose illegal action {action!r} at step {step}"
-                )
-            moves[player] += 1
-            total_ms[player] += ms
-            max_ms[player] = max(max_ms[player], ms)
-        engine.apply(action)
-        step += 1
+    steps = play_episode(
+        engine,
+        choose,
+        stream_chance(random.Random(task["deal_seed"])),
+        recorder.on_step if recorder is not None else None,
+    )
     wall_ms = (time.perf_counter() - started) * 1000.0
     cpu_ms = (time.process_time() - cpu_started) * 1000.0
-    return {
+    returns = [float(r) for r in engine.returns()]
+    record: dict[str, Any] = {
         "index": task["index"],
         "deal": task["deal"],
         "lineup": task["lineup"],
@@ -102,19 +97,32 @@ def play_game(
         "deal_seed": task["deal_seed"],
         "seats": list(labels),
         "bots": list(task["bots"]),
-        "returns": [float(r) for r in engine.returns()],
-        "length": step,
+        "returns": returns,
+        "length": steps,
         "moves": moves,
-        "time": {
-            "ms_per_move": [
-                round(t / m, 3) if m else None for t, m in zip(total_ms, moves, strict=True)
-            ],
-            "ms_max": [round(t, 3) for t in max_ms],
-            "ms_total": [round(t, 3) for t in total_ms],
-            "wall_ms": round(wall_ms, 3),
-            "cpu_ms": round(cpu_ms, 3),
-        },
     }
+    if recorder is not None:
+        record["luck"] = recorder.result(returns)
+    record["time"] = {
+        "ms_per_move": [
+            round(t / m, 3) if m else None for t, m in zip(total_ms, moves, strict=True)
+        ],
+        "ms_max": [round(t, 3) for t in max_ms],
+        "ms_total": [round(t, 3) for t in total_ms],
+        "wall_ms": round(wall_ms, 3),
+        "cpu_ms": round(cpu_ms, 3),
+    }
+    return record
+
+
+def _luck_recorder(defn: games.GameDefinition, params: dict[str, Any], task: dict[str, Any]):
+    """The luck-correction recorder when the tournament asks for one (``task["luck"]``)."""
+    config = task.get("luck")
+    if config is None:
+        return None
+    from evaluation.luck import LuckRecorder
+
+    return LuckRecorder(defn, params, config, derive_seed(task["seed"], "luck"))
 
 
 def play_batch(batch: dict[str, Any]) -> list[dict[str, Any]]:

@@ -20,9 +20,10 @@ from typing import Any
 
 from evaluation.tournament.executors import ExecutorHandle
 from evaluation.tournament.play import play_batch
-from evaluation.tournament.spec import GameSlot, TournamentError, TournamentSpec, derive_seed
+from evaluation.tournament.spec import GameSlot, TournamentError, TournamentSpec
 from evaluation.tournament.stats import summarize
 from evaluation.tournament.store import GamesFile
+from games.core.seeds import derive_seed
 
 MAX_BATCH = 32
 

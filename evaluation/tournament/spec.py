@@ -28,6 +28,7 @@ from typing import Any
 
 import games
 from bots import Budget, InvalidBotSpec, make_bot
+from games.core.seeds import derive_seed
 
 # Bumped when the meaning of a game record or of the seeds changes; part of the fingerprint,
 # so an old games file is never silently resumed with a new scheme.
@@ -71,15 +72,6 @@ class GameSlot:
     seats: tuple[int, ...]  # entrant index per seat
 
 
-def derive_seed(*parts: object) -> int:
-    """A 63-bit seed from the parts, stable across processes, machines and Python versions.
-
-    Python's ``hash`` is salted per process, so seeds are cut from a BLAKE2b digest instead.
-    """
-    text = ":".join(str(p) for p in parts).encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
-
-
 def normalise_spec(spec: Any) -> dict[str, Any]:
     """The bot's full spec with every option's default filled in (``InvalidBotSpec`` if bad).
 
@@ -87,22 +79,6 @@ def normalise_spec(spec: Any) -> dict[str, Any]:
     and the records do not depend on how a spec was typed.
     """
     return make_bot(spec).spec()
-
-
-def parse_bot_arg(text: str) -> tuple[str | None, Any]:
-    """``LABEL=SPEC`` or ``SPEC``; SPEC is a bot name or a JSON object ``{"name": ...}``."""
-    text = text.strip()
-    label: str | None = None
-    if not text.startswith("{") and "=" in text:
-        label, text = (part.strip() for part in text.split("=", 1))
-    if text.startswith("{"):
-        try:
-            spec: Any = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise InvalidBotSpec(f"bot spec {text!r} is not valid JSON: {err}") from None
-    else:
-        spec = text
-    return label, spec
 
 
 def default_label(spec: Any) -> str:
