@@ -52,9 +52,10 @@ def output_paths(out: Path, summary: Path | None) -> tuple[Path, Path, Path]:
 )
 @click.option(
     "--deals",
-    default=10,
-    show_default=True,
-    help="Deals; each is played by every lineup in every seat rotation.",
+    type=int,
+    default=None,
+    help="Deals; each is played by every lineup in every seat rotation. With --sprt, the "
+    "most deals to play.  [default: 10; 500 with --sprt]",
 )
 @click.option("--seed", default=0, show_default=True, help="Master seed of every deal and move.")
 @click.option(
@@ -121,6 +122,29 @@ def output_paths(out: Path, summary: Path | None) -> tuple[Path, Path, Path]:
     show_default=True,
     help="Bootstrap resamples for Elo intervals (2-player games).",
 )
+@click.option(
+    "--luck-corrected",
+    is_flag=True,
+    help="Record AIVAT luck-corrected returns per game and report means, intervals and "
+    "ratings from them next to the raw ones (see docs/evaluation.md).",
+)
+@click.option(
+    "--luck-value",
+    default=None,
+    metavar="JSON",
+    help='The value estimate of --luck-corrected, e.g. \'{"value": "rollout", "rollouts": 16, '
+    '"policy": "heuristic"}\' or \'{"value": "heuristic"}\'.  [default: per game]',
+)
+@click.option(
+    "--sprt",
+    "sprt_text",
+    default=None,
+    metavar="ELO0,ELO1",
+    help="Two bots only: a sequential probability ratio test of 'the first bot is ELO1 Elo "
+    "stronger' against 'ELO0'; deals are played until it decides or --deals run out.",
+)
+@click.option("--alpha", default=0.05, show_default=True, help="SPRT: false H1 rate.")
+@click.option("--beta", default=0.05, show_default=True, help="SPRT: false H0 rate.")
 @click.option("--restart", is_flag=True, help="Discard the games already in OUT and start over.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary JSON instead of tables.")
 def tournament(
@@ -140,6 +164,11 @@ def tournament(
     dask_local: int | None,
     batch: int | None,
     bootstrap: int,
+    luck_corrected: bool,
+    luck_value: str | None,
+    sprt_text: str | None,
+    alpha: float,
+    beta: float,
     restart: bool,
     as_json: bool,
 ) -> None:
@@ -181,8 +210,35 @@ def tournament(
         parsed = [parse_bot_arg(b) for b in bots]
     except InvalidBotSpec as err:
         raise click.BadParameter(str(err), param_hint="--bot") from None
+    from evaluation.tournament.sprt import Sprt
+
+    test = None
+    if sprt_text is not None:
+        try:
+            test = Sprt.parse(sprt_text, alpha, beta)
+        except ValueError as err:
+            raise click.BadParameter(str(err), param_hint="--sprt") from None
+        if len(bots) != 2:
+            raise click.BadParameter(
+                f"--sprt tests one bot against another: give exactly two, got {len(bots)}",
+                param_hint="--bot",
+            )
+    if deals is None:
+        deals = 500 if test is not None else 10
+    luck: dict | bool | None = None
+    if luck_value is not None:
+        if not luck_corrected:
+            raise click.BadParameter("only with --luck-corrected", param_hint="--luck-value")
+        try:
+            luck = json.loads(luck_value)
+        except json.JSONDecodeError as err:
+            raise click.BadParameter(f"not valid JSON: {err}", param_hint="--luck-value") from None
+    elif luck_corrected:
+        luck = True
     try:
-        spec = TournamentSpec.build(game, parse_params(param), parsed, fmt, deals, seed, budget)
+        spec = TournamentSpec.build(
+            game, parse_params(param), parsed, fmt, deals, seed, budget, luck=luck
+        )
     except games.InvalidParams as err:
         raise click.BadParameter(str(err), param_hint="--param") from None
     except TournamentError as err:
@@ -224,6 +280,7 @@ def tournament(
             bootstrap=bootstrap,
             progress=progress,
             on_start=on_start,
+            sprt=test,
         )
     except TournamentError as err:
         raise click.ClickException(str(err)) from None

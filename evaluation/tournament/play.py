@@ -116,13 +116,19 @@ def play_game(
 
 
 def _luck_recorder(defn: games.GameDefinition, params: dict[str, Any], task: dict[str, Any]):
-    """The luck-correction recorder when the tournament asks for one (``task["luck"]``)."""
+    """The luck-correction recorder when the tournament asks for one (``task["luck"]``).
+
+    Its rollout streams derive from the *deal* seed, so the games of a deal value their shared
+    chance steps with the same rollouts (common random numbers across the seatings too): in
+    a 2-player zero-sum game the corrections of a step both games share then cancel exactly
+    in the deal's mean, as the luck they remove already does.
+    """
     config = task.get("luck")
     if config is None:
         return None
     from evaluation.luck import LuckRecorder
 
-    return LuckRecorder(defn, params, config, derive_seed(task["seed"], "luck"))
+    return LuckRecorder(defn, params, config, derive_seed(task["deal_seed"], "luck"))
 
 
 def play_batch(batch: dict[str, Any]) -> list[dict[str, Any]]:

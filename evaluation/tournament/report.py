@@ -74,7 +74,73 @@ def format_table(summary: dict[str, Any]) -> str:
             f"{'-' if v is None else format(v, '.3f'):>{width}}" for v in pw["score"][i]
         )
         lines.append(f"{a:<16}{cells}")
+    if "luck" in summary:
+        lines += ["", *format_luck(summary["luck"])]
+    if "sprt" in summary:
+        lines += ["", *format_sprt(summary["sprt"])]
     return "\n".join(lines)
+
+
+def format_luck(luck: dict[str, Any]) -> list[str]:
+    """Raw and luck-corrected means side by side, the variance reduction, and Elo."""
+    lines = [
+        "luck-corrected (AIVAT), value estimate " + json.dumps(luck["value"], sort_keys=True),
+    ]
+    header = (
+        f"{'bot':<16}{'raw mean  95% CI':<28}{'corrected mean  95% CI':<30}"
+        f"{'SE ratio':>9}{'games ratio':>13}"
+    )
+    lines += [header, "-" * len(header)]
+    for b in luck["bots"]:
+        if not b.get("deals"):
+            continue
+        lines.append(
+            f"{b['label']:<16}{_num(b['mean_return'], '+.3f'):>7} "
+            f"{_ci(b['mean_return_ci95'], '+.3f'):<20}"
+            f"{_num(b['corrected_mean_return'], '+.3f'):>7} "
+            f"{_ci(b['corrected_mean_return_ci95'], '+.3f'):<22}"
+            f"{_num(b['se_ratio'], '.3f'):>9}{_num(b['games_ratio'], '.3f'):>13}"
+        )
+    lines.append(
+        "SE ratio: corrected standard error / raw (per deal); games ratio = its square, the "
+        "share of games the corrected score needs for the same interval width"
+    )
+    elo = luck.get("elo")
+    if elo:
+        lines.append("")
+        lines.append(
+            f"Elo against {elo['anchor']} from the mean expected score, raw and corrected:"
+        )
+        for label, row in elo["bots"].items():
+            if label == elo["anchor"]:
+                continue
+            raw, cor = row["raw"], row["corrected"]
+            lines.append(
+                f"  {label:<14} raw {_num(raw['elo'], '+.0f'):>5} "
+                f"{_ci(raw['elo_ci95'], '+.0f'):<14}"
+                f" corrected {_num(cor['elo'], '+.0f'):>5} {_ci(cor['elo_ci95'], '+.0f'):<14}"
+                f" SE ratio {_num(row['se_ratio'], '.3f')}"
+            )
+    return lines
+
+
+def format_sprt(t: dict[str, Any]) -> list[str]:
+    """The sequential test's decision, what it rests on and the estimate."""
+    a, b = t["bots"]
+    lo, hi = t["bounds"]
+    trace = t["llr_trace"]
+    shown = trace if len(trace) <= 12 else [*trace[:6], "...", *trace[-5:]]
+    return [
+        f"SPRT {a} vs {b}: H0 elo <= {t['elo0']:g}, H1 elo >= {t['elo1']:g}, alpha "
+        f"{t['alpha']:g}, beta {t['beta']:g} ({t['scores']} scores)",
+        f"decision: {t['decision'] or 'none'}: {t['meaning']}",
+        f"after {t['deals']} deals ({t['games']} games): LLR {t['llr']:+.3f}, bounds "
+        f"[{lo:+.3f}, {hi:+.3f}]",
+        "LLR by deal: " + ", ".join(x if isinstance(x, str) else f"{x:+.2f}" for x in shown),
+        f"{a} score {_num(t['score'], '.3f')} {_ci(t['score_ci95'], '.3f')}, Elo "
+        f"{_num(t['elo'], '+.0f')} {_ci(t['elo_ci95'], '+.0f')}, likelihood of superiority "
+        f"{_num(t['los'], '.3f')}",
+    ]
 
 
 def plot(summary: dict[str, Any], ratings_png: Path, pairwise_png: Path) -> None:

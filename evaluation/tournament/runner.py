@@ -21,6 +21,7 @@ from typing import Any
 from evaluation.tournament.executors import ExecutorHandle
 from evaluation.tournament.play import play_batch
 from evaluation.tournament.spec import GameSlot, TournamentError, TournamentSpec
+from evaluation.tournament.sprt import Sprt, sprt_report
 from evaluation.tournament.stats import summarize
 from evaluation.tournament.store import GamesFile
 from games.core.seeds import derive_seed
@@ -45,20 +46,30 @@ def play_slots(
     handle: ExecutorHandle,
     on_record: Callable[[dict[str, Any]], None],
     batch_size: int | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> None:
     """Plays ``slots`` on ``handle``'s executor, calling ``on_record`` as each game finishes.
 
     At most two batches per worker are in flight, so memory stays flat for any tournament
     size and an interrupted run has little to throw away. A failed game stops the run with
     a ``TournamentError`` naming the game, seat and bot; games already reported are kept.
+    Once ``should_stop()`` says so (a sequential test has decided), no batch is started any
+    more; batches already running finish and are kept.
     """
     size = batch_size or auto_batch_size(len(slots), handle.parallelism)
     window = max(2, 2 * handle.parallelism)
     todo = iter(chunks(slots, size))
     pending: set[Future] = set()
 
+    stopping = False
+
     def fill() -> None:
-        while len(pending) < window:
+        nonlocal stopping
+        if not stopping and should_stop is not None and should_stop():
+            stopping = True
+            for future in pending:
+                future.cancel()
+        while not stopping and len(pending) < window:
             batch = next(todo, None)
             if batch is None:
                 return
@@ -71,6 +82,8 @@ def play_slots(
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 pending.discard(future)
+                if stopping and future.cancelled():
+                    continue
                 try:
                     records = future.result()
                 except CancelledError:
@@ -112,6 +125,7 @@ def summary_for(spec: TournamentSpec, records: list[dict[str, Any]], bootstrap: 
         planned=spec.total_games,
         bootstrap=bootstrap,
         bootstrap_seed=derive_seed("atelier-tournament", spec.seed, "bootstrap"),
+        utility_range=spec.utility_range,
     )
 
 
@@ -141,6 +155,7 @@ def run_tournament(
     progress: Callable[[int, int], Any] | None = None,
     on_start: Callable[[int, int, str], None] | None = None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
+    sprt: Sprt | None = None,
 ) -> Outcome:
     """Resumes or starts the tournament in games file ``out`` and returns its outcome.
 
@@ -148,12 +163,27 @@ def run_tournament(
     ``ExecutorHandle``; it is only called when games remain, so re-running a finished
     tournament just recomputes the summary. ``progress(done, total)`` is called after every
     game; ``on_start(done, total, where)`` once before play starts.
+
+    ``sprt`` (two bots only) makes the deals a limit: play stops once the sequential test has
+    decided, and the summary covers the deals up to the decision only (games that were still
+    running then are kept in the file but left out), so it is the same however the games
+    were run or resumed. The test's report is the summary's ``sprt`` field.
     """
+    if sprt is not None and len(spec.entrants) != 2:
+        raise TournamentError(
+            f"--sprt tests one bot against another: give exactly two bots, got {len(spec.entrants)}"
+        )
     total = spec.total_games
     with GamesFile(out, spec) as store:
         done = store.load(restart=restart)
         resumed = len(done)
         remaining = [s for s in spec.schedule() if s.index not in done]
+
+        def decided() -> bool:
+            return sprt_report(spec, done, sprt)["decision"] is not None
+
+        if sprt is not None and decided():
+            remaining = []
         if remaining:
             with open_executor() as handle:
                 if on_start:
@@ -167,8 +197,22 @@ def run_tournament(
                     if on_record:
                         on_record(record)
 
-                play_slots(spec, remaining, handle, keep, batch_size)
+                if sprt is not None:
+                    batch_size = batch_size or spec.games_per_deal
+                play_slots(
+                    spec,
+                    remaining,
+                    handle,
+                    keep,
+                    batch_size,
+                    should_stop=decided if sprt is not None else None,
+                )
         records = sorted(done.values(), key=lambda r: r["index"])
-    return Outcome(
-        spec, records, resumed, len(records) - resumed, summary_for(spec, records, bootstrap)
-    )
+    played = len(records) - resumed
+    if sprt is None:
+        return Outcome(spec, records, resumed, played, summary_for(spec, records, bootstrap))
+    report = sprt_report(spec, done, sprt)
+    used = [r for r in records if r["deal"] < report["deals"]]
+    summary = summary_for(spec, used, bootstrap)
+    summary["sprt"] = report
+    return Outcome(spec, records, resumed, played, summary)

@@ -100,6 +100,9 @@ class TournamentSpec:
     deals: int = 10
     seed: int = 0
     budget: Budget = field(default_factory=lambda: Budget(simulations=1000))
+    # The value estimate of the luck-corrected scores (``evaluation.luck``), or None for none.
+    # Part of the definition (and fingerprint) only when set: old tournaments keep theirs.
+    luck: dict[str, Any] | None = None
 
     @classmethod
     def build(
@@ -111,6 +114,7 @@ class TournamentSpec:
         deals: int = 10,
         seed: int = 0,
         budget: Budget | None = None,
+        luck: dict[str, Any] | bool | None = None,
     ) -> TournamentSpec:
         """Validates everything up front so that workers never see a bad game or bot."""
         try:
@@ -143,6 +147,14 @@ class TournamentSpec:
             raise TournamentError(
                 f"unknown format {format!r}; known: {[f.value for f in Format]}"
             ) from None
+        luck_setting = None
+        if luck is not None and luck is not False:
+            from evaluation.luck import InvalidLuckConfig, luck_config
+
+            try:
+                luck_setting = luck_config(game, None if luck is True else luck)
+            except InvalidLuckConfig as err:
+                raise TournamentError(f"--luck-corrected: {err}") from None
         return cls(
             game=game,
             params=full_params,
@@ -151,6 +163,7 @@ class TournamentSpec:
             deals=deals,
             seed=seed,
             budget=budget or Budget(simulations=1000),
+            luck=luck_setting,
         )
 
     # --- identity ----------------------------------------------------------------------------
@@ -165,6 +178,7 @@ class TournamentSpec:
             "deals": self.deals,
             "seed": self.seed,
             "budget": self.budget.to_json(),
+            **({"luck": dict(self.luck)} if self.luck is not None else {}),
         }
 
     @cached_property
@@ -177,6 +191,11 @@ class TournamentSpec:
     @property
     def players(self) -> int:
         return int(self.params["players"])
+
+    @property
+    def utility_range(self) -> float:
+        numbers = games.definition(self.game).numbers(self.params)
+        return float(numbers.max_utility - numbers.min_utility)
 
     @property
     def labels(self) -> list[str]:
@@ -250,6 +269,7 @@ class TournamentSpec:
             "deal_seed": self.deal_seed(slot.deal),
             "seats": [self.entrants[i].label for i in slot.seats],
             "bots": [self.entrants[i].spec for i in slot.seats],
+            **({"luck": dict(self.luck)} if self.luck is not None else {}),
         }
 
     def batch(self, slots: list[GameSlot]) -> dict[str, Any]:

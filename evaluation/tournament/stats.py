@@ -335,12 +335,139 @@ def timing(labels: Sequence[str], records: Sequence[dict[str, Any]]) -> dict[str
     }
 
 
+# --- luck-corrected scores (evaluation.luck) ------------------------------------------------
+LUCK_LABEL = (
+    "AIVAT luck-corrected returns (Burch et al., AAAI 2018): return minus the value changes of "
+    "chance steps and of known-policy decisions beyond their expectation; same per-deal t "
+    "intervals as the raw returns"
+)
+
+
+def _per_deal(records: Sequence[dict[str, Any]], label: str, corrected: bool) -> list[float]:
+    """``label``'s mean (raw or corrected) return in each deal it played, in deal order."""
+    acc: dict[int, list[float]] = defaultdict(list)
+    for rec in records:
+        values = rec["luck"]["corrected"] if corrected else rec["returns"]
+        for s, b in enumerate(rec["seats"]):
+            if b == label:
+                acc[rec["deal"]].append(values[s])
+    return [math.fsum(acc[d]) / len(acc[d]) for d in sorted(acc)]
+
+
+def _sd(values: Sequence[float]) -> float | None:
+    n = len(values)
+    if n < 2:
+        return None
+    mean = math.fsum(values) / n
+    return math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
+
+
+def pair_scores(
+    records: Sequence[dict[str, Any]], a: str, b: str, utility_range: float, corrected: bool
+) -> list[float]:
+    """Per deal, ``a``'s expected score against ``b`` from the return difference of the games
+    where both sat: ``1/2 + (r_a - r_b) / (2 * range)`` (the win share, draws half, when the
+    returns are win/loss/draw; with corrected returns its luck-corrected estimate)."""
+    acc: dict[int, list[float]] = defaultdict(list)
+    for rec in records:
+        seats = rec["seats"]
+        if a not in seats or b not in seats:
+            continue
+        values = rec["luck"]["corrected"] if corrected else rec["returns"]
+        ra = [values[s] for s, x in enumerate(seats) if x == a]
+        rb = [values[s] for s, x in enumerate(seats) if x == b]
+        diff = math.fsum(ra) / len(ra) - math.fsum(rb) / len(rb)
+        acc[rec["deal"]].append(0.5 + diff / (2.0 * utility_range))
+    return [math.fsum(acc[d]) / len(acc[d]) for d in sorted(acc)]
+
+
+def score_to_elo(score: float) -> float:
+    """The logistic Elo difference of an expected score (clipped to keep it finite)."""
+    score = min(max(score, 1e-4), 1.0 - 1e-4)
+    return 400.0 * math.log10(score / (1.0 - score))
+
+
+def _elo_row(scores: list[float]) -> dict[str, Any]:
+    mean, ci = mean_ci(scores) if scores else (None, None)
+    if mean is None:
+        return {"score": None, "score_ci95": None, "elo": None, "elo_ci95": None}
+    return {
+        "score": mean,
+        "score_ci95": ci,
+        "elo": score_to_elo(mean),
+        "elo_ci95": [score_to_elo(ci[0]), score_to_elo(ci[1])] if ci else None,
+    }
+
+
+def luck_summary(
+    labels: Sequence[str],
+    records: Sequence[dict[str, Any]],
+    players: int,
+    utility_range: float,
+) -> dict[str, Any] | None:
+    """Raw and luck-corrected means, intervals and ratings side by side, and the reduction.
+
+    ``se_ratio`` is the corrected standard error over the raw one (per deal, the unit the
+    intervals use), and ``games_ratio = se_ratio ** 2`` the share of games the corrected
+    score needs for an interval of the same width. 2-player games also get Elo against the
+    anchor (the first bot) from the mean expected score, raw and corrected, with intervals
+    transformed from the score's t interval. ``None`` when the records carry no corrections.
+    """
+    if not records or any("luck" not in r for r in records):
+        return None
+    rows = []
+    for b in labels:
+        raw, cor = _per_deal(records, b, False), _per_deal(records, b, True)
+        if not raw:
+            rows.append({"label": b, "deals": 0})
+            continue
+        raw_mean, raw_ci = mean_ci(raw)
+        cor_mean, cor_ci = mean_ci(cor)
+        sd_raw, sd_cor = _sd(raw), _sd(cor)
+        ratio = sd_cor / sd_raw if sd_raw and sd_cor is not None else None
+        rows.append(
+            {
+                "label": b,
+                "deals": len(raw),
+                "mean_return": raw_mean,
+                "mean_return_ci95": raw_ci,
+                "corrected_mean_return": cor_mean,
+                "corrected_mean_return_ci95": cor_ci,
+                "se_ratio": ratio,
+                "games_ratio": ratio**2 if ratio is not None else None,
+            }
+        )
+    out: dict[str, Any] = {"label": LUCK_LABEL, "value": records[0]["luck"]["value"]}
+    out["bots"] = rows
+    if players == 2 and len(labels) >= 2:
+        anchor = labels[0]
+        elo = {anchor: {"raw": {"elo": 0.0, "elo_ci95": [0.0, 0.0]}, "corrected": None}}
+        for b in labels[1:]:
+            raw = pair_scores(records, b, anchor, utility_range, False)
+            cor = pair_scores(records, b, anchor, utility_range, True)
+            raw_sd, cor_sd = _sd(raw), _sd(cor)
+            elo[b] = {
+                "raw": _elo_row(raw),
+                "corrected": _elo_row(cor),
+                "se_ratio": cor_sd / raw_sd if raw_sd and cor_sd is not None else None,
+            }
+        elo[anchor]["corrected"] = {"elo": 0.0, "elo_ci95": [0.0, 0.0]}
+        out["elo"] = {
+            "anchor": anchor,
+            "label": "logistic Elo of the mean expected score against the anchor, "
+            "1/2 + (return difference) / (2 x utility range), per-deal t interval transformed",
+            "bots": elo,
+        }
+    return out
+
+
 def summarize(
     spec_json: dict[str, Any],
     records: Sequence[dict[str, Any]],
     planned: int,
     bootstrap: int = 1000,
     bootstrap_seed: int = 0,
+    utility_range: float = 2.0,
 ) -> dict[str, Any]:
     """The whole summary (see ``docs/evaluation.md``); ``records`` sorted by index."""
     labels = [b["label"] for b in spec_json["bots"]]
@@ -355,7 +482,7 @@ def summarize(
         rating = ratings["bots"].get(row["label"])
         row["rating"] = rating["rating"] if rating else None
         row["rating_ci95"] = rating["ci95"] if rating else None
-    return {
+    summary = {
         "tournament": spec_json,
         "games": {
             "planned": planned,
@@ -369,3 +496,7 @@ def summarize(
         "ratings": ratings,
         "timing": timing(labels, records),
     }
+    luck = luck_summary(labels, records, players, utility_range)
+    if luck is not None:
+        summary["luck"] = luck
+    return summary

@@ -1,0 +1,157 @@
+"""The sequential test: its error rates on synthetic matches of known Elo, its vectorised and
+plain forms agree, and a tournament under it stops, resumes and decides deterministically."""
+
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from bots import Budget
+from evaluation.cli import main
+from evaluation.tournament import ExecutorHandle, SerialExecutor, TournamentSpec, run_tournament
+from evaluation.tournament.sprt import Sprt, error_rates, fixed_deals, run_many
+
+GAME = "gallery_rush"
+
+
+@contextmanager
+def serial():
+    yield ExecutorHandle(SerialExecutor(), 1, "serial")
+
+
+@pytest.mark.parametrize("elo1", [20, 50, 100])
+def test_error_rates_are_the_requested_ones(elo1):
+    """Type I and II within 0.01 of alpha = beta = 0.05 over 4,000 simulated tests each, and
+    fewer deals on average than the fixed-size test at the same rates."""
+    test = Sprt(0, elo1)
+    got = error_rates(test, tests=4000, seed=elo1)
+    assert abs(got["type_1"] - 0.05) <= 0.01, got
+    assert abs(got["type_2"] - 0.05) <= 0.01, got
+    assert got["undecided_at_elo0"] == got["undecided_at_elo1"] == 0
+    assert got["mean_deals_at_elo0"] < got["fixed_deals"]
+    assert got["mean_deals_at_elo1"] < got["fixed_deals"]
+
+
+def test_other_rates_are_met_too():
+    got = error_rates(Sprt(-10, 40, alpha=0.1, beta=0.02), tests=4000, seed=3)
+    assert abs(got["type_1"] - 0.1) <= 0.01 and abs(got["type_2"] - 0.02) <= 0.01, got
+
+
+def test_vectorised_runs_decide_as_the_plain_test():
+    test = Sprt(0, 60)
+    rng = np.random.default_rng(1)
+    scores = rng.choice([0.0, 0.25, 0.5, 0.75, 1.0], p=[0.1, 0.2, 0.3, 0.25, 0.15], size=(50, 400))
+
+    def draw(k, alive):
+        return scores[alive, k - 1]
+
+    many = run_many(test, draw, 50, 400)
+    for i in range(50):
+        one = test.run(list(scores[i]))
+        want = {"H1": 1, "H0": 0, None: -1}[one["decision"]]
+        assert many["decision"][i] == want and many["deals"][i] == one["deals"]
+
+
+def test_bad_hypotheses_are_refused():
+    with pytest.raises(ValueError, match="ELO0 < ELO1"):
+        Sprt(10, 0)
+    with pytest.raises(ValueError, match="two numbers"):
+        Sprt.parse("10")
+    with pytest.raises(ValueError, match="alpha"):
+        Sprt(0, 10, alpha=0.7)
+    assert fixed_deals(Sprt(0, 50), 0.3) > fixed_deals(Sprt(0, 100), 0.3)
+
+
+def _spec(deals=60, luck=None):
+    return TournamentSpec.build(
+        GAME,
+        {},
+        [(None, "heuristic"), (None, "random")],
+        deals=deals,
+        seed=2,
+        budget=Budget(simulations=1),
+        luck=luck,
+    )
+
+
+def test_a_tournament_stops_when_the_test_decides_and_resumes_to_the_same_answer(tmp_path):
+    test = Sprt(0, 150)
+    out = run_tournament(_spec(), tmp_path / "a.jsonl", serial, sprt=test, bootstrap=0)
+    report = out.summary["sprt"]
+    assert report["decision"] == "H1"  # the heuristic beats random by far more than 150 Elo
+    assert report["deals"] < 60 and len(report["llr_trace"]) == report["deals"]
+    assert report["llr"] >= report["bounds"][1]
+    assert out.summary["games"]["played"] == report["games"] == 2 * report["deals"]
+    assert report["elo_ci95"][0] <= report["elo"] <= report["elo_ci95"][1]
+    assert report["los"] > 0.99
+    # Other batch sizes and a rerun on the same file: the same decision on the same deals.
+    other = run_tournament(
+        _spec(), tmp_path / "b.jsonl", serial, sprt=test, bootstrap=0, batch_size=5
+    )
+    rerun = run_tournament(_spec(), tmp_path / "a.jsonl", serial, sprt=test, bootstrap=0)
+    assert rerun.played == 0
+    for again in (other, rerun):
+        assert again.summary["sprt"] == report
+        assert again.summary["bots"] == out.summary["bots"]
+
+
+def test_a_game_limit_ends_the_test_undecided(tmp_path):
+    out = run_tournament(
+        _spec(deals=8), tmp_path / "g.jsonl", serial, sprt=Sprt(400, 410), bootstrap=0
+    )
+    report = out.summary["sprt"]
+    assert report["deals"] == 8 or report["decision"] is not None
+    if report["decision"] is None:
+        assert "limit" in report["meaning"]
+
+
+def test_cli_sprt_with_luck_corrected_scores(tmp_path):
+    out = tmp_path / "s.jsonl"
+    args = [
+        "tournament",
+        GAME,
+        "--bot",
+        "heuristic",
+        "--bot",
+        "random",
+        "--sprt",
+        "0,150",
+        "--luck-corrected",
+        "--luck-value",
+        '{"value": "heuristic"}',
+        "--seed",
+        "2",
+        "--workers",
+        "0",
+        "--no-plots",
+        "-o",
+        str(out),
+    ]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "SPRT heuristic vs random" in result.output and "decision: H1" in result.output
+    assert "luck-corrected (AIVAT)" in result.output
+    summary = json.loads((tmp_path / "s.summary.json").read_text())
+    assert summary["sprt"]["scores"] == "luck-corrected"
+
+
+@pytest.mark.parametrize(
+    "extra,message",
+    [
+        (["--sprt", "0"], "ELO0,ELO1"),
+        (["--sprt", "0,10", "--bot", "ismcts"], "exactly two"),
+        (["--sprt", "20,10"], "ELO0 < ELO1"),
+        (["--luck-value", '{"value": "heuristic"}'], "only with --luck-corrected"),
+        (["--luck-corrected", "--luck-value", "{"], "not valid JSON"),
+        (["--luck-corrected", "--luck-value", '{"value": "x"}'], "unknown value estimate"),
+    ],
+)
+def test_cli_refuses_bad_test_and_luck_settings(tmp_path, extra, message):
+    args = ["tournament", GAME, "--bot", "heuristic", "--bot", "random", "--workers", "0"]
+    result = CliRunner().invoke(main, [*args, "-o", str(tmp_path / "x.jsonl"), *extra])
+    assert result.exit_code != 0 and message in result.output, result.output
+    assert "Traceback" not in result.output
