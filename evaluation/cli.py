@@ -11,7 +11,40 @@ import games
 from evaluation.params import parse_params
 
 
-@click.group()
+def user_error(err: BaseException) -> str | None:
+    """The one-line message for an error the user caused, or ``None`` for a bug.
+
+    Bad game parameters, bot specs and budgets, a bot that cannot play the chosen game (a
+    bare ``LookupError``: ``cfr`` without a stored solution) and OpenSpiel's refusals of a
+    parameter are the user's; anything else is a bug and keeps its traceback.
+    """
+    import pyspiel
+
+    from bots import InvalidBotSpec, InvalidBudget
+
+    if isinstance(err, games.InvalidParams | InvalidBotSpec | InvalidBudget):
+        return str(err)
+    if type(err) is LookupError:
+        return f"the bot cannot play this setting: {err}"
+    if isinstance(err, pyspiel.SpielError):
+        return str(err)
+    return None
+
+
+class AtelierGroup(click.Group):
+    """Every command's bad input ends as one ``Error: ...`` line and exit status 1."""
+
+    def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+        try:
+            return super().invoke(ctx)
+        except Exception as err:
+            message = user_error(err)
+            if message is None:
+                raise
+            raise click.ClickException(" ".join(message.split())) from None
+
+
+@click.group(cls=AtelierGroup)
 def main() -> None:
     """Atelier: AI opponents for imperfect-information card games."""
 
@@ -52,14 +85,15 @@ def play(
     except InvalidBudget as err:
         raise click.BadParameter(str(err), param_hint="--simulations") from None
     try:
-        play_game(game, parse_params(param), seed, specs, budget, echo=click.echo)
+        params = games.definition(game).validate_params(parse_params(param))
+        play_game(game, params, seed, specs, budget, echo=click.echo)
     except games.InvalidParams as err:
         raise click.BadParameter(str(err), param_hint="--param") from None
     except (InvalidBotSpec, ValueError) as err:
         raise click.BadParameter(str(err), param_hint="--bot") from None
 
 
-@main.group()
+@main.group(cls=AtelierGroup)
 def bench() -> None:
     """Benchmarks; each prints ratios against a reference measured in the same run."""
 
@@ -195,6 +229,12 @@ def bench_strength(
         make_bot({"name": "ismcts", "options": options})
     except (ValueError, InvalidBotSpec) as err:
         raise click.BadParameter(str(err), param_hint="--ismcts-options") from None
+    extra = parse_params(param)
+    for name in names or sorted(games.DEFINITIONS):  # refuse a bad parameter before playing
+        try:
+            games.definition(name).validate_params(extra)
+        except games.InvalidParams as err:
+            raise click.BadParameter(f"{name}: {err}", param_hint="--param") from None
     try:
         report = bench_mod.run(
             list(names) or None,

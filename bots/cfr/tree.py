@@ -290,7 +290,12 @@ class _Builder:
 
 
 def _walk(
-    root: Any, num_players: int, max_nodes: int, ops: Any, max_seconds: float | None = None
+    root: Any,
+    num_players: int,
+    max_nodes: int,
+    ops: Any,
+    max_seconds: float | None = None,
+    progress: Any = None,
 ) -> GameTree:
     """Breadth-first walk shared by both walkers; ``ops`` adapts engines or pyspiel states."""
     b = _Builder(num_players)
@@ -309,6 +314,8 @@ def _walk(
     deadline = time.perf_counter() + max_seconds if max_seconds else None
     while queue:
         state, nid, seqs, reach, odepth = queue.popleft()
+        if progress is not None and nid % 100_000 == 0 and nid:
+            progress(nid)
         if deadline is not None and time.perf_counter() > deadline:
             raise TreeTooLarge(
                 f"the game tree was not walked within {max_seconds:g} s ({nid} histories so far)"
@@ -407,11 +414,14 @@ def build_engine_tree(
     params: dict[str, Any],
     max_nodes: int = 5_000_000,
     max_seconds: float | None = None,
+    progress: Any = None,
 ) -> GameTree:
-    """The tree of an Atelier game, walked on its engine; keys are ``engine.info_key(p)``."""
+    """The tree of an Atelier game, walked on its engine; keys are ``engine.info_key(p)``.
+
+    ``progress(histories)`` is called every 100,000 histories walked."""
     params = defn.validate_params(params)
     engine = defn.new_engine(params)
-    tree = _walk(engine, engine.num_players, max_nodes, _EngineOps(), max_seconds)
+    tree = _walk(engine, engine.num_players, max_nodes, _EngineOps(), max_seconds, progress)
     tree.utility_range = _range_of(defn.numbers(params))
     return tree
 
