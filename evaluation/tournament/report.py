@@ -38,7 +38,13 @@ def format_table(summary: dict[str, Any]) -> str:
         f"{t['game']} {json.dumps(t['params'], sort_keys=True)}  {t['format']}, "
         f"{g['played']}/{g['planned']} games over {g['deals_played']}/{t['deals']} deals, "
         f"seed {t['seed']}, budget {json.dumps(t['budget'])}"
-        + ("" if g["complete"] else "  (INCOMPLETE)"),
+        + (
+            ""
+            if g["complete"]
+            else "  (stopped by the SPRT)"
+            if "sprt" in summary
+            else "  (INCOMPLETE)"
+        ),
         "",
     ]
     header = (
