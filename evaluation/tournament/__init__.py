@@ -3,7 +3,8 @@
 ``spec`` says what a tournament is (game, bots, format, deals, seeds), ``play`` plays one
 scheduled game in a worker, ``executors`` provides the process pool and Dask executors,
 ``store`` is the resumable JSON-lines games file, ``runner`` ties them together, ``stats``
-computes the summary and ``report`` prints and plots it. See ``docs/evaluation.md``.
+computes the summary and ``report`` prints and plots it; ``sprt`` is the sequential test
+and ``evaluation.luck`` the luck-corrected (AIVAT) scores. See ``docs/evaluation.md``.
 """
 
 from evaluation.params import parse_bot_arg
@@ -16,6 +17,7 @@ from evaluation.tournament.spec import (
     TournamentError,
     TournamentSpec,
 )
+from evaluation.tournament.sprt import Sprt
 from evaluation.tournament.store import GamesFile, deterministic_part
 from games.core.seeds import derive_seed
 
@@ -27,6 +29,7 @@ __all__ = [
     "GamesFile",
     "Outcome",
     "SerialExecutor",
+    "Sprt",
     "TournamentError",
     "TournamentSpec",
     "derive_seed",
