@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from bots import Budget
 from evaluation.cli import main
 from evaluation.tournament import ExecutorHandle, SerialExecutor, TournamentSpec, run_tournament
-from evaluation.tournament.sprt import Sprt, error_rates, fixed_deals, run_many
+from evaluation.tournament.sprt import MIN_DEALS, Sprt, error_rates, fixed_deals, run_many
 
 GAME = "gallery_rush"
 
@@ -100,13 +100,14 @@ def test_a_tournament_stops_when_the_test_decides_and_resumes_to_the_same_answer
 
 
 def test_a_game_limit_ends_the_test_undecided(tmp_path):
+    """Fewer deals than the test's minimum: it can only end at the limit, undecided."""
     out = run_tournament(
-        _spec(deals=8), tmp_path / "g.jsonl", serial, sprt=Sprt(400, 410), bootstrap=0
+        _spec(deals=MIN_DEALS - 1), tmp_path / "g.jsonl", serial, sprt=Sprt(0, 150), bootstrap=0
     )
     report = out.summary["sprt"]
-    assert report["deals"] == 8 or report["decision"] is not None
-    if report["decision"] is None:
-        assert "limit" in report["meaning"]
+    assert report["decision"] is None and report["deals"] == MIN_DEALS - 1
+    assert "limit" in report["meaning"]
+    assert out.summary["games"]["played"] == 2 * (MIN_DEALS - 1)
 
 
 def test_cli_sprt_with_luck_corrected_scores(tmp_path):
