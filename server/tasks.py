@@ -16,31 +16,12 @@ from typing import Any
 
 import bots
 import games
+from bots.protocol import NotYourTurn
 from games.core.engine import CHANCE
 from games.core.infoset import build_view
+from server.errors import GameOver, api_error_for
 
 log = logging.getLogger("atelier.server.tasks")
-
-
-class NotYourTurn(ValueError):
-    """The information set is valid, but its seat is not the one to move."""
-
-
-class GameOver(ValueError):
-    """The information set is valid, but the game has ended."""
-
-
-# (exception type, HTTP status, code, request field it concerns). First match wins, so the
-# subclasses of ValueError come before any broader entry.
-ERROR_MAP: tuple[tuple[type[BaseException], int, str, str | None], ...] = (
-    (games.InvalidInfoset, 422, "invalid_infoset", "infoset"),
-    (games.InvalidParams, 422, "invalid_params", "params"),
-    (bots.InvalidBotSpec, 422, "invalid_bot", "bot"),
-    (bots.InvalidBudget, 422, "invalid_budget", "budget"),
-    (games.InvalidAction, 422, "invalid_action", "action"),
-    (NotYourTurn, 409, "not_your_turn", "infoset"),
-    (GameOver, 409, "game_over", "infoset"),
-)
 
 
 def who_moves(engine: Any) -> str:
@@ -50,22 +31,15 @@ def who_moves(engine: Any) -> str:
     return "chance" if player == CHANCE else f"seat {player}"
 
 
-def describe_action(defn: Any, engine: Any, action: int) -> dict[str, Any]:
-    player = engine.current_player()
-    return {
-        "id": action,
-        "struct": defn.action_to_struct(engine, player, action),
-        "string": defn.action_to_string(engine, player, action),
-    }
-
-
 # What a game's reader may raise when an information set has the right envelope but wrong value
 # types inside (a list where a card name belongs): the client's data is at fault, so it is a
 # 422 like any other impossible information set, never a 500.
 READER_ERRORS = (TypeError, KeyError, IndexError, AttributeError, ValueError, AssertionError)
 
 
-def read_infoset(defn: Any, params: dict[str, Any], infoset: Any, seed: int) -> Any:
+def read_infoset(
+    defn: Any, params: dict[str, Any], infoset: Any, rng: random.Random, prior: Any = None
+) -> Any:
     """``games.sample_engine`` with every failure reported as ``InvalidInfoset``.
 
     Valid information sets never fail here (the conformance suite round-trips thousands per
@@ -73,7 +47,7 @@ def read_infoset(defn: Any, params: dict[str, Any], infoset: Any, seed: int) -> 
     logged for the game's authors all the same.
     """
     try:
-        return games.sample_engine(defn, params, infoset, random.Random(seed))
+        return games.sample_engine(defn, params, infoset, rng, prior)
     except games.InvalidInfoset:
         raise
     except READER_ERRORS as err:
@@ -98,22 +72,31 @@ def remaining(budget: bots.Budget, payload: dict[str, Any]) -> bots.Budget:
 
 
 def hint_task(payload: dict[str, Any]) -> dict[str, Any]:
-    """The bot's hint for the seat of ``payload["infoset"]``; it must be that seat's turn."""
+    """The bot's hint for the seat of ``payload["infoset"]``; it must be that seat's turn.
+
+    The web process validated the parameters, the bot spec and the budget; here the
+    information set is replayed once, and that world is the bot's first (``hint_replayed``).
+    """
     defn = games.definition(payload["game"])
-    params = defn.validate_params(payload["params"])
+    params = payload["params"]
     infoset = payload["infoset"]
     seed = payload["seed"]
     bot = bots.make_bot(payload["bot"])
     budget = bots.Budget.from_json(payload["budget"])
+    started = time.perf_counter()
+    rng = random.Random(seed)
     # Any world consistent with the infoset gives the seat's legal actions and their names.
-    engine = read_infoset(defn, params, infoset, seed)
+    engine = read_infoset(defn, params, infoset, rng, bot.prior_for(defn.name))
     seat = infoset["seat"]
     if engine.is_terminal():
         raise GameOver("the game in this information set is over: there is no move to suggest")
     if engine.current_player() != seat:
         raise NotYourTurn(f"it is not seat {seat}'s turn: {who_moves(engine)} to move")
-    hint = bot.hint(defn, params, infoset, remaining(budget, payload), seed)
-    if hint.action not in engine.legal_actions():
+    legal = engine.legal_actions()
+    hint = bot.hint_replayed(
+        defn, params, infoset, remaining(budget, payload), seed, engine, rng, started
+    )
+    if hint.action not in legal:
         raise RuntimeError(f"bot {bot.name!r} chose illegal action {hint.action}")
     return hint.to_json(defn, engine)
 
@@ -121,9 +104,9 @@ def hint_task(payload: dict[str, Any]) -> dict[str, Any]:
 def validate_task(payload: dict[str, Any]) -> dict[str, Any]:
     """Checks an information set by replay; says whose turn it is and the seat's legal moves."""
     defn = games.definition(payload["game"])
-    params = defn.validate_params(payload["params"])
+    params = payload["params"]
     infoset = payload["infoset"]
-    engine = read_infoset(defn, params, infoset, payload.get("seed", 0))
+    engine = read_infoset(defn, params, infoset, random.Random(payload.get("seed", 0)))
     seat = infoset["seat"]
     view = build_view(defn, engine, seat)
     player = engine.current_player()
@@ -161,31 +144,16 @@ def run_task(kind: str, payload: dict[str, Any], received: float | None = None) 
     try:
         return {"ok": TASKS[kind](payload)}
     except Exception as err:
-        if type(err) is LookupError:
-            # A bot without data for this game or setting (the stored-solution CFR bot on an
-            # unsolved variant says so with a bare LookupError): the client picked a bot that
-            # cannot play here. Subclasses (KeyError, IndexError) stay what they are: bugs.
+        known = api_error_for(err)
+        if known is not None:
             return {
                 "error": {
-                    "status": 422,
-                    "code": "bot_unavailable",
-                    "message": f"bot: {err}",
-                    "detail": {"field": "bot"},
+                    "status": known.status,
+                    "code": known.code,
+                    "message": known.message,
+                    "detail": known.detail,
                 }
             }
-        for exc_type, status, code, field_name in ERROR_MAP:
-            if isinstance(err, exc_type):
-                message = str(err)
-                if field_name and not message.startswith(field_name):
-                    message = f"{field_name}: {message}"
-                return {
-                    "error": {
-                        "status": status,
-                        "code": code,
-                        "message": message,
-                        "detail": {"field": field_name},
-                    }
-                }
         # A bug in a game or bot, not the client's fault: log the trace where the operator
         # reads it, answer with the exception's name only.
         log.error("task %s failed:\n%s", kind, traceback.format_exc())
