@@ -21,19 +21,18 @@ import secrets
 import threading
 import time
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import bots
 import games
 from games.core.engine import CHANCE, Engine
 from games.core.infoset import build_infoset
 from server.cache import digest
+from server.config import ServiceConfig
 from server.errors import ApiError, Conflict, NotFound, Unavailable, Unprocessable
+from server.hints import HintService
 from server.schemas import MAX_SEED, BudgetIn, MatchCreate
-from server.store import MatchRecord, StaleRevision
-
-if TYPE_CHECKING:
-    from server.service import Runtime
+from server.store import MatchRecord, MatchStore, StaleRevision
 
 HUMAN = "human"
 
@@ -68,8 +67,10 @@ class Match:
 class MatchService:
     """Creates, shows and advances matches; used by the ``matches`` blueprint."""
 
-    def __init__(self, runtime: Runtime) -> None:
-        self.runtime = runtime
+    def __init__(self, store: MatchStore, hints: HintService, config: ServiceConfig) -> None:
+        self.store = store
+        self.hints = hints
+        self.config = config
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
 
@@ -86,7 +87,7 @@ class MatchService:
 
     def _acquire(self, match_id: str) -> threading.Lock:
         lock = self._lock(match_id)
-        if not lock.acquire(timeout=self.runtime.config.match_lock_timeout_s):
+        if not lock.acquire(timeout=self.config.match_lock_timeout_s):
             raise Conflict(
                 "the match is busy with another request; retry",
                 code="match_busy",
@@ -96,7 +97,7 @@ class MatchService:
 
     # --- loading -----------------------------------------------------------------------------
     def load(self, match_id: str) -> Match:
-        record = self.runtime.store.get(match_id)
+        record = self.store.get(match_id)
         if record is None:
             raise NotFound(f"no match with id {match_id!r}", code="unknown_match")
         defn = games.DEFINITIONS.get(record.game)
@@ -129,7 +130,7 @@ class MatchService:
 
     # --- creating ----------------------------------------------------------------------------
     def create(self, body: MatchCreate) -> dict[str, Any]:
-        defn = self.runtime.definition(body.game)
+        defn = self.hints.definition(body.game)
         seats = self._seat_specs(body.seats)
         params = dict(body.params or {})
         params.setdefault("players", len(seats))
@@ -152,7 +153,7 @@ class MatchService:
                 code="invalid_request",
                 detail={"field": "seats"},
             )
-        budget = self.runtime.budget(body.budget, self.runtime.config.match_budget_ms)
+        budget = self.hints.budget(body.budget, self.config.match_budget_ms).budget
         seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED + 1)
         tokens = {
             s: secrets.token_urlsafe(24) for s, spec in enumerate(seats) if spec["kind"] == HUMAN
@@ -172,7 +173,7 @@ class MatchService:
             created_at=now,
             updated_at=now,
         )
-        self.runtime.store.insert(record)
+        self.store.insert(record)
         lock = self._acquire(record.id)
         try:
             match = Match(record, defn, defn.new_engine(params))
@@ -193,7 +194,7 @@ class MatchService:
             if spec == HUMAN:
                 out.append({"kind": HUMAN, "bot": None})
             else:
-                out.append({"kind": "bot", "bot": self.runtime.bot_spec(spec, f"seats[{i}]")})
+                out.append({"kind": "bot", "bot": self.hints.bot_spec(spec, f"seats[{i}]")})
         return out
 
     # --- playing -----------------------------------------------------------------------------
@@ -239,7 +240,7 @@ class MatchService:
             "seed": seed,
         }
         try:
-            result = self.runtime.run("hint", payload, self.runtime.deadline(budget))
+            result = self.hints.run("hint", payload, self.hints.deadline(budget))
         except Unavailable as err:
             err.message = f"seat {seat}'s bot could not move: {err.message}"
             raise
@@ -252,7 +253,7 @@ class MatchService:
 
     def _save(self, record: MatchRecord) -> None:
         try:
-            self.runtime.store.save_history(record)
+            self.store.save_history(record)
         except StaleRevision as err:
             raise Conflict(str(err) + "; reload and retry", code="match_changed") from None
 
@@ -368,7 +369,7 @@ class MatchService:
                 code="not_your_turn",
             )
         infoset = build_infoset(match.defn, match.params, engine, seat, with_view=False)
-        return self.runtime.hint(match.record.game, infoset, bot=bot, budget=budget, seed=seed)
+        return self.hints.hint(match.record.game, infoset, bot=bot, budget=budget, seed=seed)
 
     # --- showing -----------------------------------------------------------------------------
     @staticmethod

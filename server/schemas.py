@@ -13,8 +13,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
 
-import bots
-import games
 from games.core.definition import GameDefinition
 from server.errors import Unprocessable
 
@@ -394,11 +392,3 @@ def parse(model: type[Strict], data: Any) -> Any:
                 "errors": [{"field": location(e["loc"]), "message": e["msg"]} for e in errors],
             },
         ) from None
-
-
-def game_names() -> list[str]:
-    return sorted(games.DEFINITIONS)
-
-
-def bot_names() -> list[str]:
-    return sorted(bots.BOTS)

@@ -13,6 +13,7 @@ import games
 from server.api import json_body
 from server.errors import NotFound
 from server.examples import default_example
+from server.routes import documented
 from server.schemas import (
     HintRequest,
     ValidateRequest,
@@ -20,7 +21,7 @@ from server.schemas import (
     infoset_schema,
     parse,
 )
-from server.service import runtime
+from server.service import hints, resources
 
 bp = Blueprint("games", __name__)
 
@@ -46,13 +47,27 @@ def game_summary(defn: games.GameDefinition) -> dict[str, Any]:
 
 
 @bp.get("/games")
+@documented(
+    summary="The games served, with their parameters",
+    operation_id="listGames",
+    tag="games",
+    response="GamesOut",
+    description="every game",
+)
 def list_games() -> Response:
     return jsonify({"games": [game_summary(d) for _, d in sorted(games.DEFINITIONS.items())]})
 
 
 @bp.get("/games/<game>")
+@documented(
+    summary="One game: parameters, information-set and action JSON Schemas",
+    operation_id="getGame",
+    tag="games",
+    response="GameDetailOut",
+    description="the game",
+)
 def game_detail(game: str) -> Response:
-    defn = runtime().definition(game)
+    defn = hints().definition(game)
     return jsonify(
         {
             **game_summary(defn),
@@ -74,9 +89,17 @@ def game_detail(game: str) -> Response:
 
 
 @bp.get("/games/<game>/rules")
+@documented(
+    summary="The rules as Markdown",
+    operation_id="getRules",
+    tag="games",
+    response={"type": "string"},
+    content_type="text/markdown",
+    description="the rules",
+)
 def rules(game: str) -> Response:
     """The rules as Markdown, from ``docs/rules/<game>.md`` when the source tree is present."""
-    defn = runtime().definition(game)
+    defn = hints().definition(game)
     path = (REPO_ROOT / defn.rules_doc) if defn.rules_doc else None
     if path is None or not path.is_file():
         raise NotFound(
@@ -88,8 +111,18 @@ def rules(game: str) -> Response:
 
 
 @bp.post("/games/<game>/hint")
+@documented(
+    summary="A bot's suggested move for an information set",
+    operation_id="hint",
+    tag="games",
+    request="HintRequest",
+    response="HintOut",
+    description="the hint; 'cached' says whether it came from the cache",
+    errors=("409", "422", "503"),
+)
 def hint(game: str) -> Response:
-    rt = runtime()
+    rt = resources()
+    service = hints()
     # Fast path: these exact bytes were answered before. Equal bytes are an equal request (an
     # absent seed is derived from the request), so the stored answer is the answer; parsing and
     # validating them again would only repeat work.
@@ -97,9 +130,9 @@ def hint(game: str) -> Response:
     hit = rt.cache.peek(raw_key)
     if hit is not None:
         return Response(hit[1], mimetype="application/json")
-    rt.definition(game)
+    service.definition(game)
     req = parse(HintRequest, json_body())
-    _, body = rt.hint_answer(
+    _, body = service.hint_answer(
         game,
         req.infoset,
         params=req.params,
@@ -112,13 +145,29 @@ def hint(game: str) -> Response:
 
 
 @bp.post("/games/<game>/validate")
+@documented(
+    summary="Check an information set: whose turn, and the legal actions",
+    operation_id="validate",
+    tag="games",
+    request="ValidateRequest",
+    response="ValidateOut",
+    description="the information set is valid",
+    errors=("422", "503"),
+)
 def validate(game: str) -> Response:
-    rt = runtime()
-    rt.definition(game)
+    service = hints()
+    service.definition(game)
     req = parse(ValidateRequest, json_body())
-    return jsonify(rt.validate(game, req.infoset, params=req.params))
+    return jsonify(service.validate(game, req.infoset, params=req.params))
 
 
 @bp.get("/bots")
+@documented(
+    summary="The bots and their options",
+    operation_id="listBots",
+    tag="games",
+    response="BotsOut",
+    description="every bot",
+)
 def list_bots() -> Response:
-    return jsonify({"bots": bots.bot_catalog(), "default": runtime().default_bot()})
+    return jsonify({"bots": bots.bot_catalog(), "default": hints().default_bot()})
