@@ -328,7 +328,8 @@ class Bot:
     description: ClassVar[str] = ""
     options: ClassVar[tuple[ParamSpec, ...]] = ()
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
+        # ``self`` is positional-only, so an option named "self" is refused as unknown.
         try:
             self.config = validate_params(self.options, options)
         except InvalidParams as err:

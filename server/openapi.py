@@ -86,12 +86,11 @@ def _path_param(name: str) -> dict[str, Any]:
 
 def _operation(doc: RouteDoc, path_args: list[str], open_route: bool) -> dict[str, Any]:
     schema = _ref(doc.response) if isinstance(doc.response, str) else doc.response
-    ok = {
-        doc.status: {
-            "description": doc.description,
-            "content": {doc.content_type: {"schema": schema}},
-        }
-    }
+    if doc.status == "204":
+        ok: dict[str, Any] = {doc.status: {"description": doc.description}}
+    else:
+        content = {doc.content_type: {"schema": schema}}
+        ok = {doc.status: {"description": doc.description, "content": content}}
     op: dict[str, Any] = {
         "summary": doc.summary,
         "operationId": doc.operation_id,

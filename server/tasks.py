@@ -118,7 +118,6 @@ def validate_task(payload: dict[str, Any]) -> dict[str, Any]:
         "current_player": view["current_player"],
         "your_turn": player == seat,
         "steps": len(infoset["events"]),
-        "legal_actions": view["legal_actions"],
         "returns": view.get("returns"),
         "view": view,
     }

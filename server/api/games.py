@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +13,7 @@ from flask import Blueprint, Response, jsonify, request, url_for
 import bots
 import games
 from server.api import json_body
-from server.errors import NotFound
+from server.errors import NotFound, Unprocessable
 from server.examples import default_example
 from server.routes import documented
 from server.schemas import (
@@ -42,6 +44,7 @@ def game_summary(defn: games.GameDefinition) -> dict[str, Any]:
             "hint": url_for("games.hint", game=name),
             "validate": url_for("games.validate", game=name),
             "rules": url_for("games.rules", game=name),
+            "bots": url_for("games.game_bots", game=name),
         },
     }
 
@@ -161,13 +164,89 @@ def validate(game: str) -> Response:
     return jsonify(service.validate(game, req.infoset, params=req.params))
 
 
+def availability(defn: games.GameDefinition, params: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every bot, whether it can play ``defn`` with ``params`` (validated), and why not."""
+    out = []
+    for name, cls in bots.BOTS.items():
+        reason = cls.unavailable_reason(defn, params)
+        out.append({"name": name, "available": reason is None, "reason": reason})
+    return out
+
+
+def query_params(defn: games.GameDefinition) -> dict[str, Any]:
+    """The ``params`` query parameter (a JSON object), validated; the defaults if absent."""
+    raw = request.args.get("params")
+    given: Any = {}
+    if raw:
+        try:
+            given = json.loads(raw, parse_constant=lambda c: math.nan)
+        except ValueError as err:
+            raise Unprocessable(
+                f"query parameter 'params' must be a JSON object: {err}",
+                code="invalid_params",
+                detail={"field": "params"},
+            ) from None
+    if not isinstance(given, dict):
+        raise Unprocessable(
+            "query parameter 'params' must be a JSON object like {\"players\": 3}",
+            code="invalid_params",
+            detail={"field": "params"},
+        )
+    try:
+        return defn.validate_params(given)
+    except games.InvalidParams as err:
+        raise Unprocessable(
+            f"params: {err}", code="invalid_params", detail={"field": "params"}
+        ) from None
+
+
+@bp.get("/games/<game>/bots")
+@documented(
+    summary="The bots that can play this game with these parameters, and why the others cannot",
+    operation_id="gameBots",
+    tag="games",
+    response="GameBotsOut",
+    description="every bot, with 'available' and the 'reason' when it is not",
+    errors=("422",),
+    parameters=(
+        {
+            "name": "params",
+            "in": "query",
+            "required": False,
+            "description": 'the game parameters as a JSON object, e.g. {"players": 3}; '
+            "omitted ones take their defaults",
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        },
+    ),
+)
+def game_bots(game: str) -> Response:
+    service = hints()
+    defn = service.definition(game)
+    params = query_params(defn)
+    listed = availability(defn, params)
+    default = service.default_bot()
+    if not any(b["name"] == default and b["available"] for b in listed):
+        default = next((b["name"] for b in listed if b["available"]), None)
+    return jsonify({"game": defn.name, "params": params, "bots": listed, "default": default})
+
+
 @bp.get("/bots")
 @documented(
     summary="The bots and their options",
     operation_id="listBots",
     tag="games",
     response="BotsOut",
-    description="every bot",
+    description="every bot; 'available' says whether it plays some game's default setting",
 )
 def list_bots() -> Response:
-    return jsonify({"bots": bots.bot_catalog(), "default": hints().default_bot()})
+    catalog = bots.bot_catalog()
+    for entry in catalog:
+        cls = bots.BOTS[entry["name"]]
+        reasons = {}
+        for name, defn in sorted(games.DEFINITIONS.items()):
+            reason = cls.unavailable_reason(defn, defn.validate_params({}))
+            if reason is not None:
+                reasons[name] = reason
+        entry["available"] = len(reasons) < len(games.DEFINITIONS)
+        entry["unavailable"] = reasons
+    return jsonify({"bots": catalog, "default": hints().default_bot()})

@@ -5,9 +5,11 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 
 from server.api import json_body, query_number, seat_token
+from server.errors import ApiError
+from server.limits import API_KEY_HEADER
 from server.routes import SEAT_TOKEN_PARAM, documented
 from server.schemas import MAX_SEED, BudgetIn, MatchAction, MatchCreate, parse
-from server.service import matches
+from server.service import matches, resources
 
 bp = Blueprint("matches", __name__)
 
@@ -25,7 +27,8 @@ bp = Blueprint("matches", __name__)
 )
 def create_match() -> tuple[Response, int]:
     body = parse(MatchCreate, json_body())
-    out = matches().create(body)
+    client = resources().access.client_id(request.headers.get(API_KEY_HEADER), request.remote_addr)
+    out = matches().create(body, client)
     response = jsonify(out)
     response.headers["Location"] = f"/v1/matches/{out['match_id']}"
     return response, 201
@@ -58,9 +61,14 @@ def get_match(match_id: str) -> Response:
 )
 def post_action(match_id: str) -> Response:
     raw = json_body()
+    if isinstance(raw, dict) and "token" in raw:
+        raise ApiError(
+            "send the seat token in the X-Seat-Token header, not in the body",
+            code="token_in_body",
+            detail={"field": "token"},
+        )
     body = parse(MatchAction, raw)
-    token = seat_token(raw if isinstance(raw, dict) else None)
-    return jsonify(matches().act(match_id, token, body.action))
+    return jsonify(matches().act(match_id, seat_token(), body.action, body.step))
 
 
 @bp.get("/<match_id>/hint")
@@ -93,6 +101,22 @@ def match_hint(match_id: str) -> Response:
     seed = query_number("seed", int, 0, MAX_SEED)
     budget = None
     if ms is not None or sims is not None:
-        budget = BudgetIn(milliseconds=ms, simulations=sims)
+        budget = BudgetIn(**{k: v for k, v in (("milliseconds", ms), ("simulations", sims)) if v})
     bot = request.args.get("bot") or None
     return jsonify(matches().hint(match_id, seat_token(), bot, budget, seed))
+
+
+@bp.delete("/<match_id>")
+@documented(
+    summary="Delete a match (any of its seat tokens may)",
+    operation_id="deleteMatch",
+    tag="matches",
+    response={"type": "null"},
+    status="204",
+    description="the match is gone",
+    errors=("403",),
+    parameters=(SEAT_TOKEN_PARAM,),
+)
+def delete_match(match_id: str) -> tuple[str, int]:
+    matches().delete(match_id, seat_token())
+    return "", 204
