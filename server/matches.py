@@ -33,6 +33,7 @@ import bots
 import games
 from games.core.engine import CHANCE, Engine
 from games.core.infoset import build_infoset
+from server.answers import compact_view
 from server.cache import digest
 from server.config import ServiceConfig
 from server.errors import ApiError, Conflict, NotFound, Unavailable, Unprocessable
@@ -570,6 +571,7 @@ class MatchService:
             out["reproducible"] = True  # the deal follows the client's seed: research use only
         if seat is not None:
             infoset = build_infoset(match.defn, record.params, engine, seat, with_view=True)
+            infoset["view"] = compact_view(infoset["view"])
             out["seat"] = seat
             out["infoset"] = infoset
             out["legal_actions"] = infoset["view"]["legal_actions"]

@@ -307,6 +307,9 @@ class HintOut(BaseModel):
     policy: list[PolicyEntry]
     value: float | None
     stats: dict[str, Any]
+    policy_omitted: dict[str, Any] | None = Field(
+        None, description="when the policy is truncated: how many actions, their probability"
+    )
     cached: bool
     seed: int
     bot: dict[str, Any]
@@ -406,7 +409,7 @@ class MatchOut(Open):
     events: list[dict[str, Any]]
     seat: int | None = None
     infoset: dict[str, Any] | None = None
-    legal_actions: list[ActionOut] | None = None
+    legal_actions: list[dict[str, Any]] | None = None
     moves: list[dict[str, Any]] | None = None
     warning: str | None = None
     warnings: list[str] | None = None

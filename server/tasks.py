@@ -8,6 +8,7 @@ to, so a bad request never looks like a crashed worker.
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import time
@@ -18,7 +19,8 @@ import bots
 import games
 from bots.protocol import NotYourTurn
 from games.core.engine import CHANCE
-from games.core.infoset import build_view
+from games.core.infoset import build_view, first_difference
+from server.answers import MAX_ANSWER_BYTES, compact_view, is_compacted, truncate_policy
 from server.errors import GameOver, api_error_for
 
 log = logging.getLogger("atelier.server.tasks")
@@ -46,8 +48,19 @@ def read_infoset(
     game), so a crash inside a game's sampler can only come from malformed input; the trace is
     logged for the game's authors all the same.
     """
+    view = infoset.get("view") if isinstance(infoset, dict) else None
+    compacted = isinstance(view, dict) and is_compacted(view.get("legal_actions"))
+    if compacted:
+        # A view as this service answers it, with compact ranges: compared in that form.
+        infoset = {k: v for k, v in infoset.items() if k != "view"}
     try:
-        return games.sample_engine(defn, params, infoset, rng, prior)
+        engine = games.sample_engine(defn, params, infoset, rng, prior)
+        if compacted:
+            rebuilt = compact_view(build_view(defn, engine, infoset["seat"]))
+            problem = first_difference("view", view, rebuilt)
+            if problem:
+                raise games.InvalidInfoset(problem)
+        return engine
     except games.InvalidInfoset:
         raise
     except READER_ERRORS as err:
@@ -98,7 +111,11 @@ def hint_task(payload: dict[str, Any]) -> dict[str, Any]:
     )
     if hint.action not in legal:
         raise RuntimeError(f"bot {bot.name!r} chose illegal action {hint.action}")
-    return hint.to_json(defn, engine)
+    hint.policy, omitted = truncate_policy(hint.policy, hint.action)
+    out = hint.to_json(defn, engine)
+    if omitted is not None:
+        out["policy_omitted"] = omitted
+    return out
 
 
 def validate_task(payload: dict[str, Any]) -> dict[str, Any]:
@@ -108,7 +125,7 @@ def validate_task(payload: dict[str, Any]) -> dict[str, Any]:
     infoset = payload["infoset"]
     engine = read_infoset(defn, params, infoset, random.Random(payload.get("seed", 0)))
     seat = infoset["seat"]
-    view = build_view(defn, engine, seat)
+    view = compact_view(build_view(defn, engine, seat))
     player = engine.current_player()
     return {
         "valid": True,
@@ -141,7 +158,19 @@ def run_task(kind: str, payload: dict[str, Any], received: float | None = None) 
     if received is not None:
         payload = {**payload, "_received": received}
     try:
-        return {"ok": TASKS[kind](payload)}
+        result = TASKS[kind](payload)
+        size = len(json.dumps(result, separators=(",", ":")))
+        if size > MAX_ANSWER_BYTES:
+            return {
+                "error": {
+                    "status": 422,
+                    "code": "answer_too_large",
+                    "message": f"the answer would be {size} bytes, over this service's cap of "
+                    f"{MAX_ANSWER_BYTES}",
+                    "detail": {"max_bytes": MAX_ANSWER_BYTES},
+                }
+            }
+        return {"ok": result}
     except Exception as err:
         known = api_error_for(err)
         if known is not None:

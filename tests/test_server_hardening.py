@@ -387,3 +387,91 @@ def test_a_budget_above_the_cap_is_reported_in_warnings(tmp_path):
         assert any("milliseconds" in w for w in m["warnings"]), m
     finally:
         close_app(app)
+
+
+# --- 16.2: answers of bounded size -----------------------------------------------------------
+def rich_bid_infoset():
+    """A Modern Art information set at a bid with 10,001 legal actions (money 10000)."""
+    import random
+
+    from games.core.infoset import build_infoset
+    from server.examples import random_step
+
+    defn = games.definition("modern_art")
+    params = defn.validate_params({"money": 10000})
+    rng = random.Random(1)
+    engine = defn.new_engine(params)
+    while engine.is_chance() or len(engine.legal_actions()) < 10_000:
+        random_step(engine, rng)
+    seat = engine.current_player()
+    return engine, build_infoset(defn, params, engine, seat, with_view=False)
+
+
+def test_big_action_ranges_are_described_compactly(client):
+    engine, infoset = rich_bid_infoset()
+    r = client.post("/v1/games/modern_art/validate", json={"infoset": infoset})
+    assert r.status_code == 200, r.json
+    assert len(r.data) < 20_000  # was 3.4 MB
+    legal = r.json["view"]["legal_actions"]
+    ranges = [a for a in legal if "range" in a]
+    assert ranges == [
+        {
+            "range": {"field": "amount", "min": 1, "max": 10000},
+            "struct": {"type": "bid"},
+            "ids": {"min": ranges[0]["ids"]["min"], "max": ranges[0]["ids"]["min"] + 9999},
+            "string": "bid 1 .. bid 10000",
+            "count": 10000,
+        }
+    ]
+    listed = sum(a.get("count", 1) for a in legal)
+    assert listed == len(engine.legal_actions())
+    # The compact view is accepted back, and a wrong one still refused.
+    back = client.post(
+        "/v1/games/modern_art/validate", json={"infoset": {**infoset, "view": r.json["view"]}}
+    )
+    assert back.status_code == 200, back.json
+    wrong = copy.deepcopy(r.json["view"])
+    wrong["legal_actions"][-1]["range"]["max"] = 9999
+    bad = client.post("/v1/games/modern_art/validate", json={"infoset": {**infoset, "view": wrong}})
+    assert bad.status_code == 422 and "view.legal_actions" in bad.json["message"]
+
+
+def test_a_long_policy_is_truncated_with_a_summary(client):
+    _, infoset = rich_bid_infoset()
+    body = {"infoset": infoset, "bot": "random", "seed": 3}
+    r = client.post("/v1/games/modern_art/hint", json=body)
+    assert r.status_code == 200, r.json
+    assert len(r.data) < 20_000  # was 1.2 MB
+    policy = r.json["policy"]
+    assert len(policy) == 64 and r.json["action"]["id"] in {p["id"] for p in policy}
+    omitted = r.json["policy_omitted"]
+    assert omitted["omitted"] == 10_001 - 64
+    assert abs(sum(p["probability"] for p in policy) + omitted["probability"] - 1.0) < 1e-6
+
+
+def test_a_match_shows_compact_ranges_and_takes_a_value_from_them(app, client):
+    m = create(client, "modern_art", ["human", "human", "human"], params={"money": 10000})
+    tokens = {t["seat"]: t["token"] for t in m["tokens"]}
+    mid = m["match_id"]
+    for _ in range(200):
+        view = client.get(f"/v1/matches/{mid}", headers=seat(tokens[0])).json
+        mover = view["current_player"]
+        view = client.get(f"/v1/matches/{mid}", headers=seat(tokens[mover])).json
+        ranged = [a for a in view["legal_actions"] if "range" in a]
+        if ranged:
+            break
+        action = view["legal_actions"][-1]["struct"]
+        r = client.post(
+            f"/v1/matches/{mid}/actions", json={"action": action}, headers=seat(tokens[mover])
+        )
+        assert r.status_code == 200, r.json
+    else:
+        raise AssertionError("no bid step reached")
+    assert view["infoset"]["view"]["legal_actions"] == view["legal_actions"]
+    bid = ranged[0]
+    action = {**bid["struct"], bid["range"]["field"]: bid["range"]["min"] + 1}
+    r = client.post(
+        f"/v1/matches/{mid}/actions", json={"action": action}, headers=seat(tokens[mover])
+    )
+    assert r.status_code == 200, r.json
+    assert history(app, mid)[view["step"]] == bid["ids"]["min"] + 1
