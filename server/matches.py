@@ -48,6 +48,17 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def require_token(token: str | None, doing: str) -> None:
+    """401 ``missing_token`` unless a seat token was sent."""
+    if not token:
+        raise ApiError(
+            f"{doing} needs one of the match's seat tokens (the X-Seat-Token header)",
+            status=401,
+            code="missing_token",
+            detail={"field": "X-Seat-Token"},
+        )
+
+
 class Match:
     """A stored match with its state rebuilt by replay."""
 
@@ -268,13 +279,7 @@ class MatchService:
 
     def delete(self, match_id: str, token: str | None) -> None:
         """Deletes a match; any of its seat tokens may."""
-        if not token:
-            raise ApiError(
-                "deleting a match needs one of its seat tokens (X-Seat-Token header)",
-                status=401,
-                code="missing_token",
-                detail={"field": "X-Seat-Token"},
-            )
+        require_token(token, "deleting a match")
         lock = self._acquire(match_id)
         try:
             match = self.load(match_id)
@@ -379,13 +384,7 @@ class MatchService:
         answers as the first time did and changes nothing; a move for any other step is
         refused with ``409 stale_step`` and the current step.
         """
-        if not token:
-            raise ApiError(
-                "a move needs the seat token (the X-Seat-Token header)",
-                status=401,
-                code="missing_token",
-                detail={"field": "X-Seat-Token"},
-            )
+        require_token(token, "a move")
         lock = self._acquire(match_id)
         try:
             match = self.load(match_id)
@@ -517,12 +516,7 @@ class MatchService:
         match = self.load(match_id)
         seat = self.seat_of(match, token)
         if seat is None:
-            raise ApiError(
-                "a hint needs the seat token (the X-Seat-Token header)",
-                status=401,
-                code="missing_token",
-                detail={"field": "token"},
-            )
+            require_token(None, "a hint")
         engine = match.engine
         if engine.is_terminal():
             raise Conflict("the match is over", code="game_over")

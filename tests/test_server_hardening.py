@@ -284,7 +284,6 @@ def test_the_bots_pause_when_a_request_used_its_thinking_time(tmp_path):
                 assert "thinking" in r.json["warning"]
                 paused += 1
         assert paused > 0  # three bots in a row never all move in one 1 ms request
-        assert view["status"] in ("waiting", "finished", "bots_to_move")
     finally:
         close_app(app)
 
