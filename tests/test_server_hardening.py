@@ -474,3 +474,43 @@ def test_a_match_shows_compact_ranges_and_takes_a_value_from_them(app, client):
     )
     assert r.status_code == 200, r.json
     assert history(app, mid)[view["step"]] == bid["ids"]["min"] + 1
+
+
+# --- issue 20: the hint path validates once ----------------------------------------------------
+@pytest.mark.parametrize("bot", ["random", "heuristic", "ismcts", "oos"])
+def test_the_worker_replays_an_infoset_once_and_answers_as_the_bot_does(monkeypatch, bot):
+
+    import bots
+    import games.core.infoset as infoset_module
+    from bots import protocol
+    from server import tasks
+
+    engine, infoset = infoset_at("detective_eye", seed=5, min_steps=8)
+    defn = games.definition("detective_eye")
+    params = defn.validate_params({})
+    spec = bots.make_bot(bot).spec()
+    budget = bots.Budget(simulations=30)
+    direct = bots.make_bot(spec).hint(defn, params, infoset, budget, 11).to_json(defn, engine)
+    calls = []
+    real = infoset_module.sample_engine
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(games, "sample_engine", counting)
+    monkeypatch.setattr(protocol, "sample_engine", counting)
+    payload = {
+        "game": "detective_eye",
+        "params": params,
+        "infoset": infoset,
+        "bot": spec,
+        "budget": budget.to_json(),
+        "seed": 11,
+    }
+    out = tasks.run_task("hint", payload)["ok"]
+    assert len(calls) == 1
+    for answer in (out, direct):
+        answer["stats"].pop("elapsed_ms")
+        answer["stats"].pop("simulations_per_s", None)
+    assert out == direct
