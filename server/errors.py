@@ -82,22 +82,18 @@ class GameOver(ValueError):
     """The information set is valid, but the game has ended: there is no move to suggest."""
 
 
-class BotUnavailable(LookupError):
-    """A bot has no data for this game or setting (a stored-solution bot on an unsolved one)."""
-
-
 # The one table from exceptions raised by games, bots and the search pool to the error answer:
 # (exception type, HTTP status, code, request field it concerns, Retry-After seconds). The web
 # process (``api_error_for``) and the worker tasks (``server.tasks.run_task``) both read it.
-# First match wins; ``LookupError`` matches only exactly (its subclasses KeyError and
-# IndexError are bugs, not a bot without data).
+# First match wins; ``LookupError`` matches only exactly: it is how a bot without data for a
+# game or setting says so (the stored-solution CFR bot), while its subclasses KeyError and
+# IndexError are bugs.
 ERROR_TABLE: tuple[tuple[type[BaseException], int, str, str | None, float | None], ...] = (
     (games.InvalidInfoset, 422, "invalid_infoset", "infoset", None),
     (games.InvalidParams, 422, "invalid_params", "params", None),
     (bots.InvalidBotSpec, 422, "invalid_bot", "bot", None),
     (bots.InvalidBudget, 422, "invalid_budget", "budget", None),
     (games.InvalidAction, 422, "invalid_action", "action", None),
-    (BotUnavailable, 422, "bot_unavailable", "bot", None),
     (LookupError, 422, "bot_unavailable", "bot", None),
     (NotYourTurn, 409, "not_your_turn", "infoset", None),
     (GameOver, 409, "game_over", "infoset", None),
