@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +11,7 @@ from flask import Blueprint, Response, jsonify, request, url_for
 
 import bots
 import games
-from server.api import json_body
+from server.api import _no_constants, json_body
 from server.errors import NotFound, Unprocessable
 from server.examples import default_example
 from server.routes import documented
@@ -179,7 +178,7 @@ def query_params(defn: games.GameDefinition) -> dict[str, Any]:
     given: Any = {}
     if raw:
         try:
-            given = json.loads(raw, parse_constant=lambda c: math.nan)
+            given = json.loads(raw, parse_constant=_no_constants)
         except ValueError as err:
             raise Unprocessable(
                 f"query parameter 'params' must be a JSON object: {err}",
