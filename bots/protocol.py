@@ -22,7 +22,6 @@ from typing import Any, ClassVar
 
 import pyspiel
 
-import games
 from bots.heuristics import knowledge_for
 from games.core.definition import GameDefinition, InvalidInfoset, Prior
 from games.core.engine import Engine
@@ -252,6 +251,20 @@ class Worlds:
         """
         started = time.perf_counter()
         first = sample_engine(defn, params, infoset, rng, prior)
+        return cls.from_first(defn, params, infoset, first, prior, started)
+
+    @classmethod
+    def from_first(
+        cls,
+        defn: GameDefinition,
+        params: dict[str, Any],
+        infoset: dict[str, Any],
+        first: Engine,
+        prior: Prior | None = None,
+        started: float | None = None,
+    ) -> Worlds:
+        """Worlds around ``first``, a world already drawn by ``sample_engine`` (which validated
+        the information set), so that a caller who replayed it need not replay it again."""
         seat = infoset["seat"]
         key = first.info_key(seat)
 
@@ -315,7 +328,8 @@ class Bot:
     description: ClassVar[str] = ""
     options: ClassVar[tuple[ParamSpec, ...]] = ()
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
+        # ``self`` is positional-only, so an option named "self" is refused as unknown.
         try:
             self.config = validate_params(self.options, options)
         except InvalidParams as err:
@@ -335,9 +349,47 @@ class Bot:
         Raises ``games.InvalidInfoset`` for an impossible information set and ``NotYourTurn``
         when the seat is not the one to move.
         """
-        rng = random.Random(seed)
-        worlds = Worlds.from_infoset(defn, params, infoset, rng, self.prior_for(defn.name))
+        replayed = self.__dict__.pop("_replayed", None)
+        if replayed is not None:
+            worlds, rng = replayed
+        else:
+            rng = random.Random(seed)
+            worlds = Worlds.from_infoset(defn, params, infoset, rng, self.prior_for(defn.name))
         return self.decide(worlds, budget, rng)
+
+    def hint_replayed(
+        self,
+        defn: GameDefinition,
+        params: dict[str, Any],
+        infoset: dict[str, Any],
+        budget: Budget,
+        seed: int,
+        first: Engine,
+        rng: random.Random,
+        started: float | None = None,
+    ) -> Hint:
+        """``hint``, for a caller that already drew ``first`` with ``sample_engine(defn, params,
+        infoset, rng, self.prior_for(defn.name))`` from ``rng = random.Random(seed)``.
+
+        The answer is the one ``hint`` gives (the same world first, then the same ``rng``),
+        without replaying the information set a second time. Subclasses that wrap ``hint``
+        (to load data first) keep working: the world waits on the instance for ``hint``.
+        """
+        worlds = Worlds.from_first(defn, params, infoset, first, self.prior_for(defn.name), started)
+        self._replayed = (worlds, rng)
+        try:
+            return self.hint(defn, params, infoset, budget, seed)
+        finally:
+            self.__dict__.pop("_replayed", None)
+
+    @classmethod
+    def unavailable_reason(cls, defn: GameDefinition, params: dict[str, Any]) -> str | None:
+        """Why this bot cannot play ``defn`` with ``params`` (validated), or ``None`` if it can.
+
+        Bots that need data per game or setting (a stored solution) override it, so that
+        clients are offered, and matches seated with, only bots that can move.
+        """
+        return None
 
     def hint_for_state(self, state: pyspiel.State, budget: Budget, seed: int) -> Hint:
         """Reduces ``state`` to the acting seat's information set, then decides from that.
@@ -363,7 +415,3 @@ class Bot:
 
     def spec(self) -> dict[str, Any]:
         return {"name": self.name, "options": dict(self.config)}
-
-
-def definition_of(game: pyspiel.Game) -> GameDefinition:
-    return games.definition(game.get_type().short_name)

@@ -28,7 +28,7 @@ def make_bot(spec: Any) -> Bot:
     if extra:
         raise InvalidBotSpec(f"unknown bot spec field '{extra[0]}'")
     name = spec.get("name")
-    if name not in BOTS:
+    if not isinstance(name, str) or name not in BOTS:
         raise InvalidBotSpec(f"unknown bot {name!r}; known: {sorted(BOTS)}")
     options = spec.get("options", {})
     if not isinstance(options, dict):

@@ -11,21 +11,8 @@ from server.api.play import bp as play_bp
 from server.config import ServiceConfig
 from server.errors import register_error_handlers
 from server.limits import API_KEY_HEADER
-from server.service import atelier, runtime
-
-# Reachable without an API key and outside the rate limit: monitors and docs.
-# Endpoints that need no API key and cost no rate-limit tokens: liveness, docs and the play
-# page's own files (the page then sends the key on its /v1 calls).
-OPEN_ENDPOINTS = {
-    "meta.ping",
-    "meta.healthz",
-    "meta.openapi",
-    "meta.docs",
-    "meta.index",
-    "play.page",
-    "play.page_slash",
-    "play.static",
-}
+from server.routes import is_public, public
+from server.service import atelier, resources
 
 
 def create_app(config: ServiceConfig | dict[str, Any] | None = None) -> Flask:
@@ -46,15 +33,15 @@ def create_app(config: ServiceConfig | dict[str, Any] | None = None) -> Flask:
     atelier.init_app(app)
     register_error_handlers(app)
     register_blueprints(app)
-    app.register_blueprint(play_bp)  # the browser play page, /play
+    app.register_blueprint(public(play_bp))  # the browser play page, /play
 
     @app.before_request
     def _access() -> None:
-        if request.endpoint in OPEN_ENDPOINTS:
+        if is_public(app, request.endpoint, request.blueprint):
             return
-        rt = runtime()
-        client = rt.access.client_id(request.headers.get(API_KEY_HEADER), request.remote_addr)
-        rt.access.charge(client)
+        access = resources().access
+        client = access.client_id(request.headers.get(API_KEY_HEADER), request.remote_addr)
+        access.charge(client)
 
     return app
 

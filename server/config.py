@@ -69,6 +69,10 @@ class ServiceConfig:
     match_db: str = field(default_factory=default_db_path)
     match_budget_ms: float = 200.0
     match_lock_timeout_s: float = 30.0
+    match_request_bot_ms: float = 5_000.0  # bots' total thinking per request; the rest resumes
+    match_idle_expiry_s: float = 7 * 86_400.0  # an unfinished match untouched this long is gone
+    match_finished_expiry_s: float = 86_400.0  # a finished match is kept this long
+    match_quota_per_client: int = 100  # unfinished matches one client may hold (0 = no limit)
     # The bot used by GET /v1/matches/{id}/hint when the client names none: the first of these
     # that is registered.
     default_bots: tuple[str, ...] = ("ismcts", "heuristic", "random")
@@ -92,6 +96,10 @@ class ServiceConfig:
             "rate_limit_burst": self.rate_limit_burst >= 0,
             "match_budget_ms": self.match_budget_ms > 0,
             "match_lock_timeout_s": self.match_lock_timeout_s > 0,
+            "match_request_bot_ms": self.match_request_bot_ms > 0,
+            "match_idle_expiry_s": self.match_idle_expiry_s > 0,
+            "match_finished_expiry_s": self.match_finished_expiry_s > 0,
+            "match_quota_per_client": self.match_quota_per_client >= 0,
         }
         for name, ok in checks.items():
             if not ok:

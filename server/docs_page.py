@@ -46,22 +46,23 @@ function resolve(s, depth = 0) {
   if (typeof s === "object") { const o = {}; for (const [k, v] of Object.entries(s)) o[k] = resolve(v, depth + 1); return o; }
   return s;
 }
-async function example(path, op) {
-  const g = (SPEC.paths[path].get || SPEC.paths[path].post).parameters?.find(p => p.name === "game");
-  const game = g ? g.schema.enum[0] : null;
+// The example body of an operation, for the game chosen in its "game" parameter (each game's
+// own example information set: another game's would be refused).
+async function example(path, op, game) {
+  const first = SPEC.paths["/v1/games/{game}"].get.parameters[0].schema.enum[0];
   if (op === "hint" || op === "validate") {
-    const r = await fetch(`/v1/games/${game}`); const d = await r.json();
+    const r = await fetch(`/v1/games/${encodeURIComponent(game || first)}`); const d = await r.json();
     const body = {infoset: d.example_infoset};
     if (op === "hint") { body.budget = {milliseconds: 200}; }
     return JSON.stringify(body, null, 1);
   }
   if (op === "createMatch") {
-    const r = await fetch(`/v1/games/${SPEC.paths["/v1/games/{game}"].get.parameters[0].schema.enum[0]}`);
+    const r = await fetch(`/v1/games/${first}`);
     const d = await r.json(); const seats = ["human"];
     for (let i = 1; i < d.min_players; i++) seats.push("random");
-    return JSON.stringify({game: d.name, seats, seed: 1}, null, 1);
+    return JSON.stringify({game: d.name, seats}, null, 1);
   }
-  if (op === "playAction") return JSON.stringify({action: {type: "..."}}, null, 1);
+  if (op === "playAction") return JSON.stringify({action: {type: "..."}, step: 0}, null, 1);
   return "";
 }
 function render() {
@@ -79,7 +80,7 @@ function render() {
   }
 }
 function renderOp(path, method, op) {
-  const d = $("details", {class: "op"});
+  const d = $("details", {class: "op", "data-op": op.operationId || ""});
   d.append($("summary", {}, $("span", {class: "m " + method, text: method}),
     $("span", {class: "path", text: path}), $("span", {class: "sum", text: op.summary || ""})));
   const b = $("div", {class: "body"}); d.append(b);
@@ -99,10 +100,15 @@ function renderOp(path, method, op) {
     const ref = op.requestBody.content["application/json"].schema;
     b.append($("p", {text: "Request body schema:"}), $("pre", {text: JSON.stringify(resolve(ref), null, 1)}));
     ta = $("textarea", {}); b.append(ta);
-    d.addEventListener("toggle", async () => { if (d.open && !ta.value) ta.value = await example(path, op.operationId); });
+    const game = () => inputs.game ? inputs.game[1].value : null;
+    const fill = async () => { ta.value = await example(path, op.operationId, game()); };
+    d.addEventListener("toggle", () => { if (d.open && !ta.value) fill(); });
+    // A new game means that game's example (until the body is edited by hand).
+    let edited = false; ta.addEventListener("input", () => { edited = true; });
+    if (inputs.game) inputs.game[1].addEventListener("change", () => { if (!edited) fill(); });
   }
-  const out = $("pre", {text: ""}); const st = $("div", {class: "status"});
-  const send = $("button", {text: "Send"});
+  const out = $("pre", {text: "", class: "answer"}); const st = $("div", {class: "status"});
+  const send = $("button", {text: "Send", class: "send"});
   send.onclick = async () => {
     let url = path; const q = new URLSearchParams();
     for (const [name, [p, inp]] of Object.entries(inputs)) {
@@ -113,6 +119,7 @@ function renderOp(path, method, op) {
     const headers = {"Content-Type": "application/json"};
     const k = document.getElementById("apikey").value, s = document.getElementById("seattoken").value;
     if (k) headers["X-API-Key"] = k; if (s) headers["X-Seat-Token"] = s;
+    st.textContent = "sending ..."; out.textContent = "";
     const t0 = performance.now();
     const r = await fetch(url, {method, headers, body: ta ? ta.value : undefined});
     const text = await r.text(); let shown = text;

@@ -13,6 +13,11 @@ from typing import Any
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
+import bots
+import games
+from bots.protocol import NotYourTurn
+from server.pool import DeadlineExceeded, PoolBusy, PoolClosed, PoolError, WorkerDied
+
 log = logging.getLogger("atelier.server")
 
 
@@ -73,6 +78,52 @@ class Unavailable(ApiError):
         super().__init__(message, retry_after=retry_after, **kw)
 
 
+class GameOver(ValueError):
+    """The information set is valid, but the game has ended: there is no move to suggest."""
+
+
+# The one table from exceptions raised by games, bots and the search pool to the error answer:
+# (exception type, HTTP status, code, request field it concerns, Retry-After seconds). The web
+# process (``api_error_for``) and the worker tasks (``server.tasks.run_task``) both read it.
+# First match wins; ``LookupError`` matches only exactly: it is how a bot without data for a
+# game or setting says so (the stored-solution CFR bot), while its subclasses KeyError and
+# IndexError are bugs.
+ERROR_TABLE: tuple[tuple[type[BaseException], int, str, str | None, float | None], ...] = (
+    (games.InvalidInfoset, 422, "invalid_infoset", "infoset", None),
+    (games.InvalidParams, 422, "invalid_params", "params", None),
+    (bots.InvalidBotSpec, 422, "invalid_bot", "bot", None),
+    (bots.InvalidBudget, 422, "invalid_budget", "budget", None),
+    (games.InvalidAction, 422, "invalid_action", "action", None),
+    (LookupError, 422, "bot_unavailable", "bot", None),
+    (NotYourTurn, 409, "not_your_turn", "infoset", None),
+    (GameOver, 409, "game_over", "infoset", None),
+    (PoolBusy, 503, "busy", None, 1.0),
+    (DeadlineExceeded, 503, "deadline_exceeded", None, 1.0),
+    (WorkerDied, 503, "worker_died", None, 1.0),
+    (PoolClosed, 503, "shutting_down", None, 5.0),
+    (PoolError, 503, "unavailable", None, 1.0),
+)
+
+
+def api_error_for(err: BaseException) -> ApiError | None:
+    """The ``ApiError`` the table gives ``err``, or ``None`` for an exception it does not list."""
+    for exc_type, status, code, field_name, retry_after in ERROR_TABLE:
+        matches = type(err) is exc_type if exc_type is LookupError else isinstance(err, exc_type)
+        if not matches:
+            continue
+        message = str(err)
+        if field_name and not message.startswith(field_name):
+            message = f"{field_name}: {message}"
+        cls = Unavailable if status == 503 else ApiError
+        kwargs: dict[str, Any] = {"status": status, "code": code}
+        if retry_after is not None:
+            kwargs["retry_after"] = retry_after
+        if field_name is not None:
+            kwargs["detail"] = {"field": field_name}
+        return cls(message, **kwargs)
+    return None
+
+
 def error_response(err: ApiError) -> Response:
     response = jsonify(err.to_json())
     response.status_code = err.status
@@ -123,6 +174,9 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(err: Exception) -> Response:
+        known = api_error_for(err)
+        if known is not None:
+            return error_response(known)
         log.exception("unhandled error")
         return error_response(
             ApiError(

@@ -55,8 +55,12 @@ class HintClient(HttpUser):
         self.rng = random.Random(id(self))
         self.bot = self.client.get("/v1/bots").json()["default"]
 
-    def _post(self, path: str, body: dict, expect: int = 200, name: str | None = None):
-        with self.client.post(path, json=body, catch_response=True, name=name) as r:
+    def _post(
+        self, path: str, body: dict, expect: int = 200, name: str | None = None, headers=None
+    ):
+        with self.client.post(
+            path, json=body, headers=headers, catch_response=True, name=name
+        ) as r:
             if r.status_code != expect:
                 r.failure(f"{r.status_code}: {r.text[:200]}")
             return r
@@ -107,6 +111,7 @@ class HintClient(HttpUser):
         action = self.rng.choice(data["legal_actions"])["struct"]
         self._post(
             f"/v1/matches/{mid}/actions",
-            {"action": action, "token": token},
+            {"action": action},
             name="/v1/matches/{id}/actions",
+            headers=headers,
         )

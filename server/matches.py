@@ -7,6 +7,12 @@ Chance outcomes and bot seeds derive from the match seed and the step index, so 
 moves are the ones that would have been played (for bots stopped by simulations, not by the
 clock).
 
+The deal's seed is drawn by the server (a client who could choose the deal could read a bot's
+hand from a human-only match with the same seed); the research option ``"reproducible": true``
+uses the client's seed and marks the match as such in every answer. A move may
+name the ``step`` it was chosen at: a retry of an applied move then gets the same answer and
+changes nothing, and a move chosen at another step is refused with ``409 stale_step``.
+
 Seat isolation: a token maps to exactly one seat, and a seat's answer is built from
 ``build_infoset`` for that seat only; without a token only the public events are shown (chance
 steps are never described by their outcome, which may be a hidden card).
@@ -21,25 +27,36 @@ import secrets
 import threading
 import time
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import bots
 import games
 from games.core.engine import CHANCE, Engine
 from games.core.infoset import build_infoset
+from server.answers import compact_view
 from server.cache import digest
+from server.config import ServiceConfig
 from server.errors import ApiError, Conflict, NotFound, Unavailable, Unprocessable
+from server.hints import HintService
 from server.schemas import MAX_SEED, BudgetIn, MatchCreate
-from server.store import MatchRecord, StaleRevision
-
-if TYPE_CHECKING:
-    from server.service import Runtime
+from server.store import MatchRecord, MatchStore, StaleRevision
 
 HUMAN = "human"
 
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def require_token(token: str | None, doing: str) -> None:
+    """401 ``missing_token`` unless a seat token was sent."""
+    if not token:
+        raise ApiError(
+            f"{doing} needs one of the match's seat tokens (the X-Seat-Token header)",
+            status=401,
+            code="missing_token",
+            detail={"field": "X-Seat-Token"},
+        )
 
 
 class Match:
@@ -65,11 +82,23 @@ class Match:
         return player == CHANCE or not self.is_human(player)
 
 
+class BotsPaused(Unavailable):
+    """The bots' thinking time for this request is used up; the next request resumes them."""
+
+    code = "bots_paused"
+
+
 class MatchService:
     """Creates, shows and advances matches; used by the ``matches`` blueprint."""
 
-    def __init__(self, runtime: Runtime) -> None:
-        self.runtime = runtime
+    # Expired matches are deleted by the request that creates one, at most this often.
+    PURGE_EVERY_S = 60.0
+
+    def __init__(self, store: MatchStore, hints: HintService, config: ServiceConfig) -> None:
+        self.store = store
+        self.hints = hints
+        self.config = config
+        self._last_purge = 0.0
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
 
@@ -86,7 +115,7 @@ class MatchService:
 
     def _acquire(self, match_id: str) -> threading.Lock:
         lock = self._lock(match_id)
-        if not lock.acquire(timeout=self.runtime.config.match_lock_timeout_s):
+        if not lock.acquire(timeout=self.config.match_lock_timeout_s):
             raise Conflict(
                 "the match is busy with another request; retry",
                 code="match_busy",
@@ -96,9 +125,14 @@ class MatchService:
 
     # --- loading -----------------------------------------------------------------------------
     def load(self, match_id: str) -> Match:
-        record = self.runtime.store.get(match_id)
-        if record is None:
-            raise NotFound(f"no match with id {match_id!r}", code="unknown_match")
+        record = self.store.get(match_id)
+        if record is None or self._expired(record):
+            raise NotFound(
+                f"no match with id {match_id!r} (matches expire "
+                f"{self.config.match_idle_expiry_s:g} s after their last move, finished ones "
+                f"after {self.config.match_finished_expiry_s:g} s)",
+                code="unknown_match",
+            )
         defn = games.DEFINITIONS.get(record.game)
         if defn is None or defn.version != record.version:
             raise ApiError(
@@ -111,6 +145,21 @@ class MatchService:
         for action in record.history:
             engine.apply(action)
         return Match(record, defn, engine)
+
+    def _expired(self, record: MatchRecord) -> bool:
+        ttl = (
+            self.config.match_finished_expiry_s
+            if record.finished
+            else self.config.match_idle_expiry_s
+        )
+        return record.updated_at < time.time() - ttl
+
+    def _purge(self) -> None:
+        now = time.time()
+        if now - self._last_purge < self.PURGE_EVERY_S:
+            return
+        self._last_purge = now
+        self.store.purge(self.config.match_idle_expiry_s, self.config.match_finished_expiry_s)
 
     def seat_of(self, match: Match, token: str | None) -> int | None:
         """The seat a token opens, ``None`` without a token; 403 for a token of no seat."""
@@ -128,8 +177,10 @@ class MatchService:
         )
 
     # --- creating ----------------------------------------------------------------------------
-    def create(self, body: MatchCreate) -> dict[str, Any]:
-        defn = self.runtime.definition(body.game)
+    def create(self, body: MatchCreate, client: str = "") -> dict[str, Any]:
+        """Creates a match for ``client`` (who counts against the quota) and plays the bots
+        up to the first human decision."""
+        defn = self.hints.definition(body.game)
         seats = self._seat_specs(body.seats)
         params = dict(body.params or {})
         params.setdefault("players", len(seats))
@@ -152,8 +203,23 @@ class MatchService:
                 code="invalid_request",
                 detail={"field": "seats"},
             )
-        budget = self.runtime.budget(body.budget, self.runtime.config.match_budget_ms)
-        seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED + 1)
+        for i, spec in enumerate(seats):
+            if spec["bot"] is not None:
+                self.hints.check_available(spec["bot"], defn, params, f"seats[{i}]")
+        effective = self.hints.budget(body.budget, self.config.match_budget_ms)
+        seed = self._deal_seed(body.seed, body.reproducible)
+        self._purge()
+        quota = self.config.match_quota_per_client
+        owner = hash_token(client) if client else ""
+        if quota and owner and self.store.active_count(owner) >= quota:
+            raise ApiError(
+                f"this client already holds {quota} unfinished matches, the limit; finish or "
+                "DELETE some (idle ones expire by themselves)",
+                status=429,
+                code="match_quota",
+                detail={"quota": quota},
+                retry_after=60.0,
+            )
         tokens = {
             s: secrets.token_urlsafe(24) for s, spec in enumerate(seats) if spec["kind"] == HUMAN
         }
@@ -165,14 +231,16 @@ class MatchService:
             params=params,
             seats=seats,
             token_hashes={s: hash_token(t) for s, t in tokens.items()},
-            budget=budget.to_json(),
+            budget=effective.budget.to_json(),
             seed=seed,
             history=[],
             revision=0,
             created_at=now,
             updated_at=now,
+            client=owner,
+            reproducible=body.reproducible,
         )
-        self.runtime.store.insert(record)
+        self.store.insert(record)
         lock = self._acquire(record.id)
         try:
             match = Match(record, defn, defn.new_engine(params))
@@ -184,16 +252,56 @@ class MatchService:
         out["moves"] = moves
         if warning:
             out["warning"] = warning
+        if effective.warnings:
+            out["warnings"] = effective.warnings
         out["tokens"] = [{"seat": s, "token": t} for s, t in sorted(tokens.items())]
         return out
+
+    @staticmethod
+    def _deal_seed(given: int | None, reproducible: bool) -> int:
+        """The seed of the deal and the bots: drawn by the server, or (research option
+        ``reproducible``) the client's as given.
+
+        A client's seed is not used otherwise, not even mixed with a server secret: any fixed
+        mix gives equal deals for equal seeds, so a human-only match would still show the
+        cards a bot holds in another match made with the same seed.
+        """
+        if reproducible:
+            if given is None:
+                raise Unprocessable(
+                    "field 'reproducible' needs a 'seed' (the deal is then that seed's, as in "
+                    "`atelier tournament`)",
+                    code="invalid_request",
+                    detail={"field": "seed"},
+                )
+            return given
+        return secrets.randbelow(MAX_SEED + 1)
+
+    def delete(self, match_id: str, token: str | None) -> None:
+        """Deletes a match; any of its seat tokens may."""
+        require_token(token, "deleting a match")
+        lock = self._acquire(match_id)
+        try:
+            match = self.load(match_id)
+            self.seat_of(match, token)
+            self.store.delete(match_id)
+        finally:
+            lock.release()
 
     def _seat_specs(self, seats: list[Any]) -> list[dict[str, Any]]:
         out = []
         for i, spec in enumerate(seats):
             if spec == HUMAN:
                 out.append({"kind": HUMAN, "bot": None})
+            elif isinstance(spec, str) and spec not in bots.BOTS:
+                raise Unprocessable(
+                    f'seats[{i}]: unknown seat kind {spec!r}; a seat is "human" or a bot: '
+                    f"{sorted(bots.BOTS)}",
+                    code="invalid_bot",
+                    detail={"field": f"seats[{i}]"},
+                )
             else:
-                out.append({"kind": "bot", "bot": self.runtime.bot_spec(spec, f"seats[{i}]")})
+                out.append({"kind": "bot", "bot": self.hints.bot_spec(spec, f"seats[{i}]")})
         return out
 
     # --- playing -----------------------------------------------------------------------------
@@ -203,11 +311,14 @@ class MatchService:
         Appends the public event of each step to ``played`` (so a failure part-way still
         reports the steps that happened) and saves once at the end, or at the failure. Losing
         unsaved automatic steps to a crash is harmless: nobody has seen them, and the next
-        request plays them again from the same seeds.
+        request plays them again from the same seeds. The bots think at most
+        ``match_request_bot_ms`` in all per request: past that, ``BotsPaused`` is raised after
+        saving, and the next request continues (as after a crash).
         """
         engine = match.engine
         record = match.record
         saved = len(record.history)
+        thought = 0.0
         try:
             while match.needs_automation():
                 step = len(engine.history)
@@ -216,13 +327,21 @@ class MatchService:
                     rng = random.Random(f"{record.seed}:chance:{step}")
                     action = engine.sample_chance(rng)
                 else:
+                    if thought >= self.config.match_request_bot_ms:
+                        raise BotsPaused(
+                            f"the bots used this request's {self.config.match_request_bot_ms:g} "
+                            "ms of thinking"
+                        )
+                    started = time.perf_counter()
                     action = self._bot_move(match, player, step)
+                    thought += (time.perf_counter() - started) * 1000.0
                 story = engine.narrate(action)
                 engine.apply(action)
                 played.append({"step": step, "event": story.public})
         finally:
             if len(engine.history) != saved:
                 record.history = list(engine.history)
+                record.finished = engine.is_terminal()
                 self._save(record)
 
     def _bot_move(self, match: Match, seat: int, step: int) -> int:
@@ -239,7 +358,7 @@ class MatchService:
             "seed": seed,
         }
         try:
-            result = self.runtime.run("hint", payload, self.runtime.deadline(budget))
+            result = self.hints.run("hint", payload, self.hints.deadline(budget))
         except Unavailable as err:
             err.message = f"seat {seat}'s bot could not move: {err.message}"
             raise
@@ -252,27 +371,32 @@ class MatchService:
 
     def _save(self, record: MatchRecord) -> None:
         try:
-            self.runtime.store.save_history(record)
+            self.store.save_history(record)
         except StaleRevision as err:
             raise Conflict(str(err) + "; reload and retry", code="match_changed") from None
 
-    def act(self, match_id: str, token: str | None, action: Any) -> dict[str, Any]:
-        """Applies a human move, then lets the bots play; an illegal move changes nothing."""
-        if not token:
-            raise ApiError(
-                "a move needs the seat token (field 'token' or the X-Seat-Token header)",
-                status=401,
-                code="missing_token",
-                detail={"field": "token"},
-            )
+    def act(
+        self, match_id: str, token: str | None, action: Any, step: int | None = None
+    ) -> dict[str, Any]:
+        """Applies a human move, then lets the bots play; a refused move changes nothing.
+
+        With ``step`` (the step the move was chosen at), a retry of a move already applied
+        answers as the first time did and changes nothing; a move for any other step is
+        refused with ``409 stale_step`` and the current step.
+        """
+        require_token(token, "a move")
         lock = self._acquire(match_id)
         try:
             match = self.load(match_id)
             seat = self.seat_of(match, token)
             assert seat is not None
             moves: list[dict[str, Any]] = []
-            self._advance(match, moves)  # bots left to move by an interrupted request
+            if step is not None and step < len(match.record.history):
+                return self._retry(match, seat, action, step)
+            warning = self._advance_or_warn(match, moves)  # bots left by an interrupted request
             engine = match.engine
+            if step is not None and step != len(engine.history):
+                raise self._stale(match, step)
             if engine.is_terminal():
                 raise Conflict("the match is over", code="game_over")
             if engine.current_player() != seat:
@@ -281,14 +405,15 @@ class MatchService:
                     code="not_your_turn",
                     detail={"current_player": engine.current_player()},
                 )
-            action_id = self._decode(match, action)
-            step = len(engine.history)
+            action_id = self._decode(match.defn, engine, action)
+            at = len(engine.history)
             story = engine.narrate(action_id)
             engine.apply(action_id)
             match.record.history = list(engine.history)
+            match.record.finished = engine.is_terminal()
             self._save(match.record)
-            moves.append({"step": step, "event": story.public})
-            warning = self._advance_or_warn(match, moves)
+            moves.append({"step": at, "event": story.public})
+            warning = self._advance_or_warn(match, moves) or warning
         finally:
             lock.release()
         out = self.describe(match, seat)
@@ -297,30 +422,68 @@ class MatchService:
             out["warning"] = warning
         return out
 
+    @staticmethod
+    def _stale(match: Match, step: int) -> Conflict:
+        current = len(match.engine.history)
+        return Conflict(
+            f"field 'step' is {step}, but the match is at step {current}: reload it and choose "
+            "again",
+            code="stale_step",
+            detail={"field": "step", "step": current},
+        )
+
+    def _retry(self, match: Match, seat: int, action: Any, step: int) -> dict[str, Any]:
+        """The answer to a repeated move: the same as the first time if this seat played this
+        action at ``step`` and nothing has happened since but the bots' replies; else 409."""
+        defn, history = match.defn, match.record.history
+        engine = defn.new_engine(match.params)
+        for a in history[:step]:
+            engine.apply(a)
+        if engine.is_terminal() or engine.current_player() != seat:
+            raise self._stale(match, step)
+        try:
+            action_id = self._decode(defn, engine, action)
+        except ApiError:
+            raise self._stale(match, step) from None
+        if history[step] != action_id:
+            raise self._stale(match, step)
+        moves = []
+        for i in range(step, len(history)):
+            player = engine.current_player()
+            if i > step and player >= 0 and match.is_human(player):
+                raise self._stale(match, step)  # a human moved since: not a plain retry
+            moves.append({"step": i, "event": engine.narrate(history[i]).public})
+            engine.apply(history[i])
+        out = self.describe(match, seat)
+        out["moves"] = moves
+        out["retried"] = True
+        return out
+
     def _advance_or_warn(self, match: Match, moves: list[dict[str, Any]]) -> str | None:
         """Advances after a saved change; a bot failure then is reported, not an error.
 
         The change was stored, so failing the request would invite the client to repeat a
-        move that already happened. The bots resume on the next request.
+        move that already happened (and a 4xx must change nothing). The bots resume on the
+        next request.
         """
         try:
             self._advance(match, moves)
-        except Unavailable as err:
+        except ApiError as err:
             return f"{err.message}; the bots will resume on the next request"
         return None
 
-    def _decode(self, match: Match, action: Any) -> int:
-        engine = match.engine
+    @staticmethod
+    def _decode(defn: games.GameDefinition, engine: Engine, action: Any) -> int:
         try:
             if isinstance(action, bool):
                 raise games.InvalidAction(f"an action must be a struct or an id, got {action!r}")
             if isinstance(action, int):
                 if action not in engine.legal_actions():
                     raise games.InvalidAction(
-                        f"action id {action} is not legal here; {match.defn._legal_summary(engine)}"
+                        f"action id {action} is not legal here; {defn._legal_summary(engine)}"
                     )
                 return action
-            return match.defn.struct_to_action(engine, action)
+            return defn.struct_to_action(engine, action)
         except games.InvalidAction as err:
             raise Unprocessable(
                 f"action: {err}", code="invalid_action", detail={"field": "action"}
@@ -337,7 +500,7 @@ class MatchService:
                     match = self.load(match_id)
                     self._advance(match, [])
                 except ApiError:
-                    pass  # shown as "bots_to_move"; the next request retries
+                    pass  # shown as "bots_to_move"; the next request continues
                 finally:
                     lock.release()
         return self.describe(match, seat)
@@ -353,12 +516,7 @@ class MatchService:
         match = self.load(match_id)
         seat = self.seat_of(match, token)
         if seat is None:
-            raise ApiError(
-                "a hint needs the seat token (query 'token' or the X-Seat-Token header)",
-                status=401,
-                code="missing_token",
-                detail={"field": "token"},
-            )
+            require_token(None, "a hint")
         engine = match.engine
         if engine.is_terminal():
             raise Conflict("the match is over", code="game_over")
@@ -368,7 +526,7 @@ class MatchService:
                 code="not_your_turn",
             )
         infoset = build_infoset(match.defn, match.params, engine, seat, with_view=False)
-        return self.runtime.hint(match.record.game, infoset, bot=bot, budget=budget, seed=seed)
+        return self.hints.hint(match.record.game, infoset, bot=bot, budget=budget, seed=seed)
 
     # --- showing -----------------------------------------------------------------------------
     @staticmethod
@@ -403,8 +561,11 @@ class MatchService:
             "returns": engine.returns() if terminal else None,
             "events": public,
         }
+        if record.reproducible:
+            out["reproducible"] = True  # the deal follows the client's seed: research use only
         if seat is not None:
             infoset = build_infoset(match.defn, record.params, engine, seat, with_view=True)
+            infoset["view"] = compact_view(infoset["view"])
             out["seat"] = seat
             out["infoset"] = infoset
             out["legal_actions"] = infoset["view"]["legal_actions"]

@@ -1,18 +1,21 @@
 """The OpenAPI 3.1 document, generated from the pydantic models that validate the requests.
 
-Paths are listed here (they are few and each needs prose); every body schema comes from
-``server.schemas`` and the game list from ``games.DEFINITIONS``, so a new game or a changed
-model shows up without touching this file.
+Paths come from the app's routes and the ``@documented`` record on each view
+(``server.routes``); every body schema from ``server.schemas``; the game list from
+``games.DEFINITIONS``. A new route, game or model shows up without touching this file.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from flask import Flask
 from pydantic.json_schema import models_json_schema
 
 import games
-from server.schemas import MAX_SEED, REQUEST_MODELS, RESPONSE_MODELS
+from server.routes import RouteDoc, is_public, route_doc
+from server.schemas import REQUEST_MODELS, RESPONSE_MODELS
 
 REF = "#/components/schemas/{model}"
 
@@ -58,234 +61,85 @@ def _responses(ok: dict[str, Any], *codes: str) -> dict[str, Any]:
     return out
 
 
-def _game_param() -> dict[str, Any]:
+# Schemas of the path parameters, by the name the routes give them.
+PATH_PARAMS: dict[str, dict[str, Any]] = {
+    "match_id": {"type": "string", "pattern": "^[0-9a-f]{32}$"},
+}
+
+
+def _path_param(name: str) -> dict[str, Any]:
+    if name == "game":
+        return {
+            "name": "game",
+            "in": "path",
+            "required": True,
+            "description": "a game name from /v1/games",
+            "schema": {"type": "string", "enum": sorted(games.DEFINITIONS)},
+        }
     return {
-        "name": "game",
+        "name": name,
         "in": "path",
         "required": True,
-        "description": "a game name from /v1/games",
-        "schema": {"type": "string", "enum": sorted(games.DEFINITIONS)},
+        "schema": PATH_PARAMS.get(name, {"type": "string"}),
     }
 
 
-MATCH_ID = {
-    "name": "match_id",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "string", "pattern": "^[0-9a-f]{32}$"},
-}
-TOKEN_HEADER = {
-    "name": "X-Seat-Token",
-    "in": "header",
-    "required": False,
-    "description": "the secret token of a human seat (returned by POST /v1/matches)",
-    "schema": {"type": "string"},
-}
-TOKEN_QUERY = {
-    "name": "token",
-    "in": "query",
-    "required": False,
-    "description": "the seat token, when a header is not convenient",
-    "schema": {"type": "string"},
-}
+def _operation(doc: RouteDoc, path_args: list[str], open_route: bool) -> dict[str, Any]:
+    schema = _ref(doc.response) if isinstance(doc.response, str) else doc.response
+    if doc.status == "204":
+        ok: dict[str, Any] = {doc.status: {"description": doc.description}}
+    else:
+        content = {doc.content_type: {"schema": schema}}
+        ok = {doc.status: {"description": doc.description, "content": content}}
+    op: dict[str, Any] = {
+        "summary": doc.summary,
+        "operationId": doc.operation_id,
+        "tags": [doc.tag],
+    }
+    params = [_path_param(name) for name in path_args] + list(doc.parameters)
+    if params:
+        op["parameters"] = params
+    if doc.request is not None:
+        op["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": _ref(doc.request)}},
+        }
+    if open_route:
+        op["security"] = []
+        op["responses"] = ok
+    else:
+        codes = [*doc.errors]
+        if path_args:
+            codes.append("404")
+        op["responses"] = _responses(ok, *sorted(set(codes)))
+    op.update(doc.extra)
+    return op
 
 
-def build_openapi(version: str, api_keys: bool) -> dict[str, Any]:
+def openapi_paths(app: Flask) -> dict[str, Any]:
+    """The paths of every documented route of ``app``, in the order they were registered."""
+    paths: dict[str, Any] = {}
+    for rule in app.url_map.iter_rules():
+        view = app.view_functions.get(rule.endpoint)
+        doc = route_doc(view) if view is not None else None
+        if doc is None:
+            continue
+        path = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule)
+        blueprint = rule.endpoint.rpartition(".")[0] or None
+        open_route = is_public(app, rule.endpoint, blueprint)
+        args = re.findall(r"{([^}]+)}", path)
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            paths.setdefault(path, {})[method.lower()] = _operation(doc, args, open_route)
+    return paths
+
+
+def build_openapi(app: Flask, version: str, api_keys: bool) -> dict[str, Any]:
     models = [(m, "validation") for m in REQUEST_MODELS] + [
         (m, "serialization") for m in RESPONSE_MODELS
     ]
     _, top = models_json_schema(models, ref_template=REF)
     schemas = top.get("$defs", {})
-
-    def body(model: str) -> dict[str, Any]:
-        return {"required": True, "content": {"application/json": {"schema": _ref(model)}}}
-
-    paths: dict[str, Any] = {
-        "/ping": {
-            "get": {
-                "summary": "Liveness: answers at once, touches nothing",
-                "operationId": "ping",
-                "tags": ["meta"],
-                "security": [],
-                "responses": {
-                    "200": _json(
-                        {
-                            "type": "object",
-                            "properties": {"pong": {"const": True}},
-                            "required": ["pong"],
-                        },
-                        "alive",
-                    )
-                },
-            }
-        },
-        "/healthz": {
-            "get": {
-                "summary": "Liveness, workers, cache hits and misses",
-                "operationId": "health",
-                "tags": ["meta"],
-                "security": [],
-                "responses": {"200": _json(_ref("HealthOut"), "the service is up")},
-            }
-        },
-        "/openapi.json": {
-            "get": {
-                "summary": "This document",
-                "operationId": "openapi",
-                "tags": ["meta"],
-                "security": [],
-                "responses": {"200": _json({"type": "object"}, "the OpenAPI document")},
-            }
-        },
-        "/v1/games": {
-            "get": {
-                "summary": "The games served, with their parameters",
-                "operationId": "listGames",
-                "tags": ["games"],
-                "responses": _responses(_json_ok("GamesOut", "every game")),
-            }
-        },
-        "/v1/games/{game}": {
-            "get": {
-                "summary": "One game: parameters, information-set and action JSON Schemas",
-                "operationId": "getGame",
-                "tags": ["games"],
-                "parameters": [_game_param()],
-                "responses": _responses(_json_ok("GameDetailOut", "the game"), "404"),
-            }
-        },
-        "/v1/games/{game}/rules": {
-            "get": {
-                "summary": "The rules as Markdown",
-                "operationId": "getRules",
-                "tags": ["games"],
-                "parameters": [_game_param()],
-                "responses": _responses(
-                    {
-                        "200": {
-                            "description": "the rules",
-                            "content": {"text/markdown": {"schema": {"type": "string"}}},
-                        }
-                    },
-                    "404",
-                ),
-            }
-        },
-        "/v1/games/{game}/hint": {
-            "post": {
-                "summary": "A bot's suggested move for an information set",
-                "operationId": "hint",
-                "tags": ["games"],
-                "parameters": [_game_param()],
-                "requestBody": body("HintRequest"),
-                "responses": _responses(
-                    _json_ok("HintOut", "the hint; 'cached' says whether it came from the cache"),
-                    "404",
-                    "409",
-                    "422",
-                    "503",
-                ),
-            }
-        },
-        "/v1/games/{game}/validate": {
-            "post": {
-                "summary": "Check an information set: whose turn, and the legal actions",
-                "operationId": "validate",
-                "tags": ["games"],
-                "parameters": [_game_param()],
-                "requestBody": body("ValidateRequest"),
-                "responses": _responses(
-                    _json_ok("ValidateOut", "the information set is valid"), "404", "422", "503"
-                ),
-            }
-        },
-        "/v1/bots": {
-            "get": {
-                "summary": "The bots and their options",
-                "operationId": "listBots",
-                "tags": ["games"],
-                "responses": _responses(_json_ok("BotsOut", "every bot")),
-            }
-        },
-        "/v1/matches": {
-            "post": {
-                "summary": 'Host a match: a bot spec or "human" per seat',
-                "operationId": "createMatch",
-                "tags": ["matches"],
-                "requestBody": body("MatchCreate"),
-                "responses": _responses(
-                    {
-                        "201": _json(
-                            _ref("MatchCreatedOut"),
-                            "the match, with one secret token per human seat",
-                        )
-                    },
-                    "404",
-                    "409",
-                    "422",
-                    "503",
-                ),
-            }
-        },
-        "/v1/matches/{match_id}": {
-            "get": {
-                "summary": "A match: the token's seat view, or the public view without a token",
-                "operationId": "getMatch",
-                "tags": ["matches"],
-                "parameters": [MATCH_ID, TOKEN_HEADER, TOKEN_QUERY],
-                "responses": _responses(_json_ok("MatchOut", "the match"), "403", "404", "410"),
-            }
-        },
-        "/v1/matches/{match_id}/actions": {
-            "post": {
-                "summary": "Play the token's seat's move; the bots then play until a human must",
-                "operationId": "playAction",
-                "tags": ["matches"],
-                "parameters": [MATCH_ID, TOKEN_HEADER],
-                "requestBody": body("MatchAction"),
-                "responses": _responses(
-                    _json_ok("MatchOut", "the move was played"),
-                    "403",
-                    "404",
-                    "409",
-                    "410",
-                    "422",
-                    "503",
-                ),
-            }
-        },
-        "/v1/matches/{match_id}/hint": {
-            "get": {
-                "summary": "A hint for the token's seat",
-                "operationId": "matchHint",
-                "tags": ["matches"],
-                "parameters": [
-                    MATCH_ID,
-                    TOKEN_HEADER,
-                    TOKEN_QUERY,
-                    {"name": "bot", "in": "query", "schema": {"type": "string"}},
-                    {
-                        "name": "milliseconds",
-                        "in": "query",
-                        "schema": {"type": "number", "exclusiveMinimum": 0},
-                    },
-                    {
-                        "name": "simulations",
-                        "in": "query",
-                        "schema": {"type": "integer", "minimum": 1},
-                    },
-                    {
-                        "name": "seed",
-                        "in": "query",
-                        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_SEED},
-                    },
-                ],
-                "responses": _responses(
-                    _json_ok("HintOut", "the hint"), "403", "404", "409", "410", "422", "503"
-                ),
-            }
-        },
-    }
+    paths = openapi_paths(app)
     error_responses = {
         f"E{code}": {
             **_json(_ref("ErrorOut"), text),
@@ -314,7 +168,3 @@ def build_openapi(version: str, api_keys: bool) -> dict[str, Any]:
         }
         doc["security"] = [{"apiKey": []}]
     return doc
-
-
-def _json_ok(model: str, description: str) -> dict[str, Any]:
-    return {"200": _json(_ref(model), description)}

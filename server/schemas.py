@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, WithJsonSchema
 
 import bots
 import games
@@ -80,8 +80,10 @@ def infoset_schema(defn: GameDefinition | None = None) -> dict[str, Any]:
         "type": "object",
         "required": ["game", "version", "params", "seat", "events", "private"],
         "properties": {
-            "game": {"type": "string"} if generic else {"const": defn.name},
-            "version": {"type": "integer"} if generic else {"const": defn.version},
+            "game": {"enum": sorted(games.DEFINITIONS)} if generic else {"const": defn.name},
+            "version": {"enum": sorted({d.version for d in games.DEFINITIONS.values()})}
+            if generic
+            else {"const": defn.version},
             "params": {"type": "object"} if generic else params_schema(defn),
             "seat": seat,
             "events": {
@@ -127,29 +129,67 @@ def action_schema(defn: GameDefinition | None = None) -> dict[str, Any]:
     }
 
 
-BOT_SPEC_SCHEMA: dict[str, Any] = {
-    "description": 'A bot by name ("random") or {"name": ..., "options": {...}}; see /v1/bots.',
-    "oneOf": [
-        {"type": "string"},
+def bot_spec_schema() -> dict[str, Any]:
+    """A bot spec: a registered name, or ``{"name", "options"}`` with that bot's options."""
+    by_object = [
         {
             "type": "object",
             "required": ["name"],
-            "properties": {"name": {"type": "string"}, "options": {"type": "object"}},
+            "properties": {
+                "name": {"const": cls.name},
+                "options": {
+                    "type": "object",
+                    "properties": {o.name: param_schema(o) for o in cls.options},
+                    "additionalProperties": False,
+                },
+            },
             "additionalProperties": False,
-        },
-    ],
-}
+        }
+        for cls in bots.BOTS.values()
+    ]
+    return {
+        "description": 'A bot by name ("random") or {"name": ..., "options": {...}}; see /v1/bots.',
+        "oneOf": [{"type": "string", "enum": sorted(bots.BOTS)}, *by_object],
+    }
+
+
+BOT_SPEC_SCHEMA: dict[str, Any] = bot_spec_schema()
 
 SEAT_SPEC_SCHEMA: dict[str, Any] = {
     "description": '"human" for a seat played through the API, or a bot spec.',
     "oneOf": [{"const": "human"}, *BOT_SPEC_SCHEMA["oneOf"]],
 }
 
+
+def _integral(value: Any) -> Any:
+    """JSON Schema's integers include ``7.0``; so does the validator (strict otherwise)."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+def _action(value: Any) -> Any:
+    value = _integral(value)
+    if type(value) is dict or (type(value) is int and value >= 0):
+        return value
+    raise ValueError(
+        'an action is a struct like {"type": ...} (as listed in legal_actions) or an action '
+        f"id >= 0, got {value!r}"
+    )
+
+
+def json_int(**constraints: Any) -> Any:
+    """A strict whole number that also takes ``7.0`` (the constraints first, so that they
+    appear in the JSON Schema as ``minimum``/``maximum``)."""
+    return Annotated[int, Field(**constraints), BeforeValidator(_integral)]
+
+
 InfosetJson = Annotated[dict[str, Any], WithJsonSchema(infoset_schema())]
 BotSpecJson = Annotated[Any, WithJsonSchema(BOT_SPEC_SCHEMA)]
 SeatSpecJson = Annotated[Any, WithJsonSchema(SEAT_SPEC_SCHEMA)]
 ActionJson = Annotated[
-    dict[str, Any] | int,
+    Any,
+    BeforeValidator(_action),
     WithJsonSchema(
         {
             "description": "the action struct (preferred) or its id",
@@ -157,7 +197,7 @@ ActionJson = Annotated[
         }
     ),
 ]
-Seed = Annotated[int, Field(ge=0, le=MAX_SEED, description="explicit seed for every random choice")]
+Seed = json_int(ge=0, le=MAX_SEED, description="explicit seed for every random choice")
 
 
 # --- requests --------------------------------------------------------------------------------
@@ -170,8 +210,9 @@ class BudgetIn(Strict):
 
     model_config = ConfigDict(strict=True, extra="forbid", json_schema_extra={"minProperties": 1})
 
-    simulations: Annotated[int, Field(ge=1)] | None = None
-    milliseconds: Annotated[float, Field(gt=0)] | None = None
+    # Omitted, not null: the schema then says exactly what the validator takes.
+    simulations: json_int(ge=1) = None
+    milliseconds: Annotated[float, Field(gt=0)] = None
 
 
 class HintRequest(Strict):
@@ -194,16 +235,46 @@ class ValidateRequest(Strict):
 class MatchCreate(Strict):
     """A hosted match: one entry per seat, ``"human"`` or a bot spec."""
 
-    game: str = Field(description="a game name from /v1/games")
-    seats: list[SeatSpecJson] = Field(min_length=1, max_length=16)
+    game: Annotated[str, WithJsonSchema({"enum": sorted(games.DEFINITIONS)})] = Field(
+        description="a game name from /v1/games"
+    )
+    seats: Annotated[
+        list[SeatSpecJson],
+        Field(min_length=1, max_length=16),
+        WithJsonSchema(
+            {
+                "type": "array",
+                "items": SEAT_SPEC_SCHEMA,
+                "minItems": 1,
+                "maxItems": 16,
+                "contains": {"const": "human"},
+                "description": 'one entry per seat; at least one "human"',
+            }
+        ),
+    ]
     params: dict[str, Any] | None = Field(None, description="'players' defaults to len(seats)")
     budget: BudgetIn | None = Field(None, description="the bots' budget per move")
-    seed: Seed | None = Field(None, description="seed for the deal and the bots")
+    seed: Seed | None = Field(
+        None,
+        description="seed for the deal and the bots, used only with 'reproducible': otherwise "
+        "the server draws the seed, so that no client can choose (and so know) a deal",
+    )
+    reproducible: bool = Field(
+        False,
+        description="research option: deal from 'seed' as given; the match is marked "
+        "'reproducible' in every answer, since anyone knowing the seed knows the hidden cards",
+    )
 
 
 class MatchAction(Strict):
+    """A move of the seat whose token is in the ``X-Seat-Token`` header."""
+
     action: ActionJson
-    token: str | None = Field(None, description="the seat token (or the X-Seat-Token header)")
+    step: json_int(ge=0) | None = Field(
+        None,
+        description="the match's 'step' the move was chosen at: a retry of an applied move "
+        "then gets the same answer and changes nothing; another step gets 409 stale_step",
+    )
 
 
 # --- responses (documentation; handlers build plain dicts of this shape) ---------------------
@@ -236,10 +307,14 @@ class HintOut(BaseModel):
     policy: list[PolicyEntry]
     value: float | None
     stats: dict[str, Any]
+    policy_omitted: dict[str, Any] | None = Field(
+        None, description="when the policy is truncated: how many actions, their probability"
+    )
     cached: bool
     seed: int
     bot: dict[str, Any]
     budget: dict[str, Any]
+    warnings: list[str] | None = None
 
 
 class ValidateOut(BaseModel):
@@ -250,7 +325,6 @@ class ValidateOut(BaseModel):
     current_player: int | None
     your_turn: bool
     steps: int
-    legal_actions: list[ActionOut]
     returns: list[float] | None
     view: dict[str, Any]
 
@@ -287,11 +361,26 @@ class BotOut(Open):
     name: str
     description: str
     options: list[dict[str, Any]]
+    available: bool
+    unavailable: dict[str, str] = Field(description="game -> why its default setting is not")
 
 
 class BotsOut(BaseModel):
     bots: list[BotOut]
     default: str
+
+
+class BotAvailabilityOut(BaseModel):
+    name: str
+    available: bool
+    reason: str | None = Field(description="why the bot cannot play here, or null")
+
+
+class GameBotsOut(BaseModel):
+    game: str
+    params: dict[str, Any]
+    bots: list[BotAvailabilityOut]
+    default: str | None = Field(description="the default hint bot if available, else the first")
 
 
 class SeatOut(BaseModel):
@@ -320,8 +409,12 @@ class MatchOut(Open):
     events: list[dict[str, Any]]
     seat: int | None = None
     infoset: dict[str, Any] | None = None
-    legal_actions: list[ActionOut] | None = None
+    legal_actions: list[dict[str, Any]] | None = None
     moves: list[dict[str, Any]] | None = None
+    warning: str | None = None
+    warnings: list[str] | None = None
+    reproducible: bool | None = None
+    retried: bool | None = None
 
 
 class MatchCreatedOut(MatchOut):
@@ -353,6 +446,7 @@ RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
     GamesOut,
     GameDetailOut,
     BotsOut,
+    GameBotsOut,
     MatchOut,
     MatchCreatedOut,
     HealthOut,
@@ -386,6 +480,8 @@ def parse(model: type[Strict], data: Any) -> Any:
             message = "unknown field"
         elif first["type"] == "missing":
             message = "required field is missing"
+        elif first["type"] == "value_error":
+            message = message.removeprefix("Value error, ")
         raise Unprocessable(
             f"field '{where}': {message}",
             code="invalid_request",
@@ -394,11 +490,3 @@ def parse(model: type[Strict], data: Any) -> Any:
                 "errors": [{"field": location(e["loc"]), "message": e["msg"]} for e in errors],
             },
         ) from None
-
-
-def game_names() -> list[str]:
-    return sorted(games.DEFINITIONS)
-
-
-def bot_names() -> list[str]:
-    return sorted(bots.BOTS)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -33,9 +33,23 @@ CREATE TABLE IF NOT EXISTS matches (
     history     TEXT NOT NULL,
     revision    INTEGER NOT NULL,
     created_at  REAL NOT NULL,
-    updated_at  REAL NOT NULL
+    updated_at  REAL NOT NULL,
+    client      TEXT NOT NULL DEFAULT '',
+    finished    INTEGER NOT NULL DEFAULT 0,
+    reproducible INTEGER NOT NULL DEFAULT 0
 )
 """
+
+# Columns added since schema version 1, with their definitions (a version-1 file gains them).
+ADDED_COLUMNS = {
+    "client": "TEXT NOT NULL DEFAULT ''",
+    "finished": "INTEGER NOT NULL DEFAULT 0",
+    "reproducible": "INTEGER NOT NULL DEFAULT 0",
+}
+COLUMNS = (
+    "id, game, version, params, seats, token_hashes, budget, seed, history, revision, "
+    "created_at, updated_at, client, finished, reproducible"
+)
 
 
 class StaleRevision(Exception):
@@ -56,6 +70,9 @@ class MatchRecord:
     revision: int
     created_at: float
     updated_at: float
+    client: str = ""  # a hash of the creating client (its API key or address), for quotas
+    finished: bool = False
+    reproducible: bool = False  # the client's seed was used as is (research option)
 
 
 class MatchStore:
@@ -74,6 +91,11 @@ class MatchStore:
             with self._connect() as db:
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute(SCHEMA)
+                have = {row[1] for row in db.execute("PRAGMA table_info(matches)")}
+                for name, definition in ADDED_COLUMNS.items():
+                    if name not in have:
+                        db.execute(f"ALTER TABLE matches ADD COLUMN {name} {definition}")
+                db.execute("CREATE INDEX IF NOT EXISTS matches_client ON matches (client)")
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._ready = True
 
@@ -93,9 +115,7 @@ class MatchStore:
         self._ensure()
         with self._connect() as db:
             db.execute(
-                "INSERT INTO matches (id, game, version, params, seats, token_hashes, budget, "
-                "seed, history, revision, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO matches ({COLUMNS}) VALUES ({', '.join('?' * 15)})",
                 (
                     record.id,
                     record.game,
@@ -109,17 +129,16 @@ class MatchStore:
                     record.revision,
                     record.created_at,
                     record.updated_at,
+                    record.client,
+                    int(record.finished),
+                    int(record.reproducible),
                 ),
             )
 
     def get(self, match_id: str) -> MatchRecord | None:
         self._ensure()
         with self._connect() as db:
-            row = db.execute(
-                "SELECT id, game, version, params, seats, token_hashes, budget, seed, history, "
-                "revision, created_at, updated_at FROM matches WHERE id = ?",
-                (match_id,),
-            ).fetchone()
+            row = db.execute(f"SELECT {COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
         if row is None:
             return None
         return MatchRecord(
@@ -135,6 +154,9 @@ class MatchStore:
             revision=row[9],
             created_at=row[10],
             updated_at=row[11],
+            client=row[12],
+            finished=bool(row[13]),
+            reproducible=bool(row[14]),
         )
 
     def save_history(self, record: MatchRecord) -> None:
@@ -143,9 +165,15 @@ class MatchStore:
         now = time.time()
         with self._connect() as db:
             cursor = db.execute(
-                "UPDATE matches SET history = ?, revision = revision + 1, updated_at = ? "
-                "WHERE id = ? AND revision = ?",
-                (json.dumps(record.history), now, record.id, record.revision),
+                "UPDATE matches SET history = ?, finished = ?, revision = revision + 1, "
+                "updated_at = ? WHERE id = ? AND revision = ?",
+                (
+                    json.dumps(record.history),
+                    int(record.finished),
+                    now,
+                    record.id,
+                    record.revision,
+                ),
             )
         if cursor.rowcount != 1:
             raise StaleRevision(f"match {record.id} was changed by another request")
@@ -156,3 +184,29 @@ class MatchStore:
         self._ensure()
         with self._connect() as db:
             return db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+
+    def delete(self, match_id: str) -> bool:
+        """Removes a match; whether it existed."""
+        self._ensure()
+        with self._connect() as db:
+            return db.execute("DELETE FROM matches WHERE id = ?", (match_id,)).rowcount == 1
+
+    def purge(self, idle_s: float, finished_s: float, now: float | None = None) -> int:
+        """Deletes unfinished matches idle longer than ``idle_s`` and finished ones older than
+        ``finished_s`` (since their last move); how many went."""
+        self._ensure()
+        now = time.time() if now is None else now
+        with self._connect() as db:
+            return db.execute(
+                "DELETE FROM matches WHERE (finished = 0 AND updated_at < ?) "
+                "OR (finished = 1 AND updated_at < ?)",
+                (now - idle_s, now - finished_s),
+            ).rowcount
+
+    def active_count(self, client: str) -> int:
+        """Unfinished matches created by ``client``."""
+        self._ensure()
+        with self._connect() as db:
+            return db.execute(
+                "SELECT COUNT(*) FROM matches WHERE client = ? AND finished = 0", (client,)
+            ).fetchone()[0]

@@ -8,6 +8,7 @@ to, so a bad request never looks like a crashed worker.
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import time
@@ -16,31 +17,13 @@ from typing import Any
 
 import bots
 import games
+from bots.protocol import NotYourTurn
 from games.core.engine import CHANCE
-from games.core.infoset import build_view
+from games.core.infoset import build_view, first_difference
+from server.answers import MAX_ANSWER_BYTES, compact_view, is_compacted, truncate_policy
+from server.errors import GameOver, api_error_for
 
 log = logging.getLogger("atelier.server.tasks")
-
-
-class NotYourTurn(ValueError):
-    """The information set is valid, but its seat is not the one to move."""
-
-
-class GameOver(ValueError):
-    """The information set is valid, but the game has ended."""
-
-
-# (exception type, HTTP status, code, request field it concerns). First match wins, so the
-# subclasses of ValueError come before any broader entry.
-ERROR_MAP: tuple[tuple[type[BaseException], int, str, str | None], ...] = (
-    (games.InvalidInfoset, 422, "invalid_infoset", "infoset"),
-    (games.InvalidParams, 422, "invalid_params", "params"),
-    (bots.InvalidBotSpec, 422, "invalid_bot", "bot"),
-    (bots.InvalidBudget, 422, "invalid_budget", "budget"),
-    (games.InvalidAction, 422, "invalid_action", "action"),
-    (NotYourTurn, 409, "not_your_turn", "infoset"),
-    (GameOver, 409, "game_over", "infoset"),
-)
 
 
 def who_moves(engine: Any) -> str:
@@ -50,30 +33,34 @@ def who_moves(engine: Any) -> str:
     return "chance" if player == CHANCE else f"seat {player}"
 
 
-def describe_action(defn: Any, engine: Any, action: int) -> dict[str, Any]:
-    player = engine.current_player()
-    return {
-        "id": action,
-        "struct": defn.action_to_struct(engine, player, action),
-        "string": defn.action_to_string(engine, player, action),
-    }
-
-
 # What a game's reader may raise when an information set has the right envelope but wrong value
 # types inside (a list where a card name belongs): the client's data is at fault, so it is a
 # 422 like any other impossible information set, never a 500.
 READER_ERRORS = (TypeError, KeyError, IndexError, AttributeError, ValueError, AssertionError)
 
 
-def read_infoset(defn: Any, params: dict[str, Any], infoset: Any, seed: int) -> Any:
+def read_infoset(
+    defn: Any, params: dict[str, Any], infoset: Any, rng: random.Random, prior: Any = None
+) -> Any:
     """``games.sample_engine`` with every failure reported as ``InvalidInfoset``.
 
     Valid information sets never fail here (the conformance suite round-trips thousands per
     game), so a crash inside a game's sampler can only come from malformed input; the trace is
     logged for the game's authors all the same.
     """
+    view = infoset.get("view") if isinstance(infoset, dict) else None
+    compacted = isinstance(view, dict) and is_compacted(view.get("legal_actions"))
+    if compacted:
+        # A view as this service answers it, with compact ranges: compared in that form.
+        infoset = {k: v for k, v in infoset.items() if k != "view"}
     try:
-        return games.sample_engine(defn, params, infoset, random.Random(seed))
+        engine = games.sample_engine(defn, params, infoset, rng, prior)
+        if compacted:
+            rebuilt = compact_view(build_view(defn, engine, infoset["seat"]))
+            problem = first_difference("view", view, rebuilt)
+            if problem:
+                raise games.InvalidInfoset(problem)
+        return engine
     except games.InvalidInfoset:
         raise
     except READER_ERRORS as err:
@@ -98,34 +85,47 @@ def remaining(budget: bots.Budget, payload: dict[str, Any]) -> bots.Budget:
 
 
 def hint_task(payload: dict[str, Any]) -> dict[str, Any]:
-    """The bot's hint for the seat of ``payload["infoset"]``; it must be that seat's turn."""
+    """The bot's hint for the seat of ``payload["infoset"]``; it must be that seat's turn.
+
+    The web process validated the parameters, the bot spec and the budget; here the
+    information set is replayed once, and that world is the bot's first (``hint_replayed``).
+    """
     defn = games.definition(payload["game"])
-    params = defn.validate_params(payload["params"])
+    params = payload["params"]
     infoset = payload["infoset"]
     seed = payload["seed"]
     bot = bots.make_bot(payload["bot"])
     budget = bots.Budget.from_json(payload["budget"])
+    started = time.perf_counter()
+    rng = random.Random(seed)
     # Any world consistent with the infoset gives the seat's legal actions and their names.
-    engine = read_infoset(defn, params, infoset, seed)
+    engine = read_infoset(defn, params, infoset, rng, bot.prior_for(defn.name))
     seat = infoset["seat"]
     if engine.is_terminal():
         raise GameOver("the game in this information set is over: there is no move to suggest")
     if engine.current_player() != seat:
         raise NotYourTurn(f"it is not seat {seat}'s turn: {who_moves(engine)} to move")
-    hint = bot.hint(defn, params, infoset, remaining(budget, payload), seed)
-    if hint.action not in engine.legal_actions():
+    legal = engine.legal_actions()
+    hint = bot.hint_replayed(
+        defn, params, infoset, remaining(budget, payload), seed, engine, rng, started
+    )
+    if hint.action not in legal:
         raise RuntimeError(f"bot {bot.name!r} chose illegal action {hint.action}")
-    return hint.to_json(defn, engine)
+    hint.policy, omitted = truncate_policy(hint.policy, hint.action)
+    out = hint.to_json(defn, engine)
+    if omitted is not None:
+        out["policy_omitted"] = omitted
+    return out
 
 
 def validate_task(payload: dict[str, Any]) -> dict[str, Any]:
     """Checks an information set by replay; says whose turn it is and the seat's legal moves."""
     defn = games.definition(payload["game"])
-    params = defn.validate_params(payload["params"])
+    params = payload["params"]
     infoset = payload["infoset"]
-    engine = read_infoset(defn, params, infoset, payload.get("seed", 0))
+    engine = read_infoset(defn, params, infoset, random.Random(payload.get("seed", 0)))
     seat = infoset["seat"]
-    view = build_view(defn, engine, seat)
+    view = compact_view(build_view(defn, engine, seat))
     player = engine.current_player()
     return {
         "valid": True,
@@ -135,7 +135,6 @@ def validate_task(payload: dict[str, Any]) -> dict[str, Any]:
         "current_player": view["current_player"],
         "your_turn": player == seat,
         "steps": len(infoset["events"]),
-        "legal_actions": view["legal_actions"],
         "returns": view.get("returns"),
         "view": view,
     }
@@ -159,33 +158,30 @@ def run_task(kind: str, payload: dict[str, Any], received: float | None = None) 
     if received is not None:
         payload = {**payload, "_received": received}
     try:
-        return {"ok": TASKS[kind](payload)}
-    except Exception as err:
-        if type(err) is LookupError:
-            # A bot without data for this game or setting (the stored-solution CFR bot on an
-            # unsolved variant says so with a bare LookupError): the client picked a bot that
-            # cannot play here. Subclasses (KeyError, IndexError) stay what they are: bugs.
+        result = TASKS[kind](payload)
+        size = len(json.dumps(result, separators=(",", ":")))
+        if size > MAX_ANSWER_BYTES:
             return {
                 "error": {
                     "status": 422,
-                    "code": "bot_unavailable",
-                    "message": f"bot: {err}",
-                    "detail": {"field": "bot"},
+                    "code": "answer_too_large",
+                    "message": f"the answer would be {size} bytes, over this service's cap of "
+                    f"{MAX_ANSWER_BYTES}",
+                    "detail": {"max_bytes": MAX_ANSWER_BYTES},
                 }
             }
-        for exc_type, status, code, field_name in ERROR_MAP:
-            if isinstance(err, exc_type):
-                message = str(err)
-                if field_name and not message.startswith(field_name):
-                    message = f"{field_name}: {message}"
-                return {
-                    "error": {
-                        "status": status,
-                        "code": code,
-                        "message": message,
-                        "detail": {"field": field_name},
-                    }
+        return {"ok": result}
+    except Exception as err:
+        known = api_error_for(err)
+        if known is not None:
+            return {
+                "error": {
+                    "status": known.status,
+                    "code": known.code,
+                    "message": known.message,
+                    "detail": known.detail,
                 }
+            }
         # A bug in a game or bot, not the client's fault: log the trace where the operator
         # reads it, answer with the exception's name only.
         log.error("task %s failed:\n%s", kind, traceback.format_exc())

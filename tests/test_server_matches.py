@@ -73,14 +73,15 @@ def test_match_against_bots_plays_to_the_end(app, client, game):
         assert h.json["action"]["id"] in engine.legal_actions()
         r = client.post(
             f"/v1/matches/{mid}/actions",
-            json={"token": token, "action": h.json["action"]["struct"]},
+            json={"action": h.json["action"]["struct"]},
+            headers=seat_headers(token),
         )
         assert r.status_code == 200, r.json
         assert r.json["moves"][0]["step"] == view["step"]
     else:
         pytest.fail("the match did not finish")
     assert view["status"] == "finished" and len(view["returns"]) == params["players"]
-    r = client.post(f"/v1/matches/{mid}/actions", json={"token": token, "action": 0})
+    r = client.post(f"/v1/matches/{mid}/actions", json={"action": 0}, headers=seat_headers(token))
     assert r.status_code == 409 and r.json["code"] == "game_over"
 
 
@@ -98,7 +99,7 @@ def test_tokens_open_only_their_own_seat(app, client, game):
         if public["terminal"]:
             break
         mover = public["current_player"]
-        view = client.get(f"/v1/matches/{mid}?token={tokens[mover]}").json
+        view = client.get(f"/v1/matches/{mid}", headers=seat_headers(tokens[mover])).json
         r = client.post(
             f"/v1/matches/{mid}/actions",
             json={"action": view["legal_actions"][-1]["struct"]},
@@ -126,7 +127,7 @@ def test_tokens_open_only_their_own_seat(app, client, game):
     other = create(client, game, ["human"] * n, seed=9)
     r = client.get(f"/v1/matches/{mid}", headers=seat_headers(other["tokens"][0]["token"]))
     assert r.status_code == 403 and r.json["code"] == "bad_token"
-    assert client.get(f"/v1/matches/{mid}?token=guess").status_code == 403
+    assert client.get(f"/v1/matches/{mid}", headers=seat_headers("guess")).status_code == 403
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -152,18 +153,22 @@ def test_refused_moves_change_nothing(app, client, game):
         (None, legal["struct"], 401, "missing_token"),
     ]
     for token, action, status, code in attempts:
-        body = {"action": action} if token is None else {"action": action, "token": token}
-        r = client.post(f"/v1/matches/{mid}/actions", json=body)
+        headers = {} if token is None else seat_headers(token)
+        r = client.post(f"/v1/matches/{mid}/actions", json={"action": action}, headers=headers)
         assert r.status_code == status and r.json["code"] == code, (action, r.json)
         assert replay(app, public).history == before
-    r = client.post(f"/v1/matches/{mid}/actions", json={"action": True, "token": tokens[mover]})
+    r = client.post(
+        f"/v1/matches/{mid}/actions", json={"action": True}, headers=seat_headers(tokens[mover])
+    )
     assert r.status_code == 422
     h = client.get(f"/v1/matches/{mid}/hint", headers=seat_headers(tokens[waiting]))
     assert h.status_code == 409 and h.json["code"] == "not_your_turn"
     assert client.get(f"/v1/matches/{mid}/hint").status_code == 401
     # The legal move by the right seat is accepted and applied once.
     r = client.post(
-        f"/v1/matches/{mid}/actions", json={"token": tokens[mover], "action": legal["id"]}
+        f"/v1/matches/{mid}/actions",
+        json={"action": legal["id"]},
+        headers=seat_headers(tokens[mover]),
     )
     assert r.status_code == 200
     assert replay(app, public).history[: len(before) + 1] == [*before, legal["id"]]
@@ -202,7 +207,8 @@ def test_matches_survive_a_restart_and_resume_interrupted_bots(tmp_path):
             break
         r = c.post(
             f"/v1/matches/{mid}/actions",
-            json={"token": token, "action": view["legal_actions"][0]["struct"]},
+            json={"action": view["legal_actions"][0]["struct"]},
+            headers=seat_headers(token),
         )
         assert r.status_code == 200
     before = c.get(f"/v1/matches/{mid}", headers=seat_headers(token)).json

@@ -46,6 +46,14 @@ class CFRBot(Bot):
         "of a game's reduced variant; other settings have no solution (use 'oos')."
     )
 
+    @classmethod
+    def unavailable_reason(cls, defn, params) -> str | None:
+        try:
+            store.find(defn.name, defn.version, params)
+        except LookupError as err:
+            return str(err)
+        return None
+
     def hint(self, defn, params, infoset, budget, seed) -> Hint:
         # Find the solution before sampling a world: an unsolved setting fails at once.
         self._stored = store.find(defn.name, defn.version, defn.validate_params(params))

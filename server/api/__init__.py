@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from flask import Flask, request
@@ -11,6 +12,40 @@ from flask import Flask, request
 from server.errors import ApiError, Unprocessable
 
 SEAT_TOKEN_HEADER = "X-Seat-Token"
+
+
+# A JSON escape of a UTF-16 surrogate (paired or lone); only bodies holding one are searched.
+SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def lone_surrogate_at(value: Any, where: str = "body") -> str | None:
+    """The path of the first string (key or value) in ``value`` that is not valid text.
+
+    JSON's ``"\\ud800"`` decodes to a lone surrogate, which a Python string holds but no
+    encoder writes; it would fail later (cache keys, the worker pipe) as a 500.
+    """
+    stack: list[tuple[Any, str]] = [(value, where)]
+    while stack:
+        item, path = stack.pop()
+        if type(item) is str:
+            if not item.isascii() and _not_utf8(item):
+                return path
+        elif type(item) is dict:
+            for key, child in item.items():
+                if _not_utf8(key):
+                    return f"{path}.{key.encode('utf-8', 'backslashreplace').decode()}"
+                stack.append((child, key if path == "body" else f"{path}.{key}"))
+        elif type(item) is list:
+            stack.extend((child, f"{path}[{i}]") for i, child in enumerate(item))
+    return None
+
+
+def _not_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 # Information sets nest about six levels deep; anything far deeper is not one, and would only
@@ -67,6 +102,14 @@ def json_body() -> Any:
             code="too_deep",
             detail={"max_depth": MAX_JSON_DEPTH},
         )
+    if SURROGATE_ESCAPE.search(raw):
+        where = lone_surrogate_at(data)
+        if where is not None:
+            raise Unprocessable(
+                f"field '{where}' holds a lone UTF-16 surrogate escape, which is not text",
+                code="invalid_text",
+                detail={"field": where},
+            )
     return data
 
 
@@ -108,12 +151,20 @@ def query_number(
     return value
 
 
-def seat_token(body: dict[str, Any] | None = None) -> str | None:
-    """The seat token from the header, the query string or the body, in that order."""
-    token = request.headers.get(SEAT_TOKEN_HEADER) or request.args.get("token")
-    if not token and body:
-        token = body.get("token")
-    return token or None
+def seat_token() -> str | None:
+    """The seat token, from the ``X-Seat-Token`` header only.
+
+    A token in the query string would land in access logs and browser histories, so
+    ``?token=`` is refused with a message that says where the token belongs.
+    """
+    if "token" in request.args:
+        raise ApiError(
+            f"send the seat token in the {SEAT_TOKEN_HEADER} header, not in the URL (URLs are "
+            "logged)",
+            code="token_in_url",
+            detail={"field": "token"},
+        )
+    return request.headers.get(SEAT_TOKEN_HEADER) or None
 
 
 def register_blueprints(app: Flask) -> None:
