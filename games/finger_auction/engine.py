@@ -468,6 +468,7 @@ class FingerAuctionEngine(Engine):
                 event["outcome"] = "won"
                 event["winner"] = winner
                 event["takes"] = min(take, self.table_size)
+                self._add_takings(event, action, winner)
             elif self.voids + 1 >= self.max_void:
                 event["outcome"] = "tie_break"
                 event["tied"] = tied
@@ -476,12 +477,37 @@ class FingerAuctionEngine(Engine):
             return Narration(event)
         if phase == TIE:
             take = self._take_of(action, self.bids)
-            return Narration(
-                {"type": "tie_break", "winner": action, "takes": min(take, self.table_size)}
-            )
-        return Narration(
-            {"type": "pick", "seat": self.picker, "card": KIND_NAMES[action - self.pick_base]}
-        )
+            event = {"type": "tie_break", "winner": action, "takes": min(take, self.table_size)}
+            self._add_takings(event, action, action)
+            return Narration(event)
+        kind = action - self.pick_base
+        event = {"type": "pick", "seat": self.picker, "card": KIND_NAMES[kind]}
+        self._add_takings(event, action, self.picker, picked=kind)
+        return Narration(event)
+
+    def _add_takings(
+        self, event: dict[str, Any], action: int, taker: int, picked: int = -1
+    ) -> None:
+        """Adds to ``event`` the cards the step hands out without a pick of their own.
+
+        ``auto_picked``: what ``taker`` takes without a choice (the take covers the table, or
+        one kind is left), besides the ``picked`` card; ``leftover``: the cards the last seat
+        in the round takes when the others have won. Read off the state after the step.
+        """
+        after = self.copy()
+        after.apply(action)
+        for seat in range(self.num_players):
+            gained = [
+                a - b for a, b in zip(after.collections[seat], self.collections[seat], strict=True)
+            ]
+            if seat == taker and picked >= 0:
+                gained[picked] -= 1
+            if not any(gained):
+                continue
+            if seat == taker:
+                event["auto_picked"] = counts_to_names(gained)
+            else:
+                event["leftover"] = {"seat": seat, "cards": counts_to_names(gained)}
 
     def _take_of(self, seat: int, bids: list[int]) -> int:
         return self.decode_bid(bids[self.active.index(seat)])[0]
