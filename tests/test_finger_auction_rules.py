@@ -556,3 +556,11 @@ def test_small_variant_solves_with_cfr_plus_to_a_symmetric_value():
     assert pyspiel.nash_conv(tree, policy) < 0.02
     values = pyspiel.expected_returns(tree.new_initial_state(), policy, -1, True)
     assert values[0] == pytest.approx(0.0, abs=0.01)
+
+
+def test_view_splits_the_score_by_painter_with_the_mona_lisa_where_it_counts():
+    e = new(2)
+    e.collections[0] = [2, 1, 2, 0, 1, 0, 1]  # Monet 2 (+ML -> 3), van Gogh 1 - 1, Vermeer 2
+    view = e.observation(0)
+    assert view["points_by_painter"][0] == {"Monet": 6, "van Gogh": 0, "Vermeer": 8}
+    assert sum(view["points_by_painter"][0].values()) == view["scores"][0] == 14

@@ -75,6 +75,17 @@ def score_and_assignment(
     return best, where
 
 
+def painter_points(collection: list[int] | tuple[int, ...], num_players: int) -> list[int]:
+    """Each painter's share of the score: its table's points for its count after forgeries,
+    the Mona Lisa counted where ``score_and_assignment`` puts it (the shares add up to it)."""
+    tables = scoring_tables(num_players)
+    where = score_and_assignment(collection, num_players)[1]
+    return [
+        tables[p][min(MAX_COUNT, max(0, collection[p] - collection[3 + p] + (p == where)))]
+        for p in range(3)
+    ]
+
+
 def auction_result(active: list[int], bids: list[int], max_bid: int) -> tuple[int, int, list[int]]:
     """Resolves revealed bids: ``(winner, take, [])`` or, for a void auction, ``(-1, 0, tied)``.
 
@@ -534,6 +545,10 @@ class FingerAuctionEngine(Engine):
             "deck_left": counts_to_names(self.deck),
             "collections": [counts_to_names(c) for c in self.collections],
             "scores": self.scores(),
+            "points_by_painter": [
+                dict(zip(PAINTER_NAMES, painter_points(c, n), strict=True))
+                for c in self.collections
+            ],
             "in_round": list(self.active),
         }
         if self.phase == BID:
