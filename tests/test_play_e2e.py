@@ -234,6 +234,8 @@ def ask_hint(driver) -> None:
     float(value)  # the value estimate is a number
     assert "iterations" in driver.find_element(By.ID, "hint-search").text
     assert driver.find_element(By.ID, "hint-action").text
+    words = driver.find_element(By.ID, "hint-result").text.split()
+    assert "null" not in words and "undefined" not in words, words
     # The suggested move is marked among the controls.
     assert driver.find_elements(By.CSS_SELECTOR, "#moves .suggested")
 
@@ -348,6 +350,8 @@ return {
 
 def check_result_in_game_units(driver, game, final) -> None:
     """The end screen shows the game's own result; the OpenSpiel return only last, rounded."""
+    words = driver.find_element(By.ID, "result").text.split()
+    assert "null" not in words and "undefined" not in words, words
     out = driver.execute_script(RESULT_JS)
     view = final["infoset"]["view"]
     head, rows = out["head"], out["rows"]
@@ -589,6 +593,7 @@ def test_a_hint_without_a_value_says_so(browser, base_url):
         lambda d: d.execute_script("return document.body.dataset.hint") in ("ready", "error")
     )
     panel = browser.find_element(By.ID, "hint-result").text
+    assert "null" not in panel.split()
     assert not browser.find_elements(By.ID, "hint-value")
     assert "does not estimate" in browser.find_element(By.ID, "hint-no-value").text
     assert "0 iterations" not in panel and "0.000" not in panel

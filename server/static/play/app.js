@@ -42,6 +42,11 @@ const state = {
 
 const $ = (id) => document.getElementById(id);
 
+// replaceChildren without the absent parts (the DOM would print a null as "null").
+function setChildren(el, ...children) {
+  el.replaceChildren(...children.filter((c) => c !== null && c !== undefined && c !== false));
+}
+
 function setState(name) {
   document.body.dataset.state = name;
 }
@@ -479,7 +484,8 @@ function showResult(data, ctx, renderer) {
   else headline = `${winners.map((s) => seatLong(ctx, s)).join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
   const columns = renderer.resultColumns(view, ctx) || { head: [], cells: () => [] };
   $("result").hidden = false;
-  $("result").replaceChildren(
+  setChildren(
+    $("result"),
     h("h2", {}, headline),
     columns.summary ? h("p", { class: "result-summary" }, columns.summary) : null,
     h(
@@ -557,7 +563,8 @@ function showHint(hint) {
   const hasValue = hint.value !== null && hint.value !== undefined;
   const searched = Number(stats.iterations) > 0;
   const flat = flatValues(hint);
-  $("hint-result").replaceChildren(
+  setChildren(
+    $("hint-result"),
     h(
       "div",
       { class: "hint-head" },
