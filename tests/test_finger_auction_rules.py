@@ -148,10 +148,58 @@ def test_forced_picks_are_automatic_and_the_last_player_takes_the_rest():
     reveal(e, (MONET,) * 5 + (VG, VG))
     bid(e, (3, 1), (5, 5))  # seat 0 takes 3; seat 1's 5 was not blocked but 3 is lower
     assert e.phase == PICK
-    pick(e, VG, VG)  # then only Monets remain: the third card is taken without a step
+    pick(e, VG)
+    story = e.narrate(e.max_bid**2 + VG)
+    pick(e, VG)  # then only Monets remain: the third card is taken without a step
     assert e.collections[0] == [1, 2, 0, 0, 0, 0, 0]
     assert e.collections[1] == [4, 0, 0, 0, 0, 0, 0]
     assert e.phase == REVEAL and e.round == 1
+    # The event of the last pick says so: the forced Monet, and the rest for seat 1.
+    assert story.public == {
+        "type": "pick",
+        "seat": 0,
+        "card": "van Gogh",
+        "auto_picked": {"Monet": 1},
+        "leftover": {"seat": 1, "cards": {"Monet": 4}},
+    }
+
+
+def test_narration_of_a_take_made_without_a_choice_and_of_the_leftover():
+    e = new(3)
+    reveal(e)
+    event = bid(e, 1, 1, 5)  # seat 2 takes 5 of 7: a real choice, so nothing automatic yet
+    assert "auto_picked" not in event and "leftover" not in event
+    pick(e, MONA_LISA, VM, VM, VG, VG)
+    event = bid(e, (4, 3), (3, 3))  # seat 0's take of 4 covers the two Monets left
+    assert event["auto_picked"] == {"Monet": 2} and "leftover" not in event
+    # The last winner of a round picks; the seat left in the round takes the rest.
+    e = new(3)
+    reveal(e, (MONET, MONET, VG, VG, VM, VM, MONA_LISA))
+    bid(e, 5, 5, 1)  # seat 2 takes 1
+    pick(e, MONA_LISA)
+    event = bid(e, (1, 1), (2, 1))  # seat 1 blocks seat 0's 1 and takes 2 of six: a choice
+    assert event["winner"] == 1 and "leftover" not in event
+    e.apply(e.max_bid**2 + MONET)
+    story = e.narrate(e.max_bid**2 + VM)
+    assert story.public["leftover"] == {
+        "seat": 0,
+        "cards": {"Monet": 1, "van Gogh": 2, "Vermeer": 1},
+    }
+    e.apply(e.max_bid**2 + VM)
+    assert e.collections[0] == [1, 2, 1, 0, 0, 0, 0]
+
+
+def test_narrated_takings_are_checked_on_replay():
+    game = pyspiel.load_game("finger_auction", {"players": 2})
+    e = new(2)
+    reveal(e, (MONET,) * 5 + (VG, VG))
+    bid(e, (3, 1), (5, 5))
+    pick(e, VG, VG)
+    infoset = build_infoset(FINGER_AUCTION, game.params, e, 0, with_view=False)
+    assert games.sample_state(game, infoset, 0).engine.history == e.history
+    infoset["events"][-1]["leftover"]["cards"] = {"Monet": 3}
+    with pytest.raises(games.InvalidInfoset, match=r"events\[10\]"):
+        games.sample_state(game, infoset, 0)
 
 
 # --- the two-player rule -------------------------------------------------------------------------
@@ -508,3 +556,11 @@ def test_small_variant_solves_with_cfr_plus_to_a_symmetric_value():
     assert pyspiel.nash_conv(tree, policy) < 0.02
     values = pyspiel.expected_returns(tree.new_initial_state(), policy, -1, True)
     assert values[0] == pytest.approx(0.0, abs=0.01)
+
+
+def test_view_splits_the_score_by_painter_with_the_mona_lisa_where_it_counts():
+    e = new(2)
+    e.collections[0] = [2, 1, 2, 0, 1, 0, 1]  # Monet 2 (+ML -> 3), van Gogh 1 - 1, Vermeer 2
+    view = e.observation(0)
+    assert view["points_by_painter"][0] == {"Monet": 6, "van Gogh": 0, "Vermeer": 8}
+    assert sum(view["points_by_painter"][0].values()) == view["scores"][0] == 14

@@ -252,9 +252,119 @@ def test_through_pyspiel_and_infoset():
     assert infoset["events"][:3] == [
         {"type": "start_player", "seat": 1},
         {"type": "declare", "call": "Monet", "seat": 1},
-        {"type": "flip", "seat": 1, "card": "Monet"},
+        {
+            "type": "flip",
+            "seat": 1,
+            "card": "Monet",
+            "outcomes": [{"type": "correct", "call": "Monet", "bonus_draws": 2}],
+        },
     ]
     assert infoset["view"]["collections"][1] == {"Monet": 1, "van Gogh": 1, "Vermeer": 1}
     assert games.sample_state(game, infoset, seed=5).history() == state.history()
     with pytest.raises(games.InvalidAction, match="call"):
         state.action_from_struct({"type": "declare", "call": "Picasso"})
+
+
+# --- narration: every step's event says what it led to ----------------------------------------
+def outcomes_of(*actions: int, players: int = 3, start: int = 0) -> list[list[dict]]:
+    """The ``outcomes`` of every step after the start player (``[]`` where there are none),
+    as the information set tells them (built by replaying the history)."""
+    from games.core.infoset import build_infoset
+
+    defn = games.definition("gallery_rush")
+    params = defn.validate_params({"players": players})
+    engine = play(new(players, start), *actions)
+    events = build_infoset(defn, params, engine, 0)["events"]
+    return [event.get("outcomes", []) for event in events[1:]]
+
+
+def test_narration_of_a_bust_names_the_cards_discarded():
+    out = outcomes_of(EXPLORE, M, CONTINUE, G, CONTINUE, M)
+    assert out[1] == [{"type": "keep"}] and out[3] == [{"type": "keep"}]
+    assert out[5] == [{"type": "bust", "discarded": ["Monet", "van Gogh", "Monet"]}]
+
+
+def test_narration_of_a_forgery_penalty_names_the_paintings_lost():
+    steps = (EXPLORE, M, CONTINUE, V, CONFIRM, D_G, M, D_V, V, M, M, EXPLORE, G, CONTINUE, FM)
+    out = outcomes_of(*steps)
+    assert out[4] == [{"type": "bank", "cards": ["Monet", "Vermeer"]}]
+    assert out[-1] == [
+        {"type": "forgery_penalty", "painter": "Monet", "lost": 1, "discarded": ["van Gogh"]}
+    ]
+    # Declaring a painter and flipping any forgery costs that painter's paintings.
+    out = outcomes_of(D_M, M, G, V, D_G, M, D_V, M, D_M, FG)
+    assert out[-1] == [{"type": "forgery_penalty", "painter": "Monet", "lost": 1, "discarded": []}]
+
+
+def test_narration_of_a_correct_declaration_and_its_bonus_draws():
+    out = outcomes_of(D_M, M, FM, ML)
+    assert out[1] == [{"type": "correct", "call": "Monet", "bonus_draws": 2}]
+    assert out[2] == [{"type": "bonus", "kept": False, "left": 1}]  # a forgery: no penalty
+    assert out[3] == [{"type": "bonus", "kept": True, "left": 0}]
+    assert outcomes_of(D_G, M)[1] == [{"type": "discard", "card": "Monet"}]
+    assert outcomes_of(D_V, ML)[1] == [{"type": "mona_lisa", "banked": []}]
+    assert outcomes_of(EXPLORE, G, CONTINUE, ML)[3] == [
+        {"type": "mona_lisa", "banked": ["van Gogh"]}
+    ]
+
+
+def test_narration_of_a_forgery_declaration_lists_the_victims_then_the_steals():
+    steps = (EXPLORE, M, CONTINUE, G, CONFIRM, D_M, G, EXPLORE, V, CONFIRM, D_FORGERY, FV)
+    out = outcomes_of(*steps, players=4)
+    assert out[-1] == [{"type": "correct", "call": "forgery", "steal_from": [0, 2]}]
+    assert outcomes_of(D_FORGERY, FM)[1] == [
+        {"type": "correct", "call": "forgery", "steal_from": []}
+    ]
+
+
+def test_narration_of_the_reshuffle_after_the_third_forgery():
+    out = outcomes_of(D_FORGERY, FM, D_FORGERY, FG, D_V, V, FV, FV)
+    # The discard held the three forgeries and nothing else when it went back.
+    assert out[6] == [
+        {"type": "bonus", "kept": False, "left": 1},
+        {"type": "reshuffle", "cards": 3},
+    ]
+
+
+def test_narration_of_a_refill_of_the_empty_deck_before_a_flip():
+    e = new(2)
+    e.deck = [0, 0, 0, 0, 0, 0, 0]  # contrived, as in the empty-deck rule test
+    e.deck_size = 0
+    e.discard = [1, 0, 0, 0, 0, 0, 0]
+    event = e.narrate(EXPLORE).public
+    assert event == {"type": "explore", "seat": 0, "outcomes": [{"type": "reshuffle", "cards": 1}]}
+
+
+def test_narration_of_qualifying_and_of_the_end():
+    e_steps = (D_M, M, M, M, D_G, M, D_G, M, D_M, M, V, G, D_G, M, D_G, M)
+    out = outcomes_of(*e_steps, start=1)
+    assert {"type": "qualify", "seat": 1} in out[11]
+    assert out[-1][-1] == {"type": "game_over", "reason": "round_over", "winners": [1]}
+    assert outcomes_of(D_ML, ML, start=1)[1] == [
+        {"type": "correct", "call": "Mona Lisa"},
+        {"type": "game_over", "reason": "mona_lisa", "winners": [1]},
+    ]
+
+
+def test_narrated_outcomes_are_checked_on_replay():
+    """The sampler replays the history and rejects an outcome the table would not have seen."""
+    import random
+
+    defn = games.definition("gallery_rush")
+    params = defn.validate_params({"players": 3})
+    for seed in range(4):
+        rng = random.Random(seed)
+        engine = defn.new_engine(params)
+        while not engine.is_terminal():
+            actions = engine.legal_actions()
+            engine.apply(engine.sample_chance(rng) if engine.is_chance() else rng.choice(actions))
+        from games.core.infoset import build_infoset, sample_engine
+
+        infoset = build_infoset(defn, params, engine, seed % 3)
+        assert sample_engine(defn, params, infoset, random.Random(seed)).history == engine.history
+        flips = [i for i, ev in enumerate(infoset["events"]) if ev["type"] == "flip"]
+        assert all(infoset["events"][i]["outcomes"] for i in flips)
+        tampered = {**infoset, "events": [dict(ev) for ev in infoset["events"]]}
+        tampered["events"][flips[0]]["outcomes"] = [{"type": "bust", "discarded": []}]
+        with pytest.raises(games.InvalidInfoset, match=f"events\\[{flips[0]}\\]"):
+            sample_engine(defn, params, tampered, random.Random(seed))

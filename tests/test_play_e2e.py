@@ -232,7 +232,10 @@ def ask_hint(driver) -> None:
     assert driver.find_elements(By.CSS_SELECTOR, "#hint-policy .bar-row.chosen")
     value = driver.find_element(By.ID, "hint-value").text
     float(value)  # the value estimate is a number
+    assert "iterations" in driver.find_element(By.ID, "hint-search").text
     assert driver.find_element(By.ID, "hint-action").text
+    words = driver.find_element(By.ID, "hint-result").text.split()
+    assert "null" not in words and "undefined" not in words, words
     # The suggested move is marked among the controls.
     assert driver.find_elements(By.CSS_SELECTOR, "#moves .suggested")
 
@@ -245,6 +248,7 @@ def start_game(driver, base_url, game, bots, seed, shots: Path) -> None:
         wait_for_state(driver, {"setup"})
     Select(driver.find_element(By.ID, "game")).select_by_value(game)
     driver.find_element(By.ID, "quick").click()
+    bots_ready(driver)  # the seats are redrawn once the page knows which bots can play
     for i, select in enumerate(driver.find_elements(By.CSS_SELECTOR, "#seat-bots select")):
         Select(select).select_by_value(bots[i % len(bots)])
     for field, value in (("bot-ms", "20"), ("seed", str(seed))):
@@ -277,6 +281,8 @@ def play_one_game(driver, base_url, game, shots: Path) -> dict:
         assert view["current_player"] == match["seat"] and not view["terminal"]
         buttons, amounts, on_table = offered_moves(driver)
         check_offers_exactly_legal(view["legal_actions"], buttons, amounts)
+        if game == "detective_eye":
+            check_detective_eye_cards_count_from_one(driver, view["legal_actions"])
         assert set(on_table) <= set(buttons), "the table offers a move the panel does not"
         step = driver.execute_script("return document.body.dataset.step")
         assert int(step) == view["step"]
@@ -332,6 +338,90 @@ def play_one_game(driver, base_url, game, shots: Path) -> dict:
     }
 
 
+RESULT_JS = """
+const table = document.querySelector("#result table");
+return {
+  head: [...table.querySelectorAll("thead th")].map((th) => th.textContent),
+  rows: [...table.querySelectorAll("tbody tr")].map((tr) =>
+    [...tr.querySelectorAll("td")].map((td) => ({text: td.textContent, ret: td.dataset.return}))),
+};
+"""
+
+
+def check_result_in_game_units(driver, game, final) -> None:
+    """The end screen shows the game's own result; the OpenSpiel return only last, rounded."""
+    words = driver.find_element(By.ID, "result").text.split()
+    assert "null" not in words and "undefined" not in words, words
+    out = driver.execute_script(RESULT_JS)
+    view = final["infoset"]["view"]
+    head, rows = out["head"], out["rows"]
+    assert head[0] == "Seat" and head[-1] == "return"
+    assert [float(r[-1]["ret"]) for r in rows] == final["returns"]
+    for r, ret in zip(rows, final["returns"], strict=True):
+        assert r[-1]["text"] == format(round(ret, 3), "g"), r[-1]  # e.g. -0.333, 1, 4.5
+    column = {name: [r[i]["text"] for r in rows] for i, name in enumerate(head)}
+    seats = range(len(final["returns"]))
+    if game == "modern_art":
+        assert column["Money"] == [str(m) for m in view["money"]]
+        assert "Points" in column and "Place" in column
+    elif game == "finger_auction":
+        assert column["Score"] == [str(x) for x in view["scores"]]
+        for painter in ("Monet", "van Gogh", "Vermeer"):
+            assert [c.split(" ")[0] for c in column[painter]] == [
+                str(view["points_by_painter"][s][painter]) for s in seats
+            ]
+    elif game == "gallery_rush":
+        assert column["Cards"] == [str(sum(view["collections"][s].values())) for s in seats]
+        qualified = set(view["qualified"])
+        assert column["Qualified"] == ["yes" if s in qualified else "no" for s in seats]
+    elif game == "detective_eye":
+        assert column["Cards in hand"] == [str(x) for x in view["hand_sizes"]]
+        assert column["Forgeries held"] == [str(x) for x in view["forgeries_held"]]
+
+
+def check_log_narrates_outcomes(driver, game, final) -> None:
+    """What a step led to is in its log line: Gallery Rush flips, Finger Auction leftovers,
+    and Detective Eye's cards counted from 1 with the owner named properly."""
+    lines = driver.execute_script(
+        "return [...document.querySelectorAll('#log li.event')]"
+        ".map((li) => [Number(li.dataset.step), li.textContent])"
+    )
+    text = {step: line for step, line in lines}
+    events = final["events"]
+    if game == "gallery_rush":
+        for i, event in enumerate(events):
+            if event["type"] == "flip":
+                assert " — " in text[i], text[i]
+        assert "game over" in text[len(events) - 1], text[len(events) - 1]
+    elif game == "finger_auction":
+        for i, event in enumerate(events):
+            if "leftover" in event:
+                assert "takes the rest" in text[i] or "take the rest" in text[i], text[i]
+    elif game == "detective_eye":
+        for i, event in enumerate(events):
+            if event["type"] == "flip":
+                assert f"card {event['position'] + 1}:" in text[i], text[i]  # counted from 1
+                if event["owner"] == event["seat"]:
+                    assert "own card" in text[i], text[i]  # not "Seat 1 flips Seat 1's card"
+
+
+MOVE_TEXT_JS = """
+return Object.fromEntries([...document.querySelectorAll("#moves button.move[data-action-id]")]
+  .map((b) => [b.dataset.actionId, b.textContent + " | " + b.title]));
+"""
+
+
+def check_detective_eye_cards_count_from_one(driver, legal: list[dict]) -> None:
+    """The flip buttons say "card 1" for position 0, as the log and the table do."""
+    texts = driver.execute_script(MOVE_TEXT_JS)
+    for action in legal:
+        struct = action["struct"]
+        if struct["type"] == "flip":
+            label = texts[str(action["id"])]
+            assert f"card {struct['position'] + 1}" in label, label
+    assert "card 0" not in driver.find_element(By.ID, "moves").text
+
+
 # --- tests --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_full_game_through_the_page(browser, base_url, shots, scratch_shots, game):
@@ -349,8 +439,7 @@ def test_full_game_through_the_page(browser, base_url, shots, scratch_shots, gam
     assert browser.find_element(By.ID, "turn").text == "Game over."
     result = browser.find_element(By.ID, "result")
     assert result.is_displayed() and result.find_element(By.TAG_NAME, "h2").text
-    rows = result.find_elements(By.CSS_SELECTOR, "tbody tr")
-    assert [float(r.find_elements(By.TAG_NAME, "td")[1].text) for r in rows] == final["returns"]
+    check_result_in_game_units(browser, game, final)
     # The log narrates every public event, the bots' moves among them, in readable words.
     log = browser.find_elements(By.CSS_SELECTOR, "#log li.event")
     spans = [(int(li.get_attribute("data-step")), int(li.get_attribute("data-last"))) for li in log]
@@ -363,6 +452,7 @@ def test_full_game_through_the_page(browser, base_url, shots, scratch_shots, gam
     ]
     assert bot_moves, "the log shows no bot move"
     assert not browser.find_elements(By.CSS_SELECTOR, "#log li.event b.generic-type")
+    check_log_narrates_outcomes(browser, game, final)
     browser.save_screenshot(str(scratch_shots / f"{game}-over.png"))
     # A guard against a slow page or bots, with room for a loaded machine (typical: 5-30 s).
     assert time.monotonic() - started < 90, f"{game} took {time.monotonic() - started:.1f} s"
@@ -410,3 +500,220 @@ def test_generic_renderer_draws_any_view(browser, base_url):
         if "seat" in event:
             assert ("You" if event["seat"] == infoset["seat"] else f"Seat {event['seat']}") in line
     assert out["priv"] and all(line.startswith("(private)") for line in out["priv"])
+
+
+# --- the form, the hint panel, the rules page and the layout -------------------------------------
+def bots_ready(driver) -> None:
+    """Waits until the page has asked which bots can play the chosen setting (and redrawn)."""
+    WebDriverWait(driver, 10, poll_frequency=0.05).until(
+        lambda d: d.execute_script("return document.body.dataset.bots") == "ready"
+    )
+
+
+def open_setup(driver, base_url) -> None:
+    driver.get(base_url + "/play")
+    if wait_for_state(driver, {"setup", "your-turn", "over", "waiting"}) != "setup":
+        driver.find_element(By.ID, "new-game").click()
+        wait_for_state(driver, {"setup"})
+
+
+def seat_choices(driver) -> dict[int, str]:
+    return {
+        int(el.get_attribute("data-seat")): Select(el).first_selected_option.get_attribute("value")
+        for el in driver.find_elements(By.CSS_SELECTOR, "#seat-bots select")
+    }
+
+
+def set_players(driver, n: int) -> None:
+    field = driver.find_element(By.ID, "players")
+    field.clear()
+    field.send_keys(str(n))
+    driver.execute_script("arguments[0].blur()", field)  # a person tabs away: "change" fires
+    bots_ready(driver)
+
+
+def test_changing_the_player_count_keeps_the_seat_choices(browser, base_url):
+    open_setup(browser, base_url)
+    Select(browser.find_element(By.ID, "game")).select_by_value("modern_art")
+    bots_ready(browser)
+    set_players(browser, 4)
+    selects = {
+        int(el.get_attribute("data-seat")): el
+        for el in browser.find_elements(By.CSS_SELECTOR, "#seat-bots select")
+    }
+    Select(selects[1]).select_by_value("random")
+    Select(selects[3]).select_by_value("heuristic")
+    set_players(browser, 5)
+    assert seat_choices(browser)[1] == "random" and seat_choices(browser)[3] == "heuristic"
+    set_players(browser, 3)
+    assert seat_choices(browser)[1] == "random" and 3 not in seat_choices(browser)
+    set_players(browser, 4)
+    assert seat_choices(browser) == {1: "random", 2: seat_choices(browser)[2], 3: "heuristic"}
+
+
+def test_the_modern_art_form_explains_the_rulesets_in_words(browser, base_url):
+    open_setup(browser, base_url)
+    Select(browser.find_element(By.ID, "game")).select_by_value("modern_art")
+    ruleset = Select(browser.find_element(By.ID, "param-ruleset"))
+    labels = [o.text for o in ruleset.options]
+    assert labels == ["Source rule text", "Published game"]
+    assert [o.get_attribute("value") for o in ruleset.options] == ["seed", "classic"]
+    ruleset.select_by_value("classic")
+    note = browser.find_element(By.ID, "param-ruleset-note").text
+    assert "published game" in note and "for free" in note
+    ruleset.select_by_value("seed")
+    assert "source text" in browser.find_element(By.ID, "param-ruleset-note").text
+
+
+def test_rules_open_as_a_page_from_the_form_and_the_game(browser, base_url):
+    open_setup(browser, base_url)
+    Select(browser.find_element(By.ID, "game")).select_by_value("gallery_rush")
+    link = browser.find_element(By.ID, "rules-link").get_attribute("href")
+    assert link.endswith("/play/rules/gallery_rush")
+    browser.get(link)
+    assert browser.find_element(By.TAG_NAME, "h1").text.startswith("Atelier")
+    body = browser.find_element(By.CSS_SELECTOR, "main.rules")
+    assert body.find_element(By.TAG_NAME, "h1").text == "Gallery Rush (gallery_rush)"
+    assert body.find_elements(By.TAG_NAME, "table"), "the Markdown tables are rendered"
+    assert "**" not in body.text and "| ---" not in body.text  # no raw Markdown
+    assert "shared/" not in body.text and "RULINGS" not in body.text  # no internal paths
+    assert browser.execute_script("return !!document.getElementById('rulings')")  # #rulings works
+    # The game screen links the same page.
+    start_game(browser, base_url, "gallery_rush", ["random"], 5, Path("/tmp"))
+    rules = browser.find_element(By.ID, "play-rules")
+    assert rules.is_displayed() and rules.get_attribute("href").endswith("/play/rules/gallery_rush")
+
+
+def test_a_hint_without_a_value_says_so(browser, base_url):
+    start_game(browser, base_url, "gallery_rush", ["random"], 7, Path("/tmp"))
+    wait_for_state(browser, {"your-turn"})
+    Select(browser.find_element(By.ID, "hint-bot")).select_by_value("heuristic")
+    browser.find_element(By.ID, "hint").click()
+    WebDriverWait(browser, TURN_TIMEOUT_S).until(
+        lambda d: d.execute_script("return document.body.dataset.hint") in ("ready", "error")
+    )
+    panel = browser.find_element(By.ID, "hint-result").text
+    assert "null" not in panel.split()
+    assert not browser.find_elements(By.ID, "hint-value")
+    assert "does not estimate" in browser.find_element(By.ID, "hint-no-value").text
+    assert "0 iterations" not in panel and "0.000" not in panel
+    assert browser.find_elements(By.CSS_SELECTOR, "#hint-policy .bar-row.chosen")
+
+
+def test_a_flat_hint_says_the_value_means_nothing(browser, base_url):
+    open_setup(browser, base_url)
+    out = browser.execute_async_script(
+        """
+        const done = arguments[0];
+        Promise.all([import("/play/static/hints.js"), import("/play/static/renderers.js")])
+          .then(([hints, r]) => {
+            const same = {policy: [{id: 1, value: 0, visits: 30}, {id: 2, value: 0, visits: 30}]};
+            const differ = {policy: [{id: 1, value: 0, visits: 30}, {id: 2, value: 1, visits: 9}]};
+            const flat = hints.flatValues(same);
+            const ctx = {params: {payoff: "points"}};
+            done({flat, differ: hints.flatValues(differ),
+                  text: hints.flatText(flat, r.rendererFor("modern_art"), ctx)});
+          }, (err) => done({error: String(err)}));
+        """
+    )
+    assert "error" not in out, out
+    assert out["flat"] == {"value": 0} and out["differ"] is None
+    assert "every move scores the same" in out["text"].lower() and "place" in out["text"]
+
+
+def test_the_finger_auction_grid_fits_its_panel_at_1280_px(browser, base_url):
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False},
+    )
+    try:
+        start_game(browser, base_url, "finger_auction", ["random"], 3, Path("/tmp"))
+        wait_for_state(browser, {"your-turn"})
+        out = browser.execute_script(
+            """
+            const panel = document.querySelector(".turn-box").getBoundingClientRect();
+            const buttons = [...document.querySelectorAll("#moves .move-grid button")];
+            return {n: buttons.length, panel: panel.right,
+                    right: Math.max(...buttons.map((b) => b.getBoundingClientRect().right)),
+                    texts: buttons.map((b) => b.textContent)};
+            """
+        )
+        assert out["n"] == 25 and "block 5" in out["texts"]
+        assert out["right"] <= out["panel"], out
+    finally:
+        browser.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": WINDOW[0], "height": WINDOW[1], "deviceScaleFactor": 1, "mobile": False},
+        )
+
+
+# The bots endpoint (GET /v1/games/{game}/bots?params=) answered by the test in the browser, so
+# the page's use of it is checked whatever the server in this tree answers.
+FAKE_BOTS_JS = """
+window.__botRequests = [];
+const realFetch = window.fetch.bind(window);
+window.fetch = (url, opts) => {
+  const u = new URL(url, location.href);
+  const m = u.pathname.match(/^\\/v1\\/games\\/([^/]+)\\/bots$/);
+  if (!m) return realFetch(url, opts);
+  window.__botRequests.push({game: m[1], params: JSON.parse(u.searchParams.get("params"))});
+  const mode = sessionStorage.getItem("fake-bots");
+  if (mode === "404") {
+    const body = JSON.stringify({code: "not_found", message: "no such route"});
+    return Promise.resolve(
+      new Response(body, {status: 404, headers: {"Content-Type": "application/json"}}));
+  }
+  const body = [
+    {name: "heuristic", available: true, reason: null},
+    {name: "ismcts", available: true, reason: null},
+    {name: "random", available: true, reason: null},
+    {name: "cfr", available: false, reason: "no stored solution for these parameters"},
+  ];
+  return Promise.resolve(new Response(JSON.stringify(body),
+    {status: 200, headers: {"Content-Type": "application/json"}}));
+};
+"""
+
+
+def test_only_bots_that_can_play_the_setting_are_offered(browser, base_url):
+    script = browser.execute_cdp_cmd(
+        "Page.addScriptToEvaluateOnNewDocument", {"source": FAKE_BOTS_JS}
+    )["identifier"]
+    try:
+        open_setup(browser, base_url)
+        Select(browser.find_element(By.ID, "game")).select_by_value("detective_eye")
+        WebDriverWait(browser, 10).until(
+            lambda d: d.find_element(By.ID, "bots-note").is_displayed()
+        )
+        cfr = browser.find_element(By.CSS_SELECTOR, '#seat-bots select option[value="cfr"]')
+        assert not cfr.is_enabled() and "unavailable" in cfr.text
+        assert "no stored solution" in browser.find_element(By.ID, "bots-note").text
+        assert "cfr" not in seat_choices(browser).values()
+        hint_cfr = browser.find_element(By.CSS_SELECTOR, '#hint-bot option[value="cfr"]')
+        assert not hint_cfr.is_enabled()
+        # A change of setting asks again, with the new parameters.
+        field = browser.find_element(By.ID, "param-hand_size")
+        field.clear()
+        field.send_keys("4")
+        browser.execute_script(
+            "arguments[0].dispatchEvent(new Event('change', {bubbles: true}))", field
+        )
+        WebDriverWait(browser, 10).until(
+            lambda d: any(
+                r["game"] == "detective_eye" and r["params"].get("hand_size") == 4
+                for r in d.execute_script("return window.__botRequests")
+            )
+        )
+        # A service without the endpoint (404): every bot is offered, as before.
+        browser.execute_script("sessionStorage.setItem('fake-bots', '404')")
+        browser.refresh()
+        wait_for_state(browser, {"setup"})
+        WebDriverWait(browser, 10).until(
+            lambda d: d.execute_script("return window.__botRequests.length") > 0
+        )
+        options = browser.find_elements(By.CSS_SELECTOR, "#seat-bots select option")
+        assert options and all(o.is_enabled() for o in options)
+        assert not browser.find_element(By.ID, "bots-note").is_displayed()
+    finally:
+        browser.execute_script("sessionStorage.removeItem('fake-bots')")
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script})

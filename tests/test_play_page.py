@@ -65,6 +65,7 @@ def test_page_uses_only_the_public_api():
         "/v1/matches/${id}",
         "/v1/matches/${id}/actions",
         "/v1/matches/${id}/hint",
+        "/v1/games/${game}/bots",
     }
     others = [p for p in STATIC_DIR.rglob("*.js") if p.name != "api.js"]
     for path in others:
@@ -80,3 +81,27 @@ def test_every_game_with_a_renderer_exists():
     assert named and named <= set(games.DEFINITIONS)
     for game in named:
         assert Path(STATIC_DIR / "games" / f"{game}.js").is_file()
+
+
+def test_rules_pages_render_every_game_as_html(client):
+    import games
+
+    for name, defn in games.DEFINITIONS.items():
+        r = client.get(f"/play/rules/{name}")
+        assert r.status_code == 200 and r.mimetype == "text/html", name
+        html = r.get_data(as_text=True)
+        assert f"<title>{defn.long_name}: rules" in html
+        assert "<table>" in html and 'id="rulings"' in html  # tables and the #rulings anchor
+        assert "shared/" not in html and "RULINGS" not in html, name  # no internal paths
+        assert "<h2" in html and "## " not in html  # rendered, not raw Markdown
+    r = client.get("/play/rules/chess")
+    assert r.status_code == 404 and "no game named <code>chess</code>" in r.get_data(as_text=True)
+
+
+def test_rules_markdown_escapes_raw_html():
+    from server.api.play import heading_slug, render_markdown
+
+    out = render_markdown("# A `b` c\n\n<script>alert(1)</script>\n")
+    assert "<script>" not in out and "&lt;script&gt;" in out
+    assert 'id="a-b-c"' in out
+    assert heading_slug("The small variant") == "the-small-variant"

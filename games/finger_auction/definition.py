@@ -77,9 +77,12 @@ def deck_of(params: Mapping[str, Any]) -> tuple[int, ...]:
 class FingerAuction(GameDefinition):
     name = "finger_auction"
     long_name = "Finger Auction"
-    version = 1
+    # 2: the events name the cards taken without a pick (auto_picked, leftover).
+    version = 2
     zero_sum = True
     rules_doc = "docs/rules/finger_auction.md"
+    # The ``type`` of every public event; the service's JSON Schemas enumerate them.
+    event_types = ("reveal", "bid", "tie_break", "pick")
     conformance_params = (
         {"players": 2},
         {"players": 3},

@@ -75,6 +75,17 @@ def score_and_assignment(
     return best, where
 
 
+def painter_points(collection: list[int] | tuple[int, ...], num_players: int) -> list[int]:
+    """Each painter's share of the score: its table's points for its count after forgeries,
+    the Mona Lisa counted where ``score_and_assignment`` puts it (the shares add up to it)."""
+    tables = scoring_tables(num_players)
+    where = score_and_assignment(collection, num_players)[1]
+    return [
+        tables[p][min(MAX_COUNT, max(0, collection[p] - collection[3 + p] + (p == where)))]
+        for p in range(3)
+    ]
+
+
 def auction_result(active: list[int], bids: list[int], max_bid: int) -> tuple[int, int, list[int]]:
     """Resolves revealed bids: ``(winner, take, [])`` or, for a void auction, ``(-1, 0, tied)``.
 
@@ -468,6 +479,7 @@ class FingerAuctionEngine(Engine):
                 event["outcome"] = "won"
                 event["winner"] = winner
                 event["takes"] = min(take, self.table_size)
+                self._add_takings(event, action, winner)
             elif self.voids + 1 >= self.max_void:
                 event["outcome"] = "tie_break"
                 event["tied"] = tied
@@ -476,12 +488,37 @@ class FingerAuctionEngine(Engine):
             return Narration(event)
         if phase == TIE:
             take = self._take_of(action, self.bids)
-            return Narration(
-                {"type": "tie_break", "winner": action, "takes": min(take, self.table_size)}
-            )
-        return Narration(
-            {"type": "pick", "seat": self.picker, "card": KIND_NAMES[action - self.pick_base]}
-        )
+            event = {"type": "tie_break", "winner": action, "takes": min(take, self.table_size)}
+            self._add_takings(event, action, action)
+            return Narration(event)
+        kind = action - self.pick_base
+        event = {"type": "pick", "seat": self.picker, "card": KIND_NAMES[kind]}
+        self._add_takings(event, action, self.picker, picked=kind)
+        return Narration(event)
+
+    def _add_takings(
+        self, event: dict[str, Any], action: int, taker: int, picked: int = -1
+    ) -> None:
+        """Adds to ``event`` the cards the step hands out without a pick of their own.
+
+        ``auto_picked``: what ``taker`` takes without a choice (the take covers the table, or
+        one kind is left), besides the ``picked`` card; ``leftover``: the cards the last seat
+        in the round takes when the others have won. Read off the state after the step.
+        """
+        after = self.copy()
+        after.apply(action)
+        for seat in range(self.num_players):
+            gained = [
+                a - b for a, b in zip(after.collections[seat], self.collections[seat], strict=True)
+            ]
+            if seat == taker and picked >= 0:
+                gained[picked] -= 1
+            if not any(gained):
+                continue
+            if seat == taker:
+                event["auto_picked"] = counts_to_names(gained)
+            else:
+                event["leftover"] = {"seat": seat, "cards": counts_to_names(gained)}
 
     def _take_of(self, seat: int, bids: list[int]) -> int:
         return self.decode_bid(bids[self.active.index(seat)])[0]
@@ -508,6 +545,10 @@ class FingerAuctionEngine(Engine):
             "deck_left": counts_to_names(self.deck),
             "collections": [counts_to_names(c) for c in self.collections],
             "scores": self.scores(),
+            "points_by_painter": [
+                dict(zip(PAINTER_NAMES, painter_points(c, n), strict=True))
+                for c in self.collections
+            ],
             "in_round": list(self.active),
         }
         if self.phase == BID:

@@ -30,9 +30,21 @@ from games.paintings import KIND_BY_NAME, KIND_NAMES, NUM_KINDS
 class GalleryRush(GameDefinition):
     name = "gallery_rush"
     long_name = "Gallery Rush"
-    version = 1
+    # 2: the events say what each step led to (``outcomes``: bust, penalty, bonus draws, ...).
+    version = 2
     zero_sum = True
     rules_doc = "docs/rules/gallery_rush.md"
+    # The ``type`` of every public event; the service's JSON Schemas enumerate them.
+    event_types = (
+        "start_player",
+        "explore",
+        "declare",
+        "flip",
+        "continue",
+        "confirm",
+        "pass",
+        "steal",
+    )
     conformance_params = ({"players": 2}, {"players": 3}, {"players": 4, "max_turns": 12})
     param_specs = (
         ParamSpec("players", 2, "number of players", min=2, max=4),

@@ -364,13 +364,98 @@ class GalleryRushEngine(Engine):
 
     # --- what players know -------------------------------------------------------------------
     def narrate(self, action: int) -> Narration:
-        """Everything in Gallery Rush is public: each step is one public event."""
+        """Everything in Gallery Rush is public: each step is one public event.
+
+        The event also says what the step led to, as ``outcomes`` (a list of typed entries: a
+        bust, a forgery penalty with the paintings lost, a correct declaration and its bonus
+        draws, a discard, a reshuffle, who qualified, the end), read off the state after the
+        step, so a client never re-derives the rules.
+        """
         phase = self.phase
         if phase == START:
             return Narration({"type": "start_player", "seat": action})
         if phase == FLIP:
-            return Narration({"type": "flip", "seat": self.player, "card": KIND_NAMES[action]})
-        return Narration({**action_struct(self, action), "seat": self.player})
+            event = {"type": "flip", "seat": self.player, "card": KIND_NAMES[action]}
+        else:
+            event = {**action_struct(self, action), "seat": self.player}
+        after = self.copy()
+        after.apply(action)
+        outcomes = self._outcomes(action, after)
+        if outcomes:
+            event["outcomes"] = outcomes
+        return Narration(event)
+
+    def _outcomes(self, action: int, after: GalleryRushEngine) -> list[dict[str, Any]]:
+        """What the step ``self -> after`` (by ``action``) did, in the order it happened."""
+        out: list[dict[str, Any]] = []
+        if self.phase == FLIP:
+            out.extend(self._flip_outcomes(action, after))
+            refilled = after.deck_size - (self.deck_size - 1)
+        else:
+            if self.phase == CHOOSE and action == CONFIRM:
+                out.append({"type": "bank", "cards": self._keep_names()})
+            refilled = after.deck_size - self.deck_size
+        if refilled > 0:  # the discard went back into the deck
+            out.append({"type": "reshuffle", "cards": refilled})
+        out.extend(
+            {"type": "qualify", "seat": s}
+            for s in range(self.num_players)
+            if after.qualified[s] and not self.qualified[s]
+        )
+        if after.phase == OVER:
+            reason = after._end_reason()
+            out.append({"type": "game_over", "reason": reason, "winners": after.winners()})
+        return out
+
+    def _flip_outcomes(self, kind: int, after: GalleryRushEngine) -> list[dict[str, Any]]:
+        """The result of flipping ``kind`` for the pending purpose (explore, declare, bonus)."""
+        seat = self.player
+        lost = [b - a for b, a in zip(self.collections[seat], after.collections[seat], strict=True)]
+        card = KIND_NAMES[kind]
+        if self.flip_for == FOR_EXPLORE:
+            if kind == MONA_LISA:
+                return [{"type": "mona_lisa", "banked": self._keep_names()}]
+            if is_forgery(kind):
+                painter = forgery_painter(kind)
+                return [
+                    {
+                        "type": "forgery_penalty",
+                        "painter": PAINTER_NAMES[painter],
+                        "lost": lost[painter],
+                        "discarded": self._keep_names(),
+                    }
+                ]
+            if self.keep[kind]:
+                return [{"type": "bust", "discarded": [*self._keep_names(), card]}]
+            return [{"type": "keep"}]
+        if self.flip_for == FOR_BONUS:
+            return [{"type": "bonus", "kept": not is_forgery(kind), "left": after.bonus_left}]
+        called = self.declared
+        call = CALL_NAMES[called]
+        if after.mona_lisa_winner == seat:
+            return [{"type": "correct", "call": call}]
+        if called == CALL_FORGERY and is_forgery(kind):
+            return [{"type": "correct", "call": call, "steal_from": list(after.victims)}]
+        if called < CALL_FORGERY:  # a painter was named
+            if kind == called:
+                return [{"type": "correct", "call": call, "bonus_draws": after.bonus_left}]
+            if kind == MONA_LISA:
+                return [{"type": "mona_lisa", "banked": []}]
+            if is_forgery(kind):
+                penalty = {"type": "forgery_penalty", "painter": call, "lost": lost[called]}
+                return [{**penalty, "discarded": []}]
+        return [{"type": "discard", "card": card}]
+
+    def _keep_names(self) -> list[str]:
+        return [PAINTER_NAMES[p] for p in range(3) if self.keep[p]]
+
+    def _end_reason(self) -> str:
+        """Why a finished game ended: a Mona Lisa declared, the round played out, the cap."""
+        if self.mona_lisa_winner >= 0:
+            return "mona_lisa"
+        if any(self.qualified) and (self.player + 1) % self.num_players == self.start:
+            return "round_over"
+        return "turn_cap"
 
     def info_key(self, player: int) -> Any:
         return (player, *self.history)

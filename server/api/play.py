@@ -1,19 +1,27 @@
-"""``/play``: a browser page to play any game against the bots, with hints.
+"""``/play``: a browser page to play any game against the bots, with hints; ``/play/rules/<game>``:
+a game's rules as a readable page.
 
 The page is plain HTML, CSS and JavaScript (ES modules, no build step) under
 ``server/static/play/``. It talks to the service only through the public API (``/v1/games``,
 ``/v1/bots``, ``/v1/matches``), so it doubles as a worked example of a client: everything it
 shows comes from a seat's information set, and every move it offers is one of that seat's
-``legal_actions``.
+``legal_actions``. The rules pages render ``docs/rules/<game>.md`` (the same text as
+``GET /v1/games/{game}/rules``) to HTML with markdown-it-py.
 """
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from pathlib import Path
 
 from flask import Blueprint, Response, redirect, send_from_directory
+from markupsafe import escape
+
+import games
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static" / "play"
+REPO_ROOT = Path(games.__file__).resolve().parent.parent
 
 bp = Blueprint(
     "play",
@@ -36,3 +44,62 @@ def page() -> Response:
 @bp.get("/")
 def page_slash() -> Response:
     return redirect("/play")
+
+
+@bp.get("/rules/<game>")
+def rules_page(game: str) -> Response:
+    """The rules of ``game`` as an HTML page (404 with a readable page for an unknown game)."""
+    if game not in games.DEFINITIONS:
+        known = ", ".join(sorted(games.DEFINITIONS))
+        return _html_page(
+            "Unknown game",
+            f"<p>There is no game named <code>{escape(game)}</code>; the games "
+            f"are {escape(known)}.</p>",
+            status=404,
+        )
+    defn = games.definition(game)
+    path = REPO_ROOT / defn.rules_doc if defn.rules_doc else None
+    if path is None or not path.is_file():
+        return _html_page(
+            f"{defn.long_name}: rules",
+            "<p>The rules of this game are not installed with this server.</p>",
+            status=404,
+        )
+    body = render_markdown(path.read_text(encoding="utf-8"))
+    return _html_page(f"{defn.long_name}: rules", body)
+
+
+def _html_page(title: str, body: str, status: int = 200) -> Response:
+    html = (
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{escape(title)} · Atelier</title>\n"
+        '<link rel="stylesheet" href="/play/static/play.css">\n</head>\n'
+        '<body class="rules-page">\n<header class="top"><h1>Atelier <span>rules</span></h1>'
+        '<nav><a href="/play">play</a> <a href="/docs">API docs</a></nav></header>\n'
+        f'<main class="rules card-panel">\n{body}\n</main>\n</body>\n</html>\n'
+    )
+    response = Response(html, status=status, mimetype="text/html")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@lru_cache(maxsize=16)
+def render_markdown(text: str) -> str:
+    """CommonMark plus tables to HTML; raw HTML in the source is escaped, and every heading gets
+    the GitHub-style ``id`` the documents' own ``#anchor`` links use."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    tokens = md.parse(text)
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open":
+            token.attrSet("id", heading_slug(tokens[i + 1].content))
+    return md.renderer.render(tokens, md.options, {})
+
+
+def heading_slug(text: str) -> str:
+    """``"The small variant"`` -> ``"the-small-variant"`` (GitHub's anchor rule)."""
+    text = re.sub(r"[`*]", "", text.strip().lower())
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")

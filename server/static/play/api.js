@@ -70,3 +70,14 @@ export const playAction = (id, token, action) =>
 // GET /v1/matches/{id}/hint: the suggested move, the policy and the value for the seat.
 export const getHint = (id, token, { bot, milliseconds } = {}) =>
   call("GET", `/v1/matches/${id}/hint`, { token, query: { bot, milliseconds } });
+
+// GET /v1/games/{game}/bots?params=<json>: which bots can play this game with these parameters,
+// [{name, available, reason}]. A service without the endpoint (404) answers null: the caller
+// then offers every bot of GET /v1/bots, as before.
+export const listGameBots = (game, params) =>
+  call("GET", `/v1/games/${game}/bots`, { query: { params: JSON.stringify(params) } })
+    .then((d) => (Array.isArray(d) ? d : d.bots))
+    .catch((err) => {
+      if (err instanceof ApiError && err.status === 404 && err.code !== "unknown_game") return null;
+      throw err;
+    });

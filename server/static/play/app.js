@@ -6,6 +6,7 @@
 // waiting, over, error), which the browser tests wait on.
 
 import * as api from "./api.js";
+import { flatText, flatValues } from "./hints.js";
 import { highlightMove, renderMoves } from "./moves.js";
 import { rendererFor } from "./renderers.js";
 import { h, seatLong } from "./widgets.js";
@@ -29,6 +30,9 @@ const state = {
   games: [],
   bots: [],
   defaultBot: null,
+  gameBots: null, // [{name, available, reason}] for the chosen game and settings, or null
+  seatBots: {}, // seat -> the bot chosen for it, kept across player-count changes
+  botsRequest: 0, // the latest bots request (older answers are dropped)
   match: null, // {id, token, seat}
   data: null, // the last GET / POST answer
   lastStep: 0, // events before this step were already shown
@@ -37,6 +41,11 @@ const state = {
 };
 
 const $ = (id) => document.getElementById(id);
+
+// replaceChildren without the absent parts (the DOM would print a null as "null").
+function setChildren(el, ...children) {
+  el.replaceChildren(...children.filter((c) => c !== null && c !== undefined && c !== false));
+}
 
 function setState(name) {
   document.body.dataset.state = name;
@@ -60,15 +69,24 @@ function gameSpec(name) {
   return state.games.find((g) => g.name === name);
 }
 
-function paramInput(spec, value) {
+function paramInput(spec, value, choices) {
   const id = `param-${spec.name}`;
   let input;
   if (spec.enum) {
+    // A renderer may explain each choice in words (Modern Art's rulesets); the value sent stays.
+    const described = choices && choices[spec.name];
     input = h(
       "select",
       { id, name: spec.name, dataset: { param: spec.name } },
-      spec.enum.map((v) => h("option", { value: v, selected: v === value }, v)),
+      spec.enum.map((v) => h("option", { value: v, selected: v === value }, described && described[v] ? described[v].label : v)),
     );
+    if (described) {
+      const note = h("span", { class: "param-note", id: `${id}-note` });
+      const refresh = () => (note.textContent = (described[input.value] || {}).text || "");
+      input.addEventListener("change", refresh);
+      refresh();
+      return h("label", { class: "param wide", title: spec.doc }, h("span", {}, spec.name.replace(/_/g, " ")), input, note);
+    }
   } else if (spec.type === "integer" || spec.type === "number") {
     input = h("input", {
       id,
@@ -91,40 +109,115 @@ function paramInput(spec, value) {
 function renderParams(game, overrides = {}) {
   const box = $("params");
   box.replaceChildren();
+  const choices = rendererFor(game.name).paramChoices;
   for (const spec of game.params) {
     if (spec.name === "players") continue;
     const value = spec.name in overrides ? overrides[spec.name] : spec.default;
-    box.appendChild(paramInput(spec, value));
+    box.appendChild(paramInput(spec, value, choices));
   }
 }
 
+// The bots on offer: those the service says can play this game and setting (when it answers
+// the games/{game}/bots endpoint), else every bot. An unavailable bot stays listed, disabled, with
+// the reason, so a person sees why it is missing.
+function offeredBots() {
+  if (!state.gameBots) return state.bots.map((b) => ({ name: b.name, available: true, description: b.description }));
+  const described = new Map(state.bots.map((b) => [b.name, b.description]));
+  return state.gameBots.map((b) => ({ ...b, description: described.get(b.name) }));
+}
+
+function isAvailable(name) {
+  return offeredBots().some((b) => b.name === name && b.available);
+}
+
+// A bot that can play: the preferred one if it can, else the default, else the first that can.
+function usableBot(preferred) {
+  if (preferred && isAvailable(preferred)) return preferred;
+  if (isAvailable(state.defaultBot)) return state.defaultBot;
+  const first = offeredBots().find((b) => b.available);
+  return first ? first.name : preferred;
+}
+
 function botOptions(selected) {
-  return state.bots.map((b) => h("option", { value: b.name, selected: b.name === selected, title: b.description }, b.name));
+  return offeredBots().map((b) =>
+    h(
+      "option",
+      {
+        value: b.name,
+        selected: b.name === selected,
+        disabled: !b.available,
+        title: b.available ? b.description : `not available: ${b.reason || "cannot play this setting"}`,
+      },
+      b.available ? b.name : `${b.name} (unavailable)`,
+    ),
+  );
 }
 
 function renderSeats() {
   const n = Number($("players").value);
+  if (!Number.isInteger(n) || n < 1) return;
   const mine = Math.min(Number($("my-seat").value || 0), n - 1);
   const seatSelect = $("my-seat");
   seatSelect.replaceChildren(...Array.from({ length: n }, (_, s) => h("option", { value: s, selected: s === mine }, `seat ${s}`)));
   const box = $("seat-bots");
-  const previous = [...box.querySelectorAll("select")].map((s) => s.value);
   box.replaceChildren();
   for (let s = 0; s < n; s++) {
     if (s === mine) {
       box.appendChild(h("div", { class: "seat-line" }, h("span", {}, `Seat ${s}`), h("b", {}, "you")));
       continue;
     }
-    const chosen = previous.shift() || state.defaultBot;
-    box.appendChild(
-      h(
-        "label",
-        { class: "seat-line" },
-        h("span", {}, `Seat ${s}`),
-        h("select", { dataset: { seat: String(s) }, "aria-label": `bot of seat ${s}` }, botOptions(chosen)),
-      ),
-    );
+    const chosen = usableBot(state.seatBots[s]);
+    const select = h("select", { dataset: { seat: String(s) }, "aria-label": `bot of seat ${s}` }, botOptions(chosen));
+    // A choice is remembered per seat, so changing the player count or your seat keeps it.
+    select.addEventListener("change", () => (state.seatBots[s] = select.value));
+    box.appendChild(h("label", { class: "seat-line" }, h("span", {}, `Seat ${s}`), select));
   }
+  renderBotsNote();
+}
+
+// Under the seats: which bots cannot play this setting, and why.
+function renderBotsNote() {
+  const off = offeredBots().filter((b) => !b.available);
+  const note = $("bots-note");
+  note.hidden = !off.length;
+  note.replaceChildren(
+    h("div", {}, "Not offered for this setting:"),
+    ...off.map((b) => h("div", { dataset: { bot: b.name } }, h("b", {}, b.name), `: ${b.reason || "cannot play this setting"}`)),
+  );
+}
+
+// Asks the service which bots can play the chosen game and setting; refreshes the dropdowns.
+async function refreshBots() {
+  const request = ++state.botsRequest;
+  document.body.dataset.bots = "loading"; // the browser tests wait for "ready"
+  const game = $("game").value;
+  let params;
+  try {
+    params = readParams();
+  } catch (err) {
+    return;
+  }
+  let list;
+  try {
+    list = await api.listGameBots(game, params);
+  } catch (err) {
+    // Settings the service refuses: keep the last list; starting the game names the problem.
+    if (request === state.botsRequest) document.body.dataset.bots = "ready";
+    return;
+  }
+  if (request !== state.botsRequest) return; // a newer request is on its way
+  state.gameBots = list;
+  renderSeats();
+  const hintBot = $("hint-bot");
+  hintBot.replaceChildren(...botOptions(usableBot(hintBot.value || state.defaultBot)));
+  document.body.dataset.bots = "ready";
+}
+
+let botsTimer = null;
+function refreshBotsSoon() {
+  document.body.dataset.bots = "loading";
+  clearTimeout(botsTimer);
+  botsTimer = setTimeout(refreshBots, 250);
 }
 
 function onGameChange(overrides) {
@@ -136,9 +229,13 @@ function onGameChange(overrides) {
   players.value = overrides && overrides.players ? overrides.players : pspec ? pspec.default : game.min_players;
   renderParams(game, (overrides && overrides.params) || {});
   renderSeats();
-  $("rules-link").href = game.links.rules;
+  $("rules-link").href = rulesHref(game.name);
   $("quick").disabled = !(game.name in QUICK);
+  refreshBots();
 }
+
+// The rules as a page (rendered from the same Markdown as the API's rules endpoint).
+const rulesHref = (game) => `/play/rules/${encodeURIComponent(game)}`;
 
 function readParams() {
   const params = { players: Number($("players").value) };
@@ -219,6 +316,20 @@ async function play(action) {
   }
 }
 
+// The hint bots for this match's game and setting (the ones that can play it).
+async function refreshHintBots(data) {
+  state.hintBotsFor = data.match_id;
+  let list = null;
+  try {
+    list = await api.listGameBots(data.game, data.params);
+  } catch (err) {
+    list = null;
+  }
+  state.gameBots = list;
+  const hintBot = $("hint-bot");
+  hintBot.replaceChildren(...botOptions(usableBot(hintBot.value || state.defaultBot)));
+}
+
 function context(data) {
   const view = data.infoset.view;
   return {
@@ -245,6 +356,7 @@ function show(data) {
   $("setup").hidden = true;
   $("play").hidden = false;
   $("play-title").textContent = game ? game.long_name : data.game;
+  $("play-rules").href = rulesHref(data.game);
   $("match-id").textContent = data.match_id.slice(0, 8);
   $("seats").replaceChildren(
     ...data.seats.map((s) =>
@@ -252,6 +364,7 @@ function show(data) {
     ),
   );
   $("table").replaceChildren(renderer.renderTable(view, ctx));
+  if (state.hintBotsFor !== data.match_id) refreshHintBots(data);
   renderLog(data, renderer, ctx);
   $("hint-panel").hidden = true;
   $("hint-result").replaceChildren();
@@ -268,12 +381,15 @@ function show(data) {
     $("moves").replaceChildren();
     $("hint").disabled = true;
     $("hint-bar").hidden = true;
-    showResult(data, ctx);
+    showResult(data, ctx, renderer);
     setState("over");
   } else if (yourTurn) {
     $("turn").textContent = "Your turn.";
     $("hint-bar").hidden = false;
-    state.moves = renderMoves(data.legal_actions, play);
+    state.moves = renderMoves(data.legal_actions, play, {
+      label: (a) => renderer.moveLabel(a, ctx),
+      fieldLabel: (field, value) => renderer.fieldLabel(field, value, ctx),
+    });
     $("moves").replaceChildren(state.moves);
     $("hint").disabled = false;
     $("result").hidden = true;
@@ -346,27 +462,51 @@ function renderLog(data, renderer, ctx) {
   state.lastStep = events.length;
 }
 
-function showResult(data, ctx) {
-  const returns = data.returns || data.infoset.view.returns || [];
+// A return as a short figure: at most three decimals, no trailing zeros (-0.333, 1, 4.5).
+function roundedReturn(r) {
+  return String(Math.round(Number(r) * 1000) / 1000);
+}
+
+// The end screen: the game's own result (its renderer's columns: money and points, points per
+// painter, collections, hands and forgeries), the winners from the view (else the best
+// return), and OpenSpiel's return only as a last, rounded column.
+function showResult(data, ctx, renderer) {
+  const view = data.infoset.view;
+  const returns = data.returns || view.returns || [];
   const best = Math.max(...returns);
   const worst = Math.min(...returns);
-  const winners = returns.map((r, s) => (r === best && best !== worst ? s : -1)).filter((s) => s >= 0);
+  const winners = Array.isArray(view.winners)
+    ? view.winners
+    : returns.map((r, s) => (r === best && best !== worst ? s : -1)).filter((s) => s >= 0);
   let headline;
-  if (best === worst) headline = "A draw.";
+  if (best === worst || winners.length === returns.length) headline = "A draw.";
   else if (winners.includes(data.seat)) headline = winners.length > 1 ? "You share the win!" : "You win!";
   else headline = `${winners.map((s) => seatLong(ctx, s)).join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
+  const columns = renderer.resultColumns(view, ctx) || { head: [], cells: () => [] };
   $("result").hidden = false;
-  $("result").replaceChildren(
+  setChildren(
+    $("result"),
     h("h2", {}, headline),
+    columns.summary ? h("p", { class: "result-summary" }, columns.summary) : null,
     h(
       "table",
-      { class: "grid" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Seat"), h("th", {}, "Return"))),
+      { class: "grid result-table" },
+      h(
+        "thead",
+        {},
+        h("tr", {}, h("th", {}, "Seat"), columns.head.map((c) => h("th", {}, c)), h("th", { class: "return", title: "the OpenSpiel return of the seat" }, "return")),
+      ),
       h(
         "tbody",
         {},
         returns.map((r, s) =>
-          h("tr", { class: [s === data.seat ? "me" : "", winners.includes(s) ? "winner" : ""].join(" ") }, h("td", {}, seatLong(ctx, s)), h("td", {}, String(r))),
+          h(
+            "tr",
+            { class: [s === data.seat ? "me" : "", winners.includes(s) ? "winner" : ""].join(" "), dataset: { seat: String(s) } },
+            h("td", {}, seatLong(ctx, s)),
+            columns.cells(s).map((c) => h("td", {}, c)),
+            h("td", { class: "return", dataset: { return: String(r) } }, roundedReturn(r)),
+          ),
         ),
       ),
     ),
@@ -401,11 +541,14 @@ function showHint(hint) {
   const legal = new Map((state.data.legal_actions || []).map((a) => [a.id, a]));
   const policy = [...hint.policy].sort((a, b) => (b.probability || 0) - (a.probability || 0));
   const shown = policy.slice(0, 12);
+  const renderer = rendererFor(state.data.game);
+  const ctx = context(state.data);
+  const label = (a) => renderer.moveLabel(a, ctx) || a.string;
   const bars = shown.map((p) =>
     h(
       "div",
       { class: ["bar-row", p.id === hint.action.id ? "chosen" : ""].join(" "), dataset: { actionId: String(p.id) } },
-      h("span", { class: "bar-label", title: p.string }, p.string),
+      h("span", { class: "bar-label", title: p.string }, label(p)),
       h(
         "span",
         { class: "bar" },
@@ -417,21 +560,30 @@ function showHint(hint) {
   );
   const stats = hint.stats || {};
   const action = legal.get(hint.action.id);
-  $("hint-result").replaceChildren(
+  const hasValue = hint.value !== null && hint.value !== undefined;
+  const searched = Number(stats.iterations) > 0;
+  const flat = flatValues(hint);
+  setChildren(
+    $("hint-result"),
     h(
       "div",
       { class: "hint-head" },
       "Suggested: ",
-      h("b", { id: "hint-action" }, hint.action.string),
+      h("b", { id: "hint-action" }, label(hint.action)),
       action ? h("button", { class: "move primary", type: "button", id: "hint-play", onclick: () => play(action) }, "Play it") : null,
     ),
     h(
       "div",
       { class: "facts" },
-      h("span", { class: "fact" }, h("b", {}, "Value estimate"), " ", h("span", { id: "hint-value" }, Number(hint.value).toFixed(3))),
+      hasValue
+        ? h("span", { class: "fact" }, h("b", {}, "Value estimate"), " ", h("span", { id: "hint-value" }, Number(hint.value).toFixed(3)))
+        : h("span", { class: "fact", id: "hint-no-value" }, h("b", {}, "Value estimate"), " none: this bot does not estimate one"),
       h("span", { class: "fact" }, h("b", {}, "Bot"), " ", hint.bot ? hint.bot.name : "?"),
-      h("span", { class: "fact" }, h("b", {}, "Search"), " ", `${stats.iterations ?? "?"} iterations, ${stats.elapsed_ms !== undefined ? Math.round(stats.elapsed_ms) : "?"} ms`),
+      searched
+        ? h("span", { class: "fact", id: "hint-search" }, h("b", {}, "Search"), " ", `${stats.iterations} iterations, ${stats.elapsed_ms !== undefined ? Math.round(stats.elapsed_ms) : "?"} ms`)
+        : h("span", { class: "fact", id: "hint-search" }, h("b", {}, "Search"), stats.stopped_by === "single_action" ? " none: only one legal move" : " none: the move comes straight from the bot's policy"),
     ),
+    flat ? h("p", { class: "note flat", id: "hint-flat" }, flatText(flat, renderer, ctx)) : null,
     h("div", { class: "policy", id: "hint-policy" }, bars),
   );
   if (policy.length > shown.length) {
@@ -446,8 +598,12 @@ async function init() {
   setState("busy");
   $("setup-form").addEventListener("submit", startMatch);
   $("game").addEventListener("change", () => onGameChange());
-  $("players").addEventListener("change", renderSeats);
+  $("players").addEventListener("change", () => {
+    renderSeats();
+    refreshBotsSoon();
+  });
   $("my-seat").addEventListener("change", renderSeats);
+  $("params").addEventListener("change", refreshBotsSoon);
   $("quick").addEventListener("click", () => onGameChange(QUICK[$("game").value]));
   $("new-game").addEventListener("click", showSetup);
   $("hint").addEventListener("click", askHint);

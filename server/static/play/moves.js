@@ -25,14 +25,26 @@ function fieldsOf(actions) {
   return [...keys];
 }
 
-function moveButton(action, onPlay, label) {
+const named = (field, value) =>
+  typeof value === "number" ? `${field.replace(/_/g, " ")} ${value}` : String(value);
+
+// How actions and their fields read: the renderer's words when it has them (`labels.label`,
+// `labels.fieldLabel`), else the service's `string` and "field value".
+function labeller(labels = {}) {
+  return {
+    move: (a) => (labels.label && labels.label(a)) || a.string,
+    field: (field, value) => (labels.fieldLabel && labels.fieldLabel(field, value)) || named(field, value),
+  };
+}
+
+function moveButton(action, onPlay, label, title) {
   return h(
     "button",
     {
       class: "move",
       type: "button",
       dataset: { actionId: String(action.id), type: action.struct.type || "" },
-      title: action.string,
+      title: title || label || action.string,
       onclick: () => onPlay(action),
     },
     label || action.string,
@@ -111,34 +123,38 @@ function amountControl(type, field, actions, onPlay) {
   return box;
 }
 
-// Two-field actions (take x block, painter x quantity) as one row of buttons per value of the
-// first field, each button labelled by the second ("take 2: [block 1] [block 2] ...").
-function gridControl(fields, actions, onPlay) {
+// Two-field actions (take x block, painter x quantity) as a grid: one row per value of the
+// first field, one column per value of the second ("take 2: [block 1] [block 2] ..."). The
+// columns share the panel's width (and labels wrap), so a wide grid never sticks out of it.
+function gridControl(fields, actions, onPlay, label) {
   const [first, second] = fields;
-  const named = (field, value) =>
-    typeof value === "number" ? `${field.replace(/_/g, " ")} ${value}` : String(value);
   const rows = new Map();
+  const columns = [];
   for (const a of actions) {
     const key = a.struct[first] === undefined ? "" : a.struct[first];
-    if (!rows.has(key)) rows.set(key, []);
-    rows.get(key).push(a);
+    if (!rows.has(key)) rows.set(key, new Map());
+    const col = a.struct[second];
+    if (!columns.includes(col)) columns.push(col);
+    rows.get(key).set(col, a);
   }
-  return h(
+  const grid = h(
     "div",
-    { class: "move-grid" },
-    [...rows.entries()].map(([key, row]) =>
-      h(
-        "div",
-        { class: "move-row" },
-        h("span", { class: "row-label" }, named(first, key)),
-        row.map((a) => moveButton(a, onPlay, a.struct[second] === undefined ? a.string : named(second, a.struct[second]))),
-      ),
-    ),
+    { class: "move-grid", style: { gridTemplateColumns: `max-content repeat(${columns.length}, minmax(0, 1fr))` } },
+    [...rows.entries()].map(([key, row]) => [
+      h("span", { class: "row-label" }, label.field(first, key)),
+      columns.map((col) => {
+        const a = row.get(col);
+        if (!a) return h("span", { class: "grid-gap" });
+        return moveButton(a, onPlay, col === undefined ? label.move(a) : label.field(second, col), label.move(a));
+      }),
+    ]),
   );
+  return grid;
 }
 
-// The whole panel for a list of legal actions.
-export function renderMoves(actions, onPlay) {
+// The whole panel for a list of legal actions; `labels` (optional) words them for people.
+export function renderMoves(actions, onPlay, labels) {
+  const label = labeller(labels);
   const box = h("div", { class: "moves" });
   box.amountControls = {};
   for (const [type, group] of groupByType(actions)) {
@@ -149,9 +165,9 @@ export function renderMoves(actions, onPlay) {
       control = amountControl(type, fields[0], group, onPlay);
       box.amountControls[type] = { control, field: fields[0] };
     } else if (fields.length === 2 && group.length > GRID_THRESHOLD) {
-      control = gridControl(fields, group, onPlay);
+      control = gridControl(fields, group, onPlay, label);
     } else {
-      control = h("div", { class: "move-row" }, group.map((a) => moveButton(a, onPlay)));
+      control = h("div", { class: "move-row" }, group.map((a) => moveButton(a, onPlay, label.move(a))));
     }
     box.appendChild(h("div", { class: "move-group" }, h("h4", {}, title(type)), control));
   }

@@ -28,6 +28,18 @@ const generic = {
   },
 };
 
+// A game without result columns: every per-seat list of numbers in its final view.
+function genericResult(view) {
+  const n = (view.returns || []).length;
+  const fields = Object.entries(view).filter(
+    ([k, v]) => k !== "returns" && Array.isArray(v) && v.length === n && v.every((x) => typeof x === "number"),
+  );
+  return {
+    head: fields.map(([k]) => k.replace(/_/g, " ")),
+    cells: (s) => fields.map(([, v]) => String(v[s])),
+  };
+}
+
 export function rendererFor(game) {
   const own = RENDERERS[game] || {};
   return {
@@ -49,6 +61,15 @@ export function rendererFor(game) {
       }
     },
     describe: (event, ctx) => (own.describe && own.describe(event, ctx)) || generic.describe(event, ctx),
+    // How a legal action or one field of it reads on a button (null: the service's string).
+    moveLabel: (action, ctx) => (own.moveLabel && own.moveLabel(action, ctx)) || null,
+    fieldLabel: (field, value, ctx) => (own.fieldLabel && own.fieldLabel(field, value, ctx)) || null,
+    // The end screen's columns in the game's own units: {head: [...], cells: (seat) => [...]}.
+    resultColumns: (view, ctx) => (own.resultColumns ? own.resultColumns(view, ctx) : genericResult(view)),
+    // Words for the choices of enumerated parameters: {param: {value: {label, text}}}.
+    paramChoices: own.paramChoices || null,
+    // Why a hint can be flat in this game (shown when every move scores the same), or null.
+    flatHint: (ctx) => (own.flatHint ? own.flatHint(ctx) : null),
     describePrivate: (entry, ctx) =>
       (own.describePrivate && own.describePrivate(entry, ctx)) || generic.describePrivate(entry, ctx),
   };

@@ -123,7 +123,7 @@ export function describe(event, ctx) {
       return [`${act(ctx, s, "pass")}.`];
     case "flip":
       return [
-        `${act(ctx, s, "flip")} ${possessive(ctx, event.owner)} card ${event.position + 1}: `,
+        `${act(ctx, s, "flip")} ${rowOwner(ctx, s, event.owner)} card ${event.position + 1}: `,
         card(event.card),
         event.outcome ? [" — ", h("b", {}, event.outcome === "success" ? "challenge succeeds" : "challenge fails")] : "",
         ".",
@@ -133,6 +133,38 @@ export function describe(event, ctx) {
     default:
       return null;
   }
+}
+
+// Whose card, seen from the flipper: "your own", "their own", "your", "Seat 2's".
+function rowOwner(ctx, flipper, owner) {
+  if (owner === flipper) return flipper === ctx.me ? "your own" : "their own";
+  return possessive(ctx, owner);
+}
+
+// Cards are numbered from 1 for people, everywhere (the API's `position` counts from 0): the
+// move buttons, the hint, the log and the table's card faces all say "card 1" for position 0.
+export function moveLabel(action, ctx) {
+  const a = action.struct;
+  if (a.type !== "flip") return null;
+  return `flip ${a.owner === ctx.me ? "your own" : `Seat ${a.owner}'s`} card ${a.position + 1}`;
+}
+
+export function fieldLabel(field, value, ctx) {
+  if (field === "position") return `card ${value + 1}`;
+  if (field === "owner") return value === ctx.me ? "your row" : `Seat ${value}'s row`;
+  return null;
+}
+
+// The end screen: hands, forgeries held (the first tie-break), misses; and how it ended.
+export function resultColumns(view) {
+  return {
+    head: ["Cards in hand", "Forgeries held", "Misses"],
+    cells: (s) => [h("b", {}, String(view.hand_sizes[s])), String(view.forgeries_held[s]), String(view.misses[s])],
+    summary:
+      view.end === "one_card"
+        ? "A player got down to one card or fewer and won at once."
+        : `The game ended (${END_TEXT[view.end] || view.end}): among the players holding the fewest forgeries, those with the fewest cards win.`,
+  };
 }
 
 export function describePrivate(entry) {

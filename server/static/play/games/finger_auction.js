@@ -68,21 +68,62 @@ export function describe(event, ctx) {
         out.push(h("br"), `Bids revealed: ${shown}. `);
         if (event.outcome === "won") {
           out.push(h("b", {}, `${seatLabel(ctx, event.winner)} won`), ` and takes ${event.takes}.`);
+        } else if (event.outcome === "tie_break") {
+          out.push(h("b", {}, "Void again"), `: a draw decides among ${event.tied.map((t) => seatLabel(ctx, t)).join(" and ")}.`);
         } else {
-          out.push(h("b", {}, event.outcome === "void" ? "Void auction" : event.outcome), ".");
+          out.push(h("b", {}, event.outcome === "void" ? "Void auction" : event.outcome), ": everyone bids again.");
         }
       }
-      return out;
+      return [...out, ...takings(event, ctx, event.winner)];
     }
+    case "tie_break":
+      return [
+        h("b", {}, `Tie-break: ${seatLabel(ctx, event.winner)} won`),
+        ` and takes ${event.takes}.`,
+        ...takings(event, ctx, event.winner),
+      ];
     case "pick":
-      return [`${act(ctx, s, "pick")} `, card(event.card), "."];
+      return [`${act(ctx, s, "pick")} `, card(event.card), ".", ...takings(event, ctx, s)];
     default:
       return null;
   }
+}
+
+// The cards a step handed out without a pick: the rest of a take, and the leftover.
+function takings(event, ctx, taker) {
+  const out = [];
+  if (event.auto_picked) {
+    out.push(h("br"), `${seatLabel(ctx, taker)} ${taker === ctx.me ? "take" : "takes"} `, cardCounts(event.auto_picked), " (no choice left).");
+  }
+  if (event.leftover) {
+    const s = event.leftover.seat;
+    out.push(h("br"), `${seatLabel(ctx, s)}, last in the round, ${s === ctx.me ? "take" : "takes"} the rest: `, cardCounts(event.leftover.cards), ".");
+  }
+  return out;
 }
 
 // The seat's own sealed bid (a private entry).
 export function describePrivate(entry) {
   if (entry.take !== undefined || entry.bid !== undefined) return `Your sealed bid: ${bidText(entry)}.`;
   return null;
+}
+
+const PAINTERS = ["Monet", "van Gogh", "Vermeer"];
+
+// The end screen: each painter's points, the score, the cards held (the tie-break).
+export function resultColumns(view) {
+  const byPainter = view.points_by_painter || [];
+  const monaAs = view.mona_lisa_as || {};
+  return {
+    head: [...PAINTERS, "Score", "Cards held"],
+    cells: (s) => [
+      ...PAINTERS.map((p) => {
+        const pts = String((byPainter[s] || {})[p] ?? "");
+        return monaAs[String(s)] === p ? [pts, h("span", { class: "note" }, " (with the Mona Lisa)")] : pts;
+      }),
+      h("b", {}, String(view.scores[s])),
+      String(Object.values(view.collections[s] || {}).reduce((a, b) => a + b, 0)),
+    ],
+    summary: "Highest score wins; a tie goes to the player holding fewer cards.",
+  };
 }

@@ -216,3 +216,53 @@ export function describePrivate(entry) {
   if (entry.amount !== undefined) return [`Your sealed bid: ${entry.amount}.`];
   return null;
 }
+
+// Words for the setup form: the two rulesets and the two payoffs (the values sent stay).
+export const paramChoices = {
+  ruleset: {
+    seed: {
+      label: "Source rule text",
+      text:
+        "The rules as the source text gives them: 3 players are dealt 11 cards; a painting " +
+        "nobody bids on costs its auctioneer 1; a Double's price is split between the two " +
+        "auctioneers; tied sealed bids go to the seat nearest after the auctioneer.",
+    },
+    classic: {
+      label: "Published game",
+      text:
+        "The published game's rules: 3 players are dealt 10 cards; a painting nobody bids on " +
+        "goes to its auctioneer for free; a Double's whole price goes to the player who added " +
+        "the second card; a tied sealed bid goes to the auctioneer if tied, else the nearest after.",
+    },
+  },
+  payoff: {
+    points: {
+      label: "Points for places",
+      text: "The result is the points table by final money (3 players: 3 to the richest); ties share the places' points.",
+    },
+    money: { label: "Final money", text: "The result is each player's final money." },
+  },
+};
+
+// The end screen: final money, and the points (points payoff) with each seat's place.
+export function resultColumns(view, ctx) {
+  const money = view.money || [];
+  const place = (s) => 1 + money.filter((m) => m > money[s]).length;
+  const points = ctx.params.payoff !== "money";
+  return {
+    head: points ? ["Money", "Place", "Points"] : ["Money", "Place"],
+    cells: (s) => {
+      const cells = [h("b", {}, String(money[s])), String(place(s))];
+      if (points) cells.push(String(Math.round(view.returns[s] * 1000) / 1000));
+      return cells;
+    },
+    summary: points
+      ? "Ranked by final money; the points table pays the places (tied players share)."
+      : "Ranked by final money.",
+  };
+}
+
+export function flatHint(ctx) {
+  if (ctx.params.payoff === "money") return null;
+  return "in a points game only the final place counts, and as the bot sees it no move changes yours any more (the money itself earns nothing)";
+}
