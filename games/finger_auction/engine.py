@@ -19,6 +19,7 @@ import random
 from typing import Any
 
 from games.core.engine import CHANCE, TERMINAL, Engine, Narration
+from games.finger_auction.actions import bid_of, pick, take_block_of
 from games.paintings import (
     FULL_DECK,
     KIND_NAMES,
@@ -82,9 +83,8 @@ def auction_result(active: list[int], bids: list[int], max_bid: int) -> tuple[in
     the seats sharing the lowest bid.
     """
     if len(active) == 2:
-        a, b = bids
-        take_a, block_a = a // max_bid + 1, a % max_bid + 1
-        take_b, block_b = b // max_bid + 1, b % max_bid + 1
+        take_a, block_a = take_block_of(bids[0], max_bid)
+        take_b, block_b = take_block_of(bids[1], max_bid)
         live_a = take_a != block_b
         live_b = take_b != block_a
         if live_a and (not live_b or take_a < take_b):
@@ -97,7 +97,7 @@ def auction_result(active: list[int], bids: list[int], max_bid: int) -> tuple[in
         if (best < 0 or a < best) and bids.count(a) == 1:
             best = a
     if best >= 0:
-        return active[bids.index(best)], best + 1, []
+        return active[bids.index(best)], bid_of(best), []
     low = min(bids)
     return -1, 0, [seat for i, seat in enumerate(active) if bids[i] == low]
 
@@ -113,7 +113,7 @@ def bid_lists(max_bid: int) -> tuple[tuple[int, ...], ...]:
         m = max_bid
         two = [tuple(range(m * m))]
         for banned in range(1, m + 1):
-            two.append(tuple(a for a in range(m * m) if a // m + 1 != banned))
+            two.append(tuple(a for a in range(m * m) if take_block_of(a, m)[0] != banned))
         lists = (*two, tuple(range(m)))
         _BID_LISTS[max_bid] = lists
     return lists
@@ -164,7 +164,7 @@ class FingerAuctionEngine(Engine):
         self.rounds = rounds
         self.cards_per_round = cards_per_round
         self.max_bid = max_bid
-        self.pick_base = max_bid * max_bid
+        self.pick_base = pick(0, max_bid)
         self.bid_lists = bid_lists(max_bid)
         self.history: list[int] = []
         self.phase = REVEAL
@@ -208,15 +208,12 @@ class FingerAuctionEngine(Engine):
         new.picks_left = self.picks_left
         return new
 
-    # --- action encoding -----------------------------------------------------------------------
-    # Multi-player auction (3+ seats): bid b -> b - 1.  Two-player auction: (take t, block k) ->
-    # (t - 1) * max_bid + (k - 1).  Pick of kind k -> max_bid**2 + k.  Chance: a reveal is the
-    # kind, a tie-break is the winning seat.
+    # --- action encoding (the layout: ``games.finger_auction.actions``) -----------------------
     def decode_bid(self, action: int) -> tuple[int, int]:
         """(take, block) of a bid action in the auction in progress; block 0 when multi-player."""
         if len(self.active) == 2:
-            return action // self.max_bid + 1, action % self.max_bid + 1
-        return action + 1, 0
+            return take_block_of(action, self.max_bid)
+        return bid_of(action), 0
 
     # --- game loop -----------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -336,12 +333,8 @@ class FingerAuctionEngine(Engine):
         active = self.active
         bids = self.bids
         m = self.max_bid
-        if len(active) == 2:
-            self.last_take[active[0]] = bids[0] // m + 1
-            self.last_take[active[1]] = bids[1] // m + 1
-        else:
-            for i, seat in enumerate(active):
-                self.last_take[seat] = bids[i] + 1
+        for i, seat in enumerate(active):
+            self.last_take[seat] = self.decode_bid(bids[i])[0]
         winner, take, tied = auction_result(active, bids, m)
         if winner >= 0:
             self._win(winner, take)
