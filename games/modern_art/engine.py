@@ -23,6 +23,7 @@ entries.
 from __future__ import annotations
 
 import random
+import warnings
 from itertools import compress
 from typing import Any
 
@@ -306,8 +307,16 @@ class ModernArtEngine(Engine):
         self.history.append(action)
         _APPLY[self.phase](self, action)
 
-    def random_playout(self, rng: random.Random) -> list[float]:
+    def compiled_random_playout(self, rng: random.Random) -> list[float]:
+        """``random_playout`` in C (``games/modern_art/_playout.pyx``), when it is built."""
+        return compiled_playout(self, rng)  # type: ignore[misc]
+
+    def python_random_playout(self, rng: random.Random) -> list[float]:
         """Plays uniformly random legal actions to the end; returns ``returns()``.
+
+        ``random_playout`` is this method, or the same in C when the extension
+        ``games.modern_art._playout`` is built (``pip install -e .`` builds it; about 10x faster
+        a rollout); tests/test_modern_art_compiled_playout.py pins both against the plain loop.
 
         Exactly the loop ``while not terminal: apply(legal[int(rng.random() * len(legal))])``
         with ``sample_chance(rng)`` at chance nodes: the same actions from the same ``rng``
@@ -982,6 +991,28 @@ class ModernArtEngine(Engine):
                     feats[j + 3 + 2 * n] = self.bids[player] / 100.0
         return feats
 
+
+# The compiled playout, if the extension is built (and agrees with this module's id layout).
+try:
+    from games.modern_art._playout import LAYOUT as _COMPILED_LAYOUT
+    from games.modern_art._playout import random_playout as compiled_playout
+except ImportError:  # not built (a source checkout without a compiler): the Python one runs
+    compiled_playout = None
+else:
+    _LAYOUT = (*range(NUM_PHASES), CHANCE, TERMINAL, PASS, ACCEPT, DECLINE)
+    if (*_LAYOUT, ADD_BASE, OFFER_BASE, PAIR_BASE, AMOUNT_BASE) != _COMPILED_LAYOUT:
+        warnings.warn(
+            "games.modern_art._playout is stale (another id layout): using the Python "
+            "playout; rebuild it with pip install -e .",
+            stacklevel=1,
+        )
+        compiled_playout = None
+ModernArtEngine.random_playout = (  # type: ignore[method-assign]
+    ModernArtEngine.python_random_playout
+    if compiled_playout is None
+    else ModernArtEngine.compiled_random_playout
+)
+compiled_random_playout = ModernArtEngine.compiled_random_playout
 
 # Per phase (indexed by the phase number): the step and the legal actions of the seat to move.
 _APPLY = (
