@@ -315,8 +315,9 @@ class ModernArtEngine(Engine):
         """Plays uniformly random legal actions to the end; returns ``returns()``.
 
         ``random_playout`` is this method, or the same in C when the extension
-        ``games.modern_art._playout`` is built (``pip install -e .`` builds it; about 10x faster
-        a rollout); tests/test_modern_art_compiled_playout.py pins both against the plain loop.
+        ``games.modern_art._playout`` is built (``pip install -e .`` builds it; speed figures in
+        docs/bots.md); tests/test_modern_art_compiled_playout.py pins both against the plain
+        loop.
 
         Exactly the loop ``while not terminal: apply(legal[int(rng.random() * len(legal))])``
         with ``sample_chance(rng)`` at chance nodes: the same actions from the same ``rng``
@@ -325,9 +326,9 @@ class ModernArtEngine(Engine):
         almost all their time here, about 260 steps a game of which two thirds are bids, so:
         a bid is picked by index arithmetic on its legal range instead of a list of every
         amount, and each auction (and each deal) runs in local variables to its end, then
-        settles through the same helpers ``apply`` uses (``_sell``, ``_no_bid``,
-        ``_sealed_bid``, ``_begin_turn``). The rules of a bidding step are written twice, here
-        and in ``apply``; the test is what keeps them equal.
+        settles through the same helpers ``apply`` uses (``_settle_bids``, ``_sell``,
+        ``_sealed_bid``, ``_dealt``). The rules of a bidding step are written twice, here and in
+        ``apply``; the test is what keeps them equal.
         """
         random_ = rng.random
         history = self.history
