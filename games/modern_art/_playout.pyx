@@ -215,6 +215,21 @@ cdef void settle_bids(State* s, _Sink out) except *:
         sell(s, out, s.high_bidder, s.high)
 
 
+cdef inline bint bid_or_pass(State* s, _Sink out, int q, double r):
+    """One Open or Once Around step: legal = [PASS, high + 1 .. money], index i > 0 bids
+    high + i (a seat without more money than the high bid can only pass). True for a bid."""
+    cdef long top = s.money[q], amount = 0
+    if top > s.high:
+        amount = <long>(r * (top - s.high + 1))
+    if amount:
+        s.high += amount
+        step(out, AMOUNT_BASE + s.high, -1)
+        s.high_bidder = q
+        return True
+    step(out, PASS, -1)
+    return False
+
+
 cdef int pick_offer(State* s, int q, double r):
     """The offer at index ``int(r * len(legal))`` of ``ModernArtEngine._offers(q)``."""
     cdef int legal[64]
@@ -305,8 +320,8 @@ def random_playout(engine, rng):
     """Plays ``engine`` to the end with uniform random moves; returns ``engine.returns()``."""
     cdef State s
     cdef _Sink out = _Sink()
-    cdef int q, i, j, card, hb, passes, x, nxt, accept
-    cdef long high, top, amount, price, best
+    cdef int q, i, j, card, x, nxt, accept
+    cdef long top, amount, price, best
     cdef double r
     cfg = engine.cfg
     random_ = rng.random
@@ -368,22 +383,12 @@ def random_playout(engine, rng):
 
     while s.phase != OVER:
         if s.phase == OPEN_BIDS:
-            # legal = [PASS, high + 1 .. money]: index i > 0 is the bid of high + i.
+            # Bids go round until all others pass after a bid (everyone, with no bid).
             q = s.to_move
             while True:
-                top = s.money[q]
-                r = random_()
-                if top > s.high:
-                    amount = <long>(r * (top - s.high + 1))
-                else:
-                    amount = 0
-                if amount:
-                    s.high += amount
-                    step(out, AMOUNT_BASE + s.high, -1)
-                    s.high_bidder = q
+                if bid_or_pass(&s, out, q, random_()):
                     s.passes = 0
                 else:
-                    step(out, PASS, -1)
                     if s.passes + 1 == (s.n if s.high_bidder < 0 else s.n - 1):
                         break
                     s.passes += 1
@@ -393,21 +398,11 @@ def random_playout(engine, rng):
         elif s.phase == PLAY:
             offer(&s, out, pick_offer(&s, s.to_move, random_()))
         elif s.phase == ONCE_BIDS:
+            # One bid or pass each from the auctioneer's left, the auctioneer last.
             q = s.to_move
             x = s.auctioneer
             while True:
-                top = s.money[q]
-                r = random_()
-                if top > s.high:
-                    amount = <long>(r * (top - s.high + 1))
-                else:
-                    amount = 0
-                if amount:
-                    s.high += amount
-                    step(out, AMOUNT_BASE + s.high, -1)
-                    s.high_bidder = q
-                else:
-                    step(out, PASS, -1)
+                bid_or_pass(&s, out, q, random_())
                 if q == x:
                     break
                 q = (q + 1) % s.n
