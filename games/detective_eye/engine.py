@@ -596,6 +596,47 @@ class DetectiveEyeEngine(Engine):
         self.history.append(action)
         _APPLY[self.phase](self, action)
 
+    def random_playout(self, rng: random.Random) -> list[float]:
+        """Plays uniformly random legal actions to the end; returns ``returns()``.
+
+        Exactly the loop ``while not terminal: apply(legal[int(rng.random() * len(legal))])``
+        with ``sample_chance(rng)`` at chance nodes (tests/test_detective_eye_playout.py
+        compares the two from every phase): the same draws, actions, history and state. What
+        it saves is the plumbing, not the rules: the move is read off the cached legal lists
+        (a turn's list is the painters held, then the declarations) without copying them, and
+        the step goes to the phase's handler without the ``apply`` call.
+        """
+        random_ = rng.random
+        history = self.history
+        push = history.append
+        rules = self.rules
+        declares, raises = rules.declares, rules.raises
+        while True:
+            phase = self.phase
+            if phase == FLIP:
+                face_down = self.face_down
+                action = face_down[int(random_() * len(face_down))]
+            elif phase == FIRST:
+                held = self.hands[self.player].held
+                action = held[int(random_() * len(held))]
+            elif phase == TURN:
+                held = self.hands[self.player].held
+                more = declares[self.table]
+                i = int(random_() * (len(held) + len(more)))
+                action = held[i] if i < len(held) else more[i - len(held)]
+            elif phase == BID:
+                legal = raises[self.table][self.bid_quantity]
+                action = legal[int(random_() * len(legal))]
+            elif phase == OVER:
+                return self.returns()
+            elif self.player == CHANCE:
+                action = self.sample_chance(rng)
+            else:
+                legal = self.player_actions()
+                action = legal[int(random_() * len(legal))]
+            push(action)
+            _APPLY[phase](self, action)
+
     # --- the steps, in game order (``_APPLY`` dispatches on the phase) ------------------------
     def _deal(self, action: int) -> None:
         """Seat by seat, the whole hand at once (``action`` indexes ``deal_comps``)."""
