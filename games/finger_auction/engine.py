@@ -83,8 +83,9 @@ def auction_result(active: list[int], bids: list[int], max_bid: int) -> tuple[in
     the seats sharing the lowest bid.
     """
     if len(active) == 2:
-        take_a, block_a = take_block_of(bids[0], max_bid)
-        take_b, block_b = take_block_of(bids[1], max_bid)
+        a, b = bids  # take_block_of, inlined on this hot path
+        take_a, block_a = a // max_bid + 1, a % max_bid + 1
+        take_b, block_b = b // max_bid + 1, b % max_bid + 1
         live_a = take_a != block_b
         live_b = take_b != block_a
         if live_a and (not live_b or take_a < take_b):
@@ -333,8 +334,12 @@ class FingerAuctionEngine(Engine):
         active = self.active
         bids = self.bids
         m = self.max_bid
-        for i, seat in enumerate(active):
-            self.last_take[seat] = self.decode_bid(bids[i])[0]
+        if len(active) == 2:  # the takes of ``decode_bid``, inlined on this hot path
+            self.last_take[active[0]] = bids[0] // m + 1
+            self.last_take[active[1]] = bids[1] // m + 1
+        else:
+            for i, seat in enumerate(active):
+                self.last_take[seat] = bids[i] + 1
         winner, take, tied = auction_result(active, bids, m)
         if winner >= 0:
             self._win(winner, take)

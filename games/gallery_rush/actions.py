@@ -31,7 +31,7 @@ ML_SLOT = 3
 # The plain actions by their JSON type.
 SIMPLE = {"explore": EXPLORE, "continue": CONTINUE, "confirm": CONFIRM, "pass": PASS}
 DECLARATIONS = list(range(DECLARE_MONET, DECLARE_MONA_LISA + 1))
-TURN_ACTIONS = [EXPLORE, *DECLARATIONS]  # a turn with cards left to flip (callers copy it)
+TURN_ACTIONS = (EXPLORE, *DECLARATIONS)  # a turn with cards left to flip
 
 
 def declare(call: int) -> int:

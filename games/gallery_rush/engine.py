@@ -169,13 +169,13 @@ class GalleryRushEngine(Engine):
         phase = self.phase
         if phase == TURN:
             if self._cards_left():
-                return TURN_ACTIONS.copy()
+                return [*TURN_ACTIONS]
             return [PASS]
         if phase == CHOOSE:
             return [CONTINUE, CONFIRM] if self._cards_left() else [CONFIRM]
         if phase == STEAL:
             victim = self.collections[self.victims[0]]
-            return [steal(s) for s in range(4) if victim[s]]
+            return [STEAL_BASE + s for s in range(4) if victim[s]]  # steal(s), inlined
         return []
 
     def _cards_left(self) -> bool:
@@ -198,10 +198,10 @@ class GalleryRushEngine(Engine):
             elif action == PASS:
                 self._end_turn()
             else:
-                self.declared = call_of(action)
+                self.declared = action - DECLARE_MONET  # call_of, inlined
                 self._start_flip(FOR_DECLARE)
         elif phase == STEAL:
-            slot = slot_of(action)
+            slot = action - STEAL_BASE  # slot_of, inlined
             victim = self.victims.pop(0)
             self.collections[victim][slot] -= 1
             self.collections[self.player][slot] += 1
