@@ -154,6 +154,13 @@ bench.add_command(bench_cfr)
     help="Rollouts uniform over our candidate actions (Modern Art bids) instead of all legal.",
 )
 @click.option("--seed", default=0, show_default=True)
+@click.option(
+    "--baseline",
+    default="a322b0d",
+    show_default=True,
+    help="Git revision whose search is measured too (same slices, position and rollouts).",
+)
+@click.option("--no-baseline", is_flag=True, help="Measure without the baseline revision.")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
 def bench_ismcts(
     names: tuple[str, ...],
@@ -162,22 +169,28 @@ def bench_ismcts(
     worlds: int,
     abstraction: bool,
     seed: int,
+    baseline: str,
+    no_baseline: bool,
     as_json: bool,
 ) -> None:
-    """ISMCTS simulations/s: ours against OpenSpiel's Python ISMCTSBot, same job, and ratio."""
+    """ISMCTS simulations/s: ours against OpenSpiel's Python ISMCTSBot and an older revision."""
     from evaluation.bench import ismcts as bench_mod
 
     if seconds <= 0 or rounds < 1 or worlds < 1:
         raise click.BadParameter("--seconds, --rounds and --worlds must be positive")
-    report = bench_mod.run(
-        list(names) or None,
-        seconds,
-        seed,
-        rounds=rounds,
-        worlds=worlds,
-        abstraction=abstraction,
-        progress=lambda text: click.echo(f"measuring {text} ...", err=True),
-    )
+    try:
+        report = bench_mod.run(
+            list(names) or None,
+            seconds,
+            seed,
+            rounds=rounds,
+            worlds=worlds,
+            abstraction=abstraction,
+            progress=lambda text: click.echo(f"measuring {text} ...", err=True),
+            baseline=None if no_baseline else baseline,
+        )
+    except bench_mod.BaselineError as err:
+        raise click.ClickException(str(err)) from None
     if as_json:
         json.dump(report, sys.stdout, indent=2)
         sys.stdout.write("\n")

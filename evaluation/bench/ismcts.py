@@ -12,12 +12,27 @@ their pool). The rollout policy is uniform random over every legal action (whole
 included in Modern Art: our action abstraction is off, so both trees branch on every bid).
 ``abstraction=True`` measures instead with rollouts uniform over the candidate actions of our
 abstraction, for both bots (OpenSpiel's tree still branches on every legal bid).
+
+``baseline`` (a git revision, by default ``BASELINE_REV``, issue 15's starting point) adds a
+third contender: our search as that commit had it, exported with ``git archive`` and run in a
+subprocess on its own code (``_baseline_worker.py``), in the same interleaved slices, at the
+same position (checked: the same history) with the same rollout policy. ``vs_baseline`` is the
+ratio of today's simulations per second to the baseline's.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
+import os
 import random
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import pyspiel
@@ -31,6 +46,94 @@ from games.core.engine import CHANCE
 from games.core.infoset import build_infoset
 
 TARGET_RATIO = 15.0
+# Issue 15's starting point: the search and engines before its speed work.
+BASELINE_REV = "a322b0d"
+# Issue 15, target 5: Modern Art at least twice the baseline's simulations per second.
+BASELINE_TARGETS = {"modern_art": 2.0}
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+class BaselineError(RuntimeError):
+    """The baseline revision cannot be exported or run (named in the message)."""
+
+
+def export_revision(rev: str, repo: Path = REPO_ROOT) -> Path:
+    """The tree of ``rev`` under the temporary directory (exported once per commit)."""
+    try:
+        sha = subprocess.run(
+            ["git", "-C", str(repo), "rev-parse", "--verify", f"{rev}^{{commit}}"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError) as err:
+        raise BaselineError(
+            f"baseline revision {rev!r} is not a commit of the git checkout at {repo} "
+            "(pass --no-baseline to measure without it)"
+        ) from err
+    target = Path(tempfile.gettempdir()) / f"atelier-baseline-{sha[:12]}"
+    if not (target / "games").is_dir():
+        partial = Path(tempfile.mkdtemp(prefix=f"atelier-baseline-{sha[:12]}-"))
+        archive = subprocess.run(
+            ["git", "-C", str(repo), "archive", "--format=tar", sha],
+            capture_output=True,
+            check=True,
+        ).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(partial, filter="data")
+        with contextlib.suppress(OSError):  # another run exported it meanwhile
+            partial.rename(target)
+    return target
+
+
+class Baseline:
+    """Our ISMCTS as an older commit had it, measured slice by slice in a subprocess."""
+
+    def __init__(self, rev: str) -> None:
+        self.rev = rev
+        self.root = export_revision(rev)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        self.proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("_baseline_worker.py")), str(self.root)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        self._read()
+
+    def _read(self) -> dict[str, Any]:
+        line = self.proc.stdout.readline()  # type: ignore[union-attr]
+        if not line:
+            raise BaselineError(f"the baseline at {self.rev} stopped (see its error above)")
+        return json.loads(line)
+
+    def measure(
+        self,
+        name: str,
+        position_seed: int,
+        seconds: float,
+        seed: int,
+        worlds: int,
+        abstraction: bool,
+    ) -> tuple[int, float, list[int]]:
+        job = {
+            "game": name,
+            "position_seed": position_seed,
+            "seconds": seconds,
+            "seed": seed,
+            "worlds": worlds,
+            "abstraction": abstraction,
+        }
+        self.proc.stdin.write(json.dumps(job) + "\n")  # type: ignore[union-attr]
+        self.proc.stdin.flush()  # type: ignore[union-attr]
+        answer = self._read()
+        return answer["simulations"], answer["seconds"], answer["history"]
+
+    def close(self) -> None:
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=30)
 
 
 def position(game: pyspiel.Game, seed: int, decisions: int = 12):
@@ -86,10 +189,20 @@ def run(
     worlds: int = 32,
     abstraction: bool = False,
     progress=None,
+    baseline: str | None = None,
 ) -> dict[str, Any]:
-    """Measures every game; returns the JSON report."""
+    """Measures every game; returns the JSON report (``baseline``: a revision to compare with)."""
     names = names or sorted(games.DEFINITIONS)
     slice_s = seconds / rounds
+    old = Baseline(baseline) if baseline else None
+    try:
+        return _run(names, slice_s, seconds, seed, rounds, worlds, abstraction, progress, old)
+    finally:
+        if old is not None:
+            old.close()
+
+
+def _run(names, slice_s, seconds, seed, rounds, worlds, abstraction, progress, old):
     report: dict[str, Any] = {
         "seconds_per_contender": seconds,
         "rounds": rounds,
@@ -97,6 +210,7 @@ def run(
         "rollouts": "uniform over candidates" if abstraction else "uniform over legal actions",
         "seed": seed,
         "target_ratio": TARGET_RATIO,
+        "baseline": old.rev if old else None,
         "games": {},
     }
     for name in names:
@@ -108,6 +222,8 @@ def run(
         infoset = build_infoset(game.definition, game.params, engine, seat)
         state = game.state_from_engine(engine)
         tally = {"ours": [0, 0.0], "openspiel": [0, 0.0]}
+        if old:
+            tally["baseline"] = [0, 0.0]
         for r in range(rounds):
             if progress:
                 progress(f"{name}: round {r + 1}/{rounds}")
@@ -117,6 +233,17 @@ def run(
             ):
                 tally[label][0] += sims
                 tally[label][1] += elapsed
+            if old:
+                sims, elapsed, history = old.measure(
+                    name, seed, slice_s, seed + r, worlds, abstraction
+                )
+                if history != engine.history:
+                    raise BaselineError(
+                        f"{name}: the baseline {old.rev} reached another position from seed "
+                        f"{seed}: its games differ, so its speed is not comparable"
+                    )
+                tally["baseline"][0] += sims
+                tally["baseline"][1] += elapsed
         rates = {k: v[0] / v[1] for k, v in tally.items()}
         report["games"][name] = {
             "params": game.params,
@@ -133,6 +260,17 @@ def run(
             },
             "ratio": round(rates["ours"] / rates["openspiel"], 2),
         }
+        if old:
+            row = report["games"][name]
+            row["baseline"] = {
+                "simulations": tally["baseline"][0],
+                "seconds": round(tally["baseline"][1], 3),
+                "per_s": round(rates["baseline"], 1),
+            }
+            row["vs_baseline"] = round(rates["ours"] / rates["baseline"], 2)
+            if name in BASELINE_TARGETS:
+                row["vs_baseline_target"] = BASELINE_TARGETS[name]
+                row["vs_baseline_target_met"] = row["vs_baseline"] >= BASELINE_TARGETS[name]
     ratios = [row["ratio"] for row in report["games"].values()]
     report["min_ratio"] = min(ratios)
     report["target_met"] = min(ratios) >= TARGET_RATIO
@@ -140,16 +278,26 @@ def run(
 
 
 def format_table(report: dict[str, Any]) -> str:
+    base = report.get("baseline")
+    head = f"{'game':<16}{'ours/s':>12}{'openspiel/s':>14}{'ratio':>9}"
+    if base:
+        head += f"{base + '/s':>14}{'vs ' + base:>12}"
     lines = [
         f"ISMCTS simulations/s, same position, rollouts {report['rollouts']}, "
         f"{report['worlds']} worlds",
-        f"{'game':<16}{'ours/s':>12}{'openspiel/s':>14}{'ratio':>9}",
+        head,
     ]
     for name, row in report["games"].items():
-        lines.append(
+        line = (
             f"{name:<16}{row['ours']['per_s']:>12,.0f}{row['openspiel']['per_s']:>14,.1f}"
             f"{row['ratio']:>9.1f}"
         )
+        if base:
+            line += f"{row['baseline']['per_s']:>14,.0f}{row['vs_baseline']:>12.2f}"
+            if "vs_baseline_target" in row:
+                mark = "met" if row["vs_baseline_target_met"] else "MISSED"
+                line += f"  (target >= {row['vs_baseline_target']:.0f}: {mark})"
+        lines.append(line)
     mark = "met" if report["target_met"] else "MISSED"
     lines.append(f"lowest ratio {report['min_ratio']:.1f} (target >= {TARGET_RATIO:.0f}: {mark})")
     return "\n".join(lines)

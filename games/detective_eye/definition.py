@@ -22,6 +22,11 @@ from typing import Any
 
 from games.core.definition import GameDefinition, GameNumbers, InvalidAction, Prior
 from games.core.params import InvalidParams, ParamSpec
+from games.detective_eye.actions import BID as BID_ACTION
+from games.detective_eye.actions import DISCARD as DISCARD_ACTION
+from games.detective_eye.actions import FLIP as FLIP_ACTION
+from games.detective_eye.actions import PASS as PASS_ACTION
+from games.detective_eye.actions import PLACE, Config
 from games.detective_eye.engine import (
     BID,
     DEAL,
@@ -112,15 +117,7 @@ class DetectiveEye(GameDefinition):
         key = tuple(params.items())
         fresh = self._fresh.get(key)
         if fresh is None:
-            fresh = DetectiveEyeEngine(
-                params["players"],
-                params["max_rounds"],
-                params["painters"],
-                params["cards_per_painter"],
-                params["hand_size"],
-                params["draft_size"],
-                params["forgeries"],
-            )
+            fresh = DetectiveEyeEngine(Config.from_params(params))
             self._fresh[key] = fresh
         return fresh.copy()
 
@@ -149,22 +146,22 @@ class DetectiveEye(GameDefinition):
             return {"type": "deal", "seat": engine.dealt, "cards": painter_counts(names, comp)}
         if phase == START:
             return {"type": "start_player", "seat": action}
-        p = engine.painters
-        if action < p:
+        ids = engine.ids
+        kind = ids.kind(action)
+        if kind == PLACE:
             return {"type": "place", "card": names[action]}
-        if action < 2 * p:
-            return {"type": "discard", "card": names[action - p]}
-        if action == 2 * p:
+        if kind == DISCARD_ACTION:
+            return {"type": "discard", "card": names[ids.discarded(action)]}
+        if kind == PASS_ACTION:
             return {"type": "pass"}
-        if action < engine.flip_base:
-            q, painter = divmod(action - engine.bid_base, p)
+        if kind == BID_ACTION:
+            painter, quantity = ids.bid_of(action)
             kind = "raise" if phase == BID else "declare"
-            return {"type": kind, "painter": names[painter], "quantity": q + 1}
-        if action < engine.draft_base:
-            owner, pos = divmod(action - engine.flip_base, engine.hand_size)
+            return {"type": kind, "painter": names[painter], "quantity": quantity}
+        if kind == FLIP_ACTION:
+            owner, pos = ids.flip_of(action)
             return {"type": "flip", "owner": owner, "position": pos}
-        comp = engine.draft_comps[action - engine.draft_base]
-        return {"type": "pass_cards", "cards": painter_counts(names, comp)}
+        return {"type": "pass_cards", "cards": painter_counts(names, ids.draft_of(action))}
 
     def action_to_string(self, engine: Any, player: int, action: int) -> str:
         s = self.action_to_struct(engine, player, action)
@@ -188,6 +185,7 @@ class DetectiveEye(GameDefinition):
             raise InvalidAction("an action must be an object with a 'type'")
         kind = struct["type"]
         by_name = {name: c for c, name in enumerate(engine.names)}
+        ids = engine.ids
         p = engine.painters
 
         def painter(key: str) -> int:
@@ -214,26 +212,26 @@ class DetectiveEye(GameDefinition):
             return tuple(out)
 
         if kind == "place":
-            action = painter("card")
+            action = ids.place(painter("card"))
         elif kind == "discard":
-            action = p + painter("card")
+            action = ids.discard(painter("card"))
         elif kind == "pass":
-            action = engine.pass_action
+            action = ids.pass_action
         elif kind in ("declare", "raise"):
             q = number("quantity")
             if not 1 <= q <= engine.max_quantity:
                 raise InvalidAction(f"field 'quantity' must be 1..{engine.max_quantity}, got {q}")
-            action = engine.bid_action(painter("painter"), q)
+            action = ids.bid(painter("painter"), q)
         elif kind == "flip":
             owner, pos = number("owner"), number("position")
             if not (0 <= owner < engine.num_players and 0 <= pos < engine.hand_size):
                 raise InvalidAction(f"no card at owner {owner}, position {pos}")
-            action = engine.flip_action(owner, pos)
+            action = ids.flip(owner, pos)
         elif kind == "pass_cards":
             key = comp("cards", engine.draft_size)
             if key not in engine.draft_index:
                 raise InvalidAction(f"field 'cards' must hold {engine.draft_size} cards")
-            action = engine.draft_base + engine.draft_index[key]
+            action = ids.draft(key)
         elif kind == "deal":
             key = comp("cards", engine.hand_size)
             if key not in engine.deal_comps:

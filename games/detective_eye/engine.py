@@ -18,12 +18,16 @@ placements masked (one ``bytes.translate`` in C) plus the cards flipped (``revea
 private record is the seat's setup steps (``setup_log``) plus its placements, which are read off
 the history when a key is asked (``_extend_key_cache``): placing a card records nothing.
 
-Speed: random playouts must keep up with OpenSpiel's C++ ``liars_dice`` driven from Python
-(``atelier bench engine``), so the per-step paths avoid building anything they can look up:
-hands are interned ``Hand`` objects carrying their legal placements and transitions, legal
-declarations and raises come from per-setting tables (``Rules``), and ``apply`` inlines the
-common paths of the frequent phases. ``tests/test_detective_eye_engine.py`` pins the behaviour
-with a digest of seeded random playouts.
+The steps read as the rules do: ``apply`` dispatches on the phase to one handler per step
+(deal, pass cards, start player, place, declare, bid, flip, then fail or succeed, discard), and
+each rule has one helper (``_challenge``, ``_return_rows``, ``_end_round``,
+``seat_after_challenger``). Action ids and the setting are ``games.detective_eye.actions``.
+Random playouts must keep up with OpenSpiel's C++ ``liars_dice`` driven from Python
+(``atelier bench engine``; figures in ``docs/rules/detective_eye.md``), so the per-step paths
+look up what they can: hands are interned ``Hand`` objects carrying their legal placements and
+transitions, and legal declarations, raises, flips and the next bidder come from per-setting
+tables (``Rules``). ``tests/test_detective_eye_engine.py`` pins the behaviour with a digest of
+seeded random playouts.
 """
 
 from __future__ import annotations
@@ -36,6 +40,12 @@ from operator import add, sub
 from typing import Any
 
 from games.core.engine import CHANCE, TERMINAL, Engine, Narration
+from games.detective_eye.actions import (  # noqa: F401 (compositions: re-exported)
+    ActionIds,
+    Config,
+    composition_index,
+    compositions,
+)
 from games.paintings import PAINTER_NAMES, shared_returns
 
 # Phases.
@@ -64,7 +74,6 @@ _MASKS = {p: bytes(HIDDEN_BYTE if i < p else i for i in range(256)) for p in ran
 END_NONE, END_WIN, END_SUPPLY, END_CAP = range(4)
 END_NAMES = ("", "one_card", "supply_empty", "round_cap")
 
-_COMPOSITIONS: dict[tuple[int, int, int], tuple[tuple[tuple[int, ...], ...], dict]] = {}
 # How far a draw must be from a cumulative boundary of the deal odds for ``sample_chance``'s
 # bisection to agree with the walk (whose rounding error is a few 1e-16 over at most 91
 # outcomes, the compositions of 12 cards over 3 painters).
@@ -129,36 +138,6 @@ def _plus(hand: Hand, cards: tuple[int, ...]) -> Hand:
     return out
 
 
-def compositions(total: int, parts: int, cap: int) -> tuple[tuple[int, ...], ...]:
-    """Every way to split ``total`` cards over ``parts`` painters (each <= ``cap``), in order."""
-    return _composition_table(total, parts, cap)[0]
-
-
-def composition_index(total: int, parts: int, cap: int) -> dict[tuple[int, ...], int]:
-    return _composition_table(total, parts, cap)[1]
-
-
-def _composition_table(total: int, parts: int, cap: int):
-    key = (total, parts, cap)
-    table = _COMPOSITIONS.get(key)
-    if table is None:
-        out: list[tuple[int, ...]] = []
-
-        def rec(prefix: tuple[int, ...], left: int) -> None:
-            if len(prefix) == parts - 1:
-                if left <= cap:
-                    out.append((*prefix, left))
-                return
-            for k in range(min(left, cap), -1, -1):
-                rec((*prefix, k), left - k)
-
-        rec((), total)
-        comps = tuple(out)
-        table = (comps, {c: i for i, c in enumerate(comps)})
-        _COMPOSITIONS[key] = table
-    return table
-
-
 def painter_counts(names: tuple[str, ...], counts: list[int] | tuple[int, ...]) -> dict[str, int]:
     """``{painter: count}`` for the painters present, in painter order."""
     return {names[c]: k for c, k in enumerate(counts) if k}
@@ -175,6 +154,7 @@ class Rules:
         "after_pass",
         "bids",
         "cards_per_painter",
+        "cfg",
         "deal_comps",
         "deal_draw",
         "deal_hands",
@@ -188,6 +168,7 @@ class Rules:
         "draft_size",
         "face_down",
         "flips",
+        "ids",
         "max_rounds",
         "names",
         "next_bidder",
@@ -195,28 +176,29 @@ class Rules:
         "undealt",
     )
 
-    def __init__(
-        self,
-        max_rounds: int,
-        painters: int,
-        cards_per_painter: int,
-        hand_size: int,
-        draft_size: int,
-        base: int,
-        num_players: int,
-    ) -> None:
+    def __init__(self, cfg: Config) -> None:
+        ids = ActionIds(cfg)
+        self.cfg = cfg
+        self.ids = ids
+        max_rounds, painters, cards_per_painter = (
+            cfg.max_rounds,
+            cfg.painters,
+            cfg.cards_per_painter,
+        )
+        hand_size, draft_size, num_players = cfg.hand_size, cfg.draft_size, cfg.num_players
+        base = ids.draft_base
         self.max_rounds = max_rounds
         self.cards_per_painter = cards_per_painter
         self.draft_size = draft_size
         self.names = PAINTER_NAMES[:painters]
         self.draft_base = base
-        self.draft_comps = compositions(draft_size, painters, draft_size)
-        self.draft_index = composition_index(draft_size, painters, draft_size)
+        self.draft_comps = ids.draft_comps
+        self.draft_index = ids.draft_index
         # By hand counts: the legal passes, and the hand left by each draft composition (None
         # where it does not fit). Setup steps are few, but ``map`` arithmetic per step showed.
         self.draft_ids: dict[tuple[int, ...], list[int]] = {}
         self.after_pass: dict[tuple[int, ...], tuple[Hand | None, ...]] = {}
-        self.deal_comps = compositions(hand_size, painters, cards_per_painter)
+        self.deal_comps = ids.deal_comps
         self.deal_hands = tuple(map(hand_of, self.deal_comps))
         # By undealt supply: the deal odds, their outcome ids, and (edges, picks) for the
         # bisection of ``sample_chance`` (see ``_deal_odds``). Per setting, as the ids index
@@ -225,28 +207,22 @@ class Rules:
         self.deal_ids: dict[tuple[int, ...], list[int]] = {}
         self.deal_draw: dict[tuple[int, ...], tuple[list[float], list[int | None]]] = {}
         self.undealt: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}  # ... after a deal
-        if base + len(self.draft_comps) > HIDDEN_BYTE:  # info_key stores actions as bytes
+        if ids.num_actions > HIDDEN_BYTE:  # info_key stores actions as bytes
             raise ValueError("too many distinct actions for this parameter setting")
         # Decoding tables for the hot paths, indexed by action id (a tuple index instead of a
         # subtraction and a divmod per step): ``bids[a]`` is (painter, quantity) of a bid,
         # ``flips[a]`` (owner, position) of a flip; ``None`` for other ids.
-        cards = num_players * hand_size
-        flip_base = base - cards
-        bid_base = 2 * painters + 1
-        self.bids = (None,) * bid_base + tuple(
-            (c, q + 1) for q in range(cards) for c in range(painters)
-        )
-        self.flips = (None,) * flip_base + tuple(
-            (s, i) for s in range(num_players) for i in range(hand_size)
-        )
+        cards = ids.max_quantity
+        flip_base = ids.flip_base
+        bid_base = ids.bid_base
+        self.bids = (None,) * bid_base + tuple(map(ids.bid_of, range(bid_base, flip_base)))
+        self.flips = (None,) * flip_base + tuple(map(ids.flip_of, range(flip_base, base)))
         # ``face_down[start][t]``: the flip actions (owner, then position) when a challenge
         # starts with ``t`` cards face down. Turns place in seat order from the start player
         # until the first declaration, so the row lengths follow from ``start`` and ``t``; the
         # list is looked up once per challenge instead of kept up to date at every placement.
         self.face_down = tuple(
-            tuple(
-                _flip_actions(start, t, num_players, hand_size, flip_base) for t in range(cards + 1)
-            )
+            tuple(_flip_actions(start, t, num_players, hand_size, ids) for t in range(cards + 1))
             for start in range(num_players)
         )
         # Legal-list tails by face-down count ``t`` (the callers copy them): ``declares[t]`` is
@@ -254,12 +230,10 @@ class Rules:
         # ``raises[t][q]`` the bidding list over a bid of quantity ``q`` (pass, then every
         # strictly higher quantity up to t). Building these per step was a tenth of a random
         # game's time; at most 49 * 50 / 2 short lists even for the largest setting.
-        self.declares = tuple(
-            list(range(bid_base, bid_base + t * painters)) for t in range(cards + 1)
-        )
+        self.declares = tuple(list(range(bid_base, ids.bid(0, t + 1))) for t in range(cards + 1))
         self.raises = tuple(
             tuple(
-                [2 * painters, *range(bid_base + q * painters, bid_base + t * painters)]
+                [ids.pass_action, *range(ids.bid(0, q + 1), ids.bid(0, t + 1))]
                 for q in range(t + 1)
             )
             for t in range(cards + 1)
@@ -272,15 +246,19 @@ class Rules:
         )
 
 
-def _flip_actions(start: int, table: int, n: int, hand_size: int, flip_base: int) -> list[int]:
+def _flip_actions(start: int, table: int, n: int, hand_size: int, ids: ActionIds) -> list[int]:
     """The face-down cards at a challenge: one first placement each, then turns from ``start``."""
     out = []
     for seat in range(n):
         length = (table // n) + ((seat - start) % n < table % n) if table >= n else 0
         length = min(length, hand_size)  # only reachable settings are ever looked up
-        first = flip_base + seat * hand_size
-        out.extend(range(first, first + length))
+        out.extend(ids.flip(seat, pos) for pos in range(length))
     return out
+
+
+def seat_after_challenger(challenger: int, n: int) -> int:
+    """The rule for the next round's start player: the seat after the round's challenger."""
+    return (challenger + 1) % n
 
 
 def _next_seat(seat: int, out: int, n: int) -> int:
@@ -291,14 +269,14 @@ def _next_seat(seat: int, out: int, n: int) -> int:
     return -1
 
 
-_RULES: dict[tuple[int, ...], Rules] = {}
+_RULES: dict[Config, Rules] = {}
 
 
-def rules_for(*params: int) -> Rules:
-    """The shared ``Rules`` of one setting (``Rules``'s arguments), built on first use."""
-    rules = _RULES.get(params)
+def rules_for(cfg: Config) -> Rules:
+    """The shared ``Rules`` of one setting, built on first use."""
+    rules = _RULES.get(cfg)
     if rules is None:
-        rules = _RULES[params] = Rules(*params)
+        rules = _RULES[cfg] = Rules(cfg)
     return rules
 
 
@@ -345,33 +323,30 @@ class DetectiveEyeEngine(Engine):
         "winners",
     )
 
-    def __init__(
-        self,
-        num_players: int,
-        max_rounds: int = 60,
-        painters: int = 3,
-        cards_per_painter: int = 8,
-        hand_size: int = 5,
-        draft_size: int = 2,
-        forgeries: int = 3,
-    ) -> None:
-        n = num_players
+    def __init__(self, num_players: int | Config, **settings: int) -> None:
+        """``DetectiveEyeEngine(Config(...))``; ``DetectiveEyeEngine(3, hand_size=6)`` is short
+        for ``DetectiveEyeEngine(Config(3, hand_size=6))``."""
+        if isinstance(num_players, Config):
+            if settings:
+                raise TypeError("give either a Config or the settings by name, not both")
+            cfg = num_players
+        else:
+            cfg = Config(num_players, **settings)
+        n = cfg.num_players
+        painters = cfg.painters
         self.num_players = n
+        self.rules = rules_for(cfg)
+        ids = self.rules.ids
         self.painters = painters
-        self.hand_size = hand_size
-        self.max_rounds = max_rounds
-        self.pass_action = 2 * painters
-        self.bid_base = 2 * painters + 1
-        self.flip_base = self.bid_base + painters * n * hand_size
-        self.rules = rules_for(
-            max_rounds,
-            painters,
-            cards_per_painter,
-            hand_size,
-            draft_size,
-            self.flip_base + n * hand_size,
-            n,
-        )
+        self.hand_size = cfg.hand_size
+        self.max_rounds = cfg.max_rounds
+        # The id bases the hot paths compare with, as plain attributes (a property or a
+        # ``self.ids`` hop costs on every step); ``ids`` has the layout.
+        self.pass_action = ids.pass_action
+        self.bid_base = ids.bid_base
+        self.flip_base = ids.flip_base
+        cards_per_painter = cfg.cards_per_painter
+        forgeries = cfg.forgeries
         self.history: list[int] = []
         self.reveals: list[int] = []  # the painter of every card flipped, in order
         # Each seat's private record of the setup (its deal, its pass, what it received); its
@@ -452,10 +427,15 @@ class DetectiveEyeEngine(Engine):
         new.end_reason = self.end_reason
         return new
 
-    # --- action ids --------------------------------------------------------------------------
-    # 0..P-1 place painter; P..2P-1 discard painter; 2P pass; then bids (quantity-major), flips
-    # (owner-major), draft compositions. The bases are plain attributes set once in __init__
-    # (properties cost a call on every step).
+    # --- the setting and its action ids (``games.detective_eye.actions``) --------------------
+    @property
+    def cfg(self) -> Config:
+        return self.rules.cfg
+
+    @property
+    def ids(self) -> ActionIds:
+        return self.rules.ids
+
     @property
     def cards_per_painter(self) -> int:
         return self.rules.cards_per_painter
@@ -486,17 +466,17 @@ class DetectiveEyeEngine(Engine):
 
     @property
     def max_quantity(self) -> int:
-        return self.num_players * self.hand_size
+        return self.rules.ids.max_quantity
 
     @property
     def num_actions(self) -> int:
-        return self.draft_base + len(self.draft_comps)
+        return self.rules.ids.num_actions
 
     def bid_action(self, painter: int, quantity: int) -> int:
-        return self.bid_base + (quantity - 1) * self.painters + painter
+        return self.rules.ids.bid(painter, quantity)
 
     def flip_action(self, owner: int, position: int) -> int:
-        return self.flip_base + owner * self.hand_size + position
+        return self.rules.ids.flip(owner, position)
 
     # --- game loop ---------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -613,211 +593,223 @@ class DetectiveEyeEngine(Engine):
         return []
 
     def apply(self, action: int) -> None:
-        # The phases in order of frequency in random play (first placements, flips, turns,
-        # bidding), the common paths inlined: at this rate every call and attribute access shows.
-        # A declaration nobody can raise and the end of a bidding fall through to the start of
-        # the challenge at the bottom; every other path returns.
+        self.history.append(action)
+        _APPLY[self.phase](self, action)
+
+    def random_playout(self, rng: random.Random) -> list[float]:
+        """Plays uniformly random legal actions to the end; returns ``returns()``.
+
+        Exactly the loop ``while not terminal: apply(legal[int(rng.random() * len(legal))])``
+        with ``sample_chance(rng)`` at chance nodes (tests/test_detective_eye_playout.py
+        compares the two from every phase): the same draws, actions, history and state. What
+        it saves is the plumbing, not the rules: the move is read off the cached legal lists
+        (a turn's list is the painters held, then the declarations) without copying them, and
+        the step goes to the phase's handler without the ``apply`` call.
+        """
+        random_ = rng.random
         history = self.history
-        history.append(action)
-        phase = self.phase
-        player = self.player
-        if phase == FIRST:  # a face-down placement, seats in order
-            hands = self.hands
-            hands[player] = hands[player].minus[action]
-            self.rows[player].append(action)
-            player += 1
-            self.table = player  # one card from each seat so far
-            if player < self.num_players:
-                self.player = player
+        push = history.append
+        rules = self.rules
+        declares, raises = rules.declares, rules.raises
+        while True:
+            phase = self.phase
+            if phase == FLIP:
+                face_down = self.face_down
+                action = face_down[int(random_() * len(face_down))]
+            elif phase == FIRST:
+                held = self.hands[self.player].held
+                action = held[int(random_() * len(held))]
+            elif phase == TURN:
+                held = self.hands[self.player].held
+                more = declares[self.table]
+                i = int(random_() * (len(held) + len(more)))
+                action = held[i] if i < len(held) else more[i - len(held)]
+            elif phase == BID:
+                legal = raises[self.table][self.bid_quantity]
+                action = legal[int(random_() * len(legal))]
+            elif phase == OVER:
+                return self.returns()
+            elif self.player == CHANCE:
+                action = self.sample_chance(rng)
             else:
-                self.phase = TURN
-                self.player = self.start
+                legal = self.player_actions()
+                action = legal[int(random_() * len(legal))]
+            push(action)
+            _APPLY[phase](self, action)
+
+    # --- the steps, in game order (``_APPLY`` dispatches on the phase) ------------------------
+    def _deal(self, action: int) -> None:
+        """Seat by seat, the whole hand at once (``action`` indexes ``deal_comps``)."""
+        seat = self.dealt
+        self.setup_log[seat].append((seat, action))  # deals are steps 0..n-1, by seat
+        self.dealt = seat + 1
+        rules = self.rules
+        self.hands[seat] = rules.deal_hands[action]
+        undealt = rules.undealt.get(self.supply)
+        if undealt is None:
+            undealt = rules.undealt[self.supply] = tuple(
+                tuple(map(sub, self.supply, comp)) for comp in rules.deal_comps
+            )
+        self.supply = undealt[action]
+        if seat + 1 < self.num_players:
             return
-        if phase == FLIP:
-            owner, pos = self.rules.flips[action]
-            card = self.rows[owner][pos]
-            self.reveals.append(card)
-            if card == self.bid_painter:
-                self.found += 1
-                self.challenge_owners |= 1 << owner
-                if self.found == self.bid_quantity:
-                    self._success()
-                    return
-                self.flipped[owner] |= 1 << pos
-                face_down = self.face_down.copy()
-                face_down.remove(action)
-                self.face_down = face_down
-                self.table -= 1
-                return
-            # A failure ends most rounds of random play: the rows go back (_return_rows) and the
-            # common path of _end_round follows, inlined (the challenger is the bidder).
-            n = self.num_players
-            self.hands = self.owned.copy()
-            for row in self.rows:
-                row.clear()
-            if self.found:  # only a flip of the bid painter marks its card as flipped
-                self.flipped = [0] * n
-            self.face_down = _NO_FLIPS
-            self.table = 0
-            misses = self.misses
-            missed = misses[player] + 1
-            if missed < MISSES_PER_FORGERY:
-                misses[player] = missed
-            else:
-                misses[player] = 0
-                self.held[player] += 1
-                self.forgeries -= 1
-                if self.forgeries <= 0:
-                    self._finish(self.ranking(), END_SUPPLY)
-                    return
-            self.round += 1
-            self.start = (player + 1) % n
-            self.bid_quantity = 0
-            self.bid_painter = -1
-            self.bidder = -1
-            if self.round >= self.max_rounds:
-                self._finish(self.ranking(), END_CAP)
-                return
-            self.phase = FIRST
+        if rules.cfg.draft_size:
+            self.phase = DRAFT
             self.player = 0
+        else:
+            self.owned = self.hands.copy()
+            self.phase = START
+            self.player = CHANCE
+
+    def _pass_cards(self, action: int) -> None:
+        """The draft, seat by seat; every seat receives its cards at the last pass."""
+        player = self.player
+        rules = self.rules
+        which = action - rules.draft_base
+        comp = rules.draft_comps[which]
+        step = len(self.history) - 1
+        hands = self.hands
+        hand = hands[player]
+        left = rules.after_pass.get(hand.key)
+        if left is None:  # the smaller hands were interned with this one
+            left = rules.after_pass[hand.key] = tuple(
+                _HANDS.get(tuple(map(sub, hand, c))) for c in rules.draft_comps
+            )
+        hands[player] = left[which]
+        self.passed_cards[player] = comp
+        n = self.num_players
+        if player + 1 < n:
+            self.setup_log[player].append((step, action))
+            self.player = player + 1
             return
-        if phase == TURN:
-            if action < self.painters:  # one more face-down placement
-                hands = self.hands
-                hands[player] = hands[player].minus[action]
-                self.rows[player].append(action)
-                self.table += 1
-                player += 1
-                self.player = player if player < self.num_players else 0
-                return
-            # A declaration opens the bidding, from the next seat unless nobody could raise.
+        # Each receives the pass of the seat before (wrapping); the passes are the last n
+        # steps in seat order, so the composition index comes from the history (no lookup).
+        passed = self.passed_cards
+        received = self.received
+        log = self.setup_log
+        history = self.history
+        first_pass = step - player  # the step of seat 0's pass
+        base = rules.draft_base
+        for receiver in range(n):
+            giver = receiver - 1 if receiver else player
+            got = received[receiver] = passed[giver]
+            hands[receiver] = _plus(hands[receiver], got)
+            log[receiver].append(
+                (step, action if receiver == player else -1, history[first_pass + giver] - base)
+            )
+        self.owned = hands.copy()
+        self.phase = START
+        self.player = CHANCE
+
+    def _start_player(self, seat: int) -> None:
+        self.start = seat
+        self.phase = FIRST
+        self.player = 0
+
+    def _place(self, painter: int) -> None:
+        """A card face down on the seat's row. Each round opens with one card from every seat
+        in seat order (``FIRST``), then turns go round from the start player (``TURN``), where
+        an id past the painters is a declaration instead (one call less per placement than a
+        separate turn handler)."""
+        if painter >= self.painters:
+            self._declare(painter)
+            return
+        player = self.player
+        hands = self.hands
+        hands[player] = hands[player].minus[painter]
+        self.rows[player].append(painter)
+        self.table += 1
+        player += 1
+        if self.phase == TURN:
+            self.player = player if player < self.num_players else 0
+        elif player < self.num_players:
+            self.player = player
+        else:
+            self.phase = TURN
+            self.player = self.start
+
+    def _declare(self, action: int) -> None:
+        """A declaration opens the bidding from the next seat, unless nobody could raise."""
+        player = self.player
+        self.bid_painter, quantity = self.rules.bids[action]
+        self.bid_quantity = quantity
+        self.bidder = player
+        self.bid_passed = 0
+        if quantity < self.table:
+            self.phase = BID
+            player += 1
+            self.player = player if player < self.num_players else 0
+        else:
+            self._challenge(player)
+
+    def _bid(self, action: int) -> None:
+        """Raise or pass. The bidding goes on from the next seat that may still raise (nobody
+        can once the quantity is every card on the table); else the last bidder challenges."""
+        player = self.player
+        if action == self.pass_action:
+            passed = self.bid_passed = self.bid_passed | 1 << player
+            player = self.bidder
+            seat = self.rules.next_bidder[player][passed | 1 << player]
+        else:
             self.bid_painter, quantity = self.rules.bids[action]
             self.bid_quantity = quantity
             self.bidder = player
-            self.bid_passed = 0
             if quantity < self.table:
-                self.phase = BID
-                player += 1
-                self.player = player if player < self.num_players else 0
-                return
-        elif phase == BID:
-            # The bidding goes on from the next seat that may still raise (nobody can once the
-            # quantity is the most possible), else the last bidder standing challenges.
-            if action == self.pass_action:
-                passed = self.bid_passed = self.bid_passed | 1 << player
-                player = self.bidder
-                seat = self.rules.next_bidder[player][passed | 1 << player]
+                seat = self.rules.next_bidder[player][self.bid_passed | 1 << player]
             else:
-                self.bid_painter, quantity = self.rules.bids[action]
-                self.bid_quantity = quantity
-                self.bidder = player
-                if quantity < self.table:
-                    seat = self.rules.next_bidder[player][self.bid_passed | 1 << player]
-                else:
-                    seat = -1
-            if seat >= 0:
-                self.player = seat
-                return
+                seat = -1
+        if seat >= 0:
+            self.player = seat
         else:
-            self._apply_other(phase, player, action)
-            return
-        # The challenge: ``player`` (the last bidder) flips.
+            self._challenge(player)
+
+    def _challenge(self, challenger: int) -> None:
+        """The last bidder flips face-down cards until the bid is found or a flip fails."""
         self.phase = FLIP
-        self.player = player
+        self.player = challenger
         self.found = 0
         self.challenge_owners = 0
         self.face_down = self.rules.face_down[self.start][self.table]
 
-    def _apply_other(self, phase: int, player: int, action: int) -> None:
-        """The steps that come a few times per game: setup and discards."""
-        if phase == DEAL:  # seat by seat; the whole hand at once
-            seat = self.dealt
-            self.setup_log[seat].append((seat, action))  # deals are steps 0..n-1, by seat
-            self.dealt = seat + 1
-            rules = self.rules
-            self.hands[seat] = rules.deal_hands[action]
-            undealt = rules.undealt.get(self.supply)
-            if undealt is None:
-                undealt = rules.undealt[self.supply] = tuple(
-                    tuple(map(sub, self.supply, comp)) for comp in rules.deal_comps
-                )
-            self.supply = undealt[action]
-            if seat + 1 < self.num_players:
-                return
-            if self.rules.draft_size:
-                self.phase = DRAFT
-                self.player = 0
-            else:
-                self.owned = self.hands.copy()
-                self.phase = START
-                self.player = CHANCE
-        elif phase == DRAFT:  # seat by seat; the cards arrive at the last pass
-            rules = self.rules
-            which = action - rules.draft_base
-            comp = rules.draft_comps[which]
-            step = len(self.history) - 1
-            hands = self.hands
-            hand = hands[player]
-            left = rules.after_pass.get(hand.key)
-            if left is None:  # the smaller hands were interned with this one
-                left = rules.after_pass[hand.key] = tuple(
-                    _HANDS.get(tuple(map(sub, hand, c))) for c in rules.draft_comps
-                )
-            hands[player] = left[which]
-            self.passed_cards[player] = comp
-            n = self.num_players
-            if player + 1 < n:
-                self.setup_log[player].append((step, action))
-                self.player = player + 1
-                return
-            # The last pass: every receiver gets its cards now, all together.
-            # Each receives the pass of the seat before (wrapping); the passes are the last n
-            # steps in seat order, so the composition index comes from the history (no lookup).
-            passed = self.passed_cards
-            received = self.received
-            log = self.setup_log
-            history = self.history
-            first_pass = step - player  # the step of seat 0's pass
-            base = rules.draft_base
-            for receiver in range(n):
-                giver = receiver - 1 if receiver else player
-                got = received[receiver] = passed[giver]
-                hands[receiver] = _plus(hands[receiver], got)
-                log[receiver].append(
-                    (step, action if receiver == player else -1, history[first_pass + giver] - base)
-                )
-            self.owned = hands.copy()
-            self.phase = START
-            self.player = CHANCE
-        elif phase == DISCARD:
-            painter = action - self.painters
-            self.hands[player] = self.hands[player].minus[painter]
-            self.owned[player] = self.owned[player].minus[painter]
-            self.discard_pile[painter] += 1
-            self.discards_left -= 1
-            if not self.discards_left:
-                self._end_round()
-        elif phase == START:
-            self.start = action
-            self.phase = FIRST
-            self.player = 0
+    def _flip(self, action: int) -> None:
+        owner, pos = self.rules.flips[action]
+        card = self.rows[owner][pos]
+        self.reveals.append(card)
+        if card != self.bid_painter:
+            self._fail()
+            return
+        self.found += 1
+        self.challenge_owners |= 1 << owner
+        if self.found == self.bid_quantity:
+            self._succeed()
+            return
+        self.flipped[owner] |= 1 << pos
+        face_down = self.face_down.copy()
+        face_down.remove(action)
+        self.face_down = face_down
+        self.table -= 1
+
+    def _fail(self) -> None:
+        """A flip shows another painter: a miss for the challenger (two make a forgery); the
+        round ends, unless that was the last forgery of the supply."""
+        self._return_rows()
+        player = self.player
+        misses = self.misses
+        missed = misses[player] + 1
+        if missed < MISSES_PER_FORGERY:
+            misses[player] = missed
         else:
-            raise ValueError("the game is over")
+            misses[player] = 0
+            self.held[player] += 1
+            self.forgeries -= 1
+            if self.forgeries <= 0:
+                self._finish(self.ranking(), END_SUPPLY)
+                return
+        self._end_round()
 
-    def _apply(self, action: int) -> None:  # pragma: no cover - apply() is overridden
-        raise NotImplementedError
-
-    # --- rounds ------------------------------------------------------------------------------
-    def _return_rows(self) -> None:
-        """All placed cards go back to their owners: hands become the holdings again."""
-        self.hands = self.owned.copy()
-        for row in self.rows:
-            row.clear()
-        self.flipped = [0] * self.num_players
-        self.face_down = _NO_FLIPS
-        self.table = 0
-
-    def _success(self) -> None:
+    def _succeed(self) -> None:
+        """The bid is found: the challenger gives back a forgery per owner flipped from, and
+        discards a card for each one it has not got; one card left or fewer wins."""
         self._return_rows()
         me = self.player
         k = self.challenge_owners.bit_count()
@@ -834,11 +826,35 @@ class DetectiveEyeEngine(Engine):
             return
         self._end_round()
 
+    def _discard(self, action: int) -> None:
+        player = self.player
+        painter = self.rules.ids.discarded(action)
+        self.hands[player] = self.hands[player].minus[painter]
+        self.owned[player] = self.owned[player].minus[painter]
+        self.discard_pile[painter] += 1
+        self.discards_left -= 1
+        if not self.discards_left:
+            self._end_round()
+
+    def _over(self, action: int) -> None:
+        self.history.pop()
+        raise ValueError("the game is over")
+
+    # --- rounds ------------------------------------------------------------------------------
+    def _return_rows(self) -> None:
+        """All placed cards go back to their owners: hands become the holdings again."""
+        self.hands = self.owned.copy()
+        for row in self.rows:
+            row.clear()
+        self.flipped = [0] * self.num_players
+        self.face_down = _NO_FLIPS
+        self.table = 0
+
     def _end_round(self) -> None:
         # No bid is open between rounds (bots read these fields in any phase); the bidding
         # passes and the challenge counters are reset when the next bidding or challenge starts.
         self.round += 1
-        self.start = (self.bidder + 1) % self.num_players
+        self.start = seat_after_challenger(self.bidder, self.num_players)
         self.bid_quantity = 0
         self.bid_painter = -1
         self.bidder = -1
@@ -890,7 +906,7 @@ class DetectiveEyeEngine(Engine):
                 (seat,),
             )
         if phase == DRAFT:
-            comp = self.draft_comps[action - self.draft_base]
+            comp = self.rules.ids.draft_of(action)
             public = {"type": "pass_cards", "seat": player, "cards": self.draft_size}
             mine = {"passed": painter_counts(names, comp)}
             n = self.num_players
@@ -911,17 +927,17 @@ class DetectiveEyeEngine(Engine):
         if phase in (TURN, BID):
             if action == self.pass_action:
                 return Narration({"type": "pass", "seat": player})
-            q, painter = divmod(action - self.bid_base, self.painters)
+            painter, quantity = self.rules.ids.bid_of(action)
             return Narration(
                 {
                     "type": "declare" if phase == TURN else "raise",
                     "seat": player,
                     "painter": names[painter],
-                    "quantity": q + 1,
+                    "quantity": quantity,
                 }
             )
         if phase == FLIP:
-            owner, pos = divmod(action - self.flip_base, self.hand_size)
+            owner, pos = self.rules.ids.flip_of(action)
             card = self.rows[owner][pos]
             event: dict[str, Any] = {
                 "type": "flip",
@@ -937,7 +953,7 @@ class DetectiveEyeEngine(Engine):
             return Narration(event)
         if phase == DISCARD:
             return Narration(
-                {"type": "discard", "seat": player, "card": names[action - self.painters]}
+                {"type": "discard", "seat": player, "card": names[self.rules.ids.discarded(action)]}
             )
         raise ValueError("the game is over")
 
@@ -955,20 +971,19 @@ class DetectiveEyeEngine(Engine):
         The public record is the history after the setup with the placements masked; every
         seat's private record is its setup steps, then its placements as (step, painter). A
         placement used to append its (step, painter) to the placer's log: a tuple built at
-        every placement of every playout (about 5% of a random playout) for the states whose
-        ``info_key`` is asked. The history says it all, as every id after the setup says what
-        it is: a round's placements (the only ids below the number of painters) come in one
-        unbroken run, the first ``n`` by seats 0..n-1 and the rest in turn from the round's
-        start player, who sits after the last bidder of the round before; the bidding is
+        every placement of every playout for the states whose ``info_key`` is asked. The history
+        says it all, as every id after the setup says what it is: a round's placements (the
+        only ids below the number of painters) come in one unbroken run, the first ``n`` by
+        seats 0..n-1 and the rest in turn from the round's start player, who sits after the
+        last bidder of the round before (``seat_after_challenger``); the bidding is
         replayed here only to know that bidder (who raises or passes follows from the passes,
         as in ``apply``).
 
         The cache (``key_cache``: length decoded, public bytes, private records, replay state)
         resumes where the last call stopped, so a search that asks a key after every step
         decodes one step, and extends the public bytes instead of converting the whole history
-        again; it is immutable, so copies share it. Measured against the eager log: random
-        playouts about 6% faster; an ISMCTS-like search (a key after every tree step, random
-        rollouts) about 3-6% slower from early-game states and 3-5% faster from late ones.
+        again; it is immutable, so copies share it (the trade-off is measured in
+        ``docs/rules/detective_eye.md``).
         """
         upto, public, logs, run, start, bidder, bidding, passed = self.key_cache
         history = self.history
@@ -985,7 +1000,7 @@ class DetectiveEyeEngine(Engine):
             action = history[step]
             if action < painters:  # a placement
                 if not run and bidder >= 0:  # the first of a round after a challenge
-                    start = (bidder + 1) % n
+                    start = seat_after_challenger(bidder, n)
                     bidder = -1
                 seat = run if run < n else (start + run - n) % n
                 logs = (*logs[:seat], (*logs[seat], (step, action)), *logs[seat + 1 :])
@@ -1135,6 +1150,21 @@ class DetectiveEyeEngine(Engine):
         feats[i + 4] = float(self.forgeries)
         feats[i + 5] = self.table / qmax
         return feats
+
+
+# Per phase (indexed by the phase number): the step.
+_APPLY = (
+    DetectiveEyeEngine._deal,
+    DetectiveEyeEngine._pass_cards,
+    DetectiveEyeEngine._start_player,
+    DetectiveEyeEngine._place,  # first placements
+    DetectiveEyeEngine._place,  # turns: a placement or a declaration
+    DetectiveEyeEngine._bid,
+    DetectiveEyeEngine._flip,
+    DetectiveEyeEngine._discard,
+    DetectiveEyeEngine._over,
+)
+assert len(_APPLY) == NUM_PHASES
 
 
 def feature_size(num_players: int, painters: int, hand_size: int) -> int:

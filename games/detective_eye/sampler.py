@@ -29,7 +29,8 @@ import random
 from typing import Any
 
 from games.core.definition import InvalidInfoset
-from games.detective_eye.engine import DetectiveEyeEngine, composition_index
+from games.detective_eye.actions import Config, composition_index
+from games.detective_eye.engine import DetectiveEyeEngine
 
 Cards = list[int]  # counts per painter
 
@@ -95,15 +96,7 @@ def sample_history(
     params: dict[str, Any], infoset: dict[str, Any], rng: random.Random
 ) -> list[int]:
     """A full action history consistent with ``infoset`` (validated afterwards by replay)."""
-    proto = DetectiveEyeEngine(
-        params["players"],
-        params["max_rounds"],
-        params["painters"],
-        params["cards_per_painter"],
-        params["hand_size"],
-        params["draft_size"],
-        params["forgeries"],
-    )
+    proto = DetectiveEyeEngine(Config.from_params(params))
     read = _Reader(params, proto)
     n, painters, hand_size, draft = read.n, proto.painters, proto.hand_size, proto.draft_size
     me = infoset["seat"]
@@ -184,9 +177,9 @@ def sample_history(
         elif kind in ("declare", "raise"):
             painter = read.painter(i, ev, "painter")
             quantity = read.number(i, ev, "quantity", 1, proto.max_quantity)
-            plan.append(("action", proto.bid_action(painter, quantity)))
+            plan.append(("action", proto.ids.bid(painter, quantity)))
         elif kind == "pass":
-            plan.append(("action", proto.pass_action))
+            plan.append(("action", proto.ids.pass_action))
         elif kind == "flip":
             owner = read.seat(i, ev, "owner")
             pos = read.number(i, ev, "position", 0, hand_size - 1)
@@ -202,7 +195,7 @@ def sample_history(
                 shown = sum(1 for v in row.values() if v == card)
                 need[owner][card] = max(need[owner][card], before[card] + shown)
                 check_room(i, ev)
-            plan.append(("action", proto.flip_action(owner, pos)))
+            plan.append(("action", proto.ids.flip(owner, pos)))
             if "outcome" in ev:
                 rnd += 1
         elif kind == "discard":
@@ -282,7 +275,7 @@ def sample_history(
             comp = tuple(gave[step[1]])
             if comp not in proto.draft_index:
                 raise _fail(i, events[i], "no such pass")
-            history.append(proto.draft_base + proto.draft_index[comp])
+            history.append(proto.ids.draft(comp))
         elif tag == "start":
             history.append(step[1])
         else:  # place

@@ -1,13 +1,7 @@
 """Finger Auction's names, parameters, action encoding and information-set sampler.
 
-Player actions (ids), with ``m = max_bid``:
-
-* a bid in an auction of three or more seats: ``bid - 1`` (``0..m-1``);
-* a bid in a two-player auction: ``(take - 1) * m + (block - 1)`` (``0..m*m-1``);
-* a pick of one card of kind ``k`` from the table: ``m*m + k`` (kinds in ``games.paintings``
-  order).
-
-Chance outcomes: the kind of card revealed (0-6), or the seat a capped tie-break picks.
+Action ids are laid out in ``games.finger_auction.actions``; chance outcomes are the kind of
+card revealed (0-6), or the seat a capped tie-break picks.
 
 Bids are hidden commits revealed together by the auction's last bid, so an earlier bid is
 fixed by a later public event. ``sample_history`` therefore reads the revealed bids from the
@@ -30,6 +24,8 @@ from games.core.definition import (
 )
 from games.core.engine import CHANCE
 from games.core.params import InvalidParams, ParamSpec
+from games.finger_auction.actions import bid as bid_id
+from games.finger_auction.actions import num_actions, pick, picked, take_block
 from games.finger_auction.engine import (
     BID,
     PICK,
@@ -140,7 +136,7 @@ class FingerAuction(GameDefinition):
         # n, n-1, ..., 2 seats up to max_void_auctions bidding rounds plus a tie-break each.
         auctions = sum(params["max_void_auctions"] * k + 1 for k in range(2, n + 1))
         return GameNumbers(
-            num_distinct_actions=m * m + NUM_KINDS,
+            num_distinct_actions=num_actions(m),
             max_chance_outcomes=max(NUM_KINDS, n),
             num_players=n,
             min_utility=-1.0,
@@ -168,7 +164,7 @@ class FingerAuction(GameDefinition):
         if phase == TIE:
             return {"type": "tie_break", "winner": action}
         if phase == PICK:
-            return {"type": "pick", "card": KIND_NAMES[action - engine.max_bid**2]}
+            return {"type": "pick", "card": KIND_NAMES[picked(action, engine.max_bid)]}
         if phase == BID:
             return {"type": "bid", **engine.bid_struct(len(engine.bids), action)}
         raise InvalidAction("the game is over")
@@ -203,7 +199,9 @@ class FingerAuction(GameDefinition):
             card = struct.get("card")
             if not isinstance(card, str) or card not in KIND_BY_NAME:
                 raise InvalidAction(f"field 'card' must be one of {list(KIND_NAMES)}, got {card!r}")
-            action = KIND_BY_NAME[card] + (engine.max_bid**2 if kind == "pick" else 0)
+            action = KIND_BY_NAME[card]
+            if kind == "pick":
+                action = pick(action, engine.max_bid)
         elif kind == "tie_break":
             action = struct.get("winner")
             if not isinstance(action, int) or isinstance(action, bool):
@@ -336,8 +334,8 @@ def encode_bid(
             raise error(f"{where}: field '{name}' must be a whole number 1..{m}, got {value!r}")
         values.append(value)
     if len(values) == 2:
-        return (values[0] - 1) * m + values[1] - 1
-    return values[0] - 1
+        return take_block(values[0], values[1], m)
+    return bid_id(values[0])
 
 
 FINGER_AUCTION = FingerAuction()

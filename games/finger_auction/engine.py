@@ -19,6 +19,7 @@ import random
 from typing import Any
 
 from games.core.engine import CHANCE, TERMINAL, Engine, Narration
+from games.finger_auction.actions import bid_of, pick, take_block_of
 from games.paintings import (
     FULL_DECK,
     KIND_NAMES,
@@ -93,7 +94,7 @@ def auction_result(active: list[int], bids: list[int], max_bid: int) -> tuple[in
     the seats sharing the lowest bid.
     """
     if len(active) == 2:
-        a, b = bids
+        a, b = bids  # take_block_of, inlined on this hot path
         take_a, block_a = a // max_bid + 1, a % max_bid + 1
         take_b, block_b = b // max_bid + 1, b % max_bid + 1
         live_a = take_a != block_b
@@ -108,7 +109,7 @@ def auction_result(active: list[int], bids: list[int], max_bid: int) -> tuple[in
         if (best < 0 or a < best) and bids.count(a) == 1:
             best = a
     if best >= 0:
-        return active[bids.index(best)], best + 1, []
+        return active[bids.index(best)], bid_of(best), []
     low = min(bids)
     return -1, 0, [seat for i, seat in enumerate(active) if bids[i] == low]
 
@@ -124,7 +125,7 @@ def bid_lists(max_bid: int) -> tuple[tuple[int, ...], ...]:
         m = max_bid
         two = [tuple(range(m * m))]
         for banned in range(1, m + 1):
-            two.append(tuple(a for a in range(m * m) if a // m + 1 != banned))
+            two.append(tuple(a for a in range(m * m) if take_block_of(a, m)[0] != banned))
         lists = (*two, tuple(range(m)))
         _BID_LISTS[max_bid] = lists
     return lists
@@ -175,7 +176,7 @@ class FingerAuctionEngine(Engine):
         self.rounds = rounds
         self.cards_per_round = cards_per_round
         self.max_bid = max_bid
-        self.pick_base = max_bid * max_bid
+        self.pick_base = pick(0, max_bid)
         self.bid_lists = bid_lists(max_bid)
         self.history: list[int] = []
         self.phase = REVEAL
@@ -219,15 +220,12 @@ class FingerAuctionEngine(Engine):
         new.picks_left = self.picks_left
         return new
 
-    # --- action encoding -----------------------------------------------------------------------
-    # Multi-player auction (3+ seats): bid b -> b - 1.  Two-player auction: (take t, block k) ->
-    # (t - 1) * max_bid + (k - 1).  Pick of kind k -> max_bid**2 + k.  Chance: a reveal is the
-    # kind, a tie-break is the winning seat.
+    # --- action encoding (the layout: ``games.finger_auction.actions``) -----------------------
     def decode_bid(self, action: int) -> tuple[int, int]:
         """(take, block) of a bid action in the auction in progress; block 0 when multi-player."""
         if len(self.active) == 2:
-            return action // self.max_bid + 1, action % self.max_bid + 1
-        return action + 1, 0
+            return take_block_of(action, self.max_bid)
+        return bid_of(action), 0
 
     # --- game loop -----------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -347,7 +345,7 @@ class FingerAuctionEngine(Engine):
         active = self.active
         bids = self.bids
         m = self.max_bid
-        if len(active) == 2:
+        if len(active) == 2:  # the takes of ``decode_bid``, inlined on this hot path
             self.last_take[active[0]] = bids[0] // m + 1
             self.last_take[active[1]] = bids[1] // m + 1
         else:

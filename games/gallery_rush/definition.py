@@ -1,10 +1,6 @@
 """Gallery Rush's names, parameters and action encoding.
 
-Player actions (ids): 0 explore; 1-5 declare Monet, van Gogh, Vermeer, forgery, Mona Lisa;
-6 continue; 7 confirm; 8 pass (only when no card is left to flip anywhere); 9-12 steal a
-Monet, van Gogh, Vermeer or the Mona Lisa from the next victim. Chance outcomes: the start
-player's seat at the first step, then the kind of card flipped (0-6 in ``games.paintings``
-order).
+Action ids are laid out in ``games.gallery_rush.actions``.
 """
 
 from __future__ import annotations
@@ -14,6 +10,7 @@ from typing import Any
 from games.core.definition import GameDefinition, GameNumbers, InvalidAction
 from games.core.engine import CHANCE
 from games.core.params import ParamSpec
+from games.gallery_rush.actions import SIMPLE, declare, steal
 from games.gallery_rush.engine import (
     CALL_BY_NAME,
     NUM_ACTIONS,
@@ -98,21 +95,20 @@ class GalleryRush(GameDefinition):
         if not isinstance(struct, dict) or "type" not in struct:
             raise InvalidAction("an action must be an object with a 'type'")
         kind = struct["type"]
-        table: dict[str, int] = {"explore": 0, "continue": 6, "confirm": 7, "pass": 8}
-        if kind in table:
-            action = table[kind]
+        if kind in SIMPLE:
+            action = SIMPLE[kind]
         elif kind == "declare":
             call = struct.get("call")
             if not isinstance(call, str) or call not in CALL_BY_NAME:
                 raise InvalidAction(
                     f"field 'call' must be one of {list(CALL_BY_NAME)}, got {call!r}"
                 )
-            action = 1 + CALL_BY_NAME[call]
+            action = declare(CALL_BY_NAME[call])
         elif kind == "steal":
             card = struct.get("card")
             if not isinstance(card, str) or card not in SLOT_NAMES:
                 raise InvalidAction(f"field 'card' must be one of {list(SLOT_NAMES)}, got {card!r}")
-            action = 9 + SLOT_NAMES.index(card)
+            action = steal(SLOT_NAMES.index(card))
         elif kind == "flip":
             card = struct.get("card")
             if not isinstance(card, str) or card not in KIND_BY_NAME:

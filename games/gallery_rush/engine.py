@@ -12,6 +12,31 @@ import random
 from typing import Any
 
 from games.core.engine import CHANCE, TERMINAL, Engine, Narration
+from games.gallery_rush.actions import (  # noqa: F401 (re-exported: the engine's vocabulary)
+    CALL_BY_NAME,
+    CALL_FORGERY,
+    CALL_MONA_LISA,
+    CALL_NAMES,
+    CONFIRM,
+    CONTINUE,
+    DECLARATIONS,
+    DECLARE_FORGERY,
+    DECLARE_MONA_LISA,
+    DECLARE_MONET,
+    DECLARE_VAN_GOGH,
+    DECLARE_VERMEER,
+    EXPLORE,
+    ML_SLOT,
+    NUM_ACTIONS,
+    PASS,
+    SLOT_NAMES,
+    STEAL_BASE,
+    TURN_ACTIONS,
+    call_of,
+    is_declare,
+    slot_of,
+    steal,
+)
 from games.paintings import (
     FULL_DECK,
     KIND_NAMES,
@@ -23,20 +48,6 @@ from games.paintings import (
     is_forgery,
     shared_returns,
 )
-
-# Player actions.
-EXPLORE = 0
-DECLARE_MONET, DECLARE_VAN_GOGH, DECLARE_VERMEER = 1, 2, 3
-DECLARE_FORGERY, DECLARE_MONA_LISA = 4, 5
-CONTINUE, CONFIRM, PASS = 6, 7, 8
-STEAL_BASE = 9  # STEAL_BASE + slot, slot 0..2 = painter, 3 = the Mona Lisa
-NUM_ACTIONS = 13
-
-CALL_NAMES = ("Monet", "van Gogh", "Vermeer", "forgery", "Mona Lisa")
-CALL_BY_NAME = {name: i for i, name in enumerate(CALL_NAMES)}
-SLOT_NAMES = ("Monet", "van Gogh", "Vermeer", "Mona Lisa")
-ML_SLOT = 3
-CALL_FORGERY, CALL_MONA_LISA = 3, 4
 
 # Phases.
 START, TURN, FLIP, CHOOSE, STEAL, OVER = range(6)
@@ -158,13 +169,13 @@ class GalleryRushEngine(Engine):
         phase = self.phase
         if phase == TURN:
             if self._cards_left():
-                return [0, 1, 2, 3, 4, 5]
+                return [*TURN_ACTIONS]
             return [PASS]
         if phase == CHOOSE:
             return [CONTINUE, CONFIRM] if self._cards_left() else [CONFIRM]
         if phase == STEAL:
             victim = self.collections[self.victims[0]]
-            return [STEAL_BASE + s for s in range(4) if victim[s]]
+            return [STEAL_BASE + s for s in range(4) if victim[s]]  # steal(s), inlined
         return []
 
     def _cards_left(self) -> bool:
@@ -187,10 +198,10 @@ class GalleryRushEngine(Engine):
             elif action == PASS:
                 self._end_turn()
             else:
-                self.declared = action - DECLARE_MONET
+                self.declared = action - DECLARE_MONET  # call_of, inlined
                 self._start_flip(FOR_DECLARE)
         elif phase == STEAL:
-            slot = action - STEAL_BASE
+            slot = action - STEAL_BASE  # slot_of, inlined
             victim = self.victims.pop(0)
             self.collections[victim][slot] -= 1
             self.collections[self.player][slot] += 1
@@ -533,8 +544,8 @@ def action_struct(engine: GalleryRushEngine, action: int) -> dict[str, Any]:
     """The JSON form of a player action in ``engine``'s current phase."""
     if action == EXPLORE:
         return {"type": "explore"}
-    if DECLARE_MONET <= action <= DECLARE_MONA_LISA:
-        return {"type": "declare", "call": CALL_NAMES[action - DECLARE_MONET]}
+    if is_declare(action):
+        return {"type": "declare", "call": CALL_NAMES[call_of(action)]}
     if action == CONTINUE:
         return {"type": "continue"}
     if action == CONFIRM:
@@ -542,4 +553,4 @@ def action_struct(engine: GalleryRushEngine, action: int) -> dict[str, Any]:
     if action == PASS:
         return {"type": "pass"}
     victim = engine.victims[0] if engine.victims else None
-    return {"type": "steal", "from": victim, "card": SLOT_NAMES[action - STEAL_BASE]}
+    return {"type": "steal", "from": victim, "card": SLOT_NAMES[slot_of(action)]}

@@ -19,6 +19,7 @@ from typing import Any
 from games.core.definition import GameDefinition, GameNumbers, InvalidAction, Prior
 from games.core.engine import CHANCE, Engine
 from games.core.params import InvalidParams, ParamSpec
+from games.modern_art.actions import ACCEPT, DECLINE, PASS, add, amount, offer, offer_pair
 from games.modern_art.cards import (
     ARTIST_BY_NAME,
     DOUBLE,
@@ -30,15 +31,8 @@ from games.modern_art.cards import (
     kind_of,
 )
 from games.modern_art.engine import (
-    ACCEPT,
-    ADD_BASE,
-    AMOUNT_BASE,
     DEAL,
-    DECLINE,
     FIRST,
-    OFFER_BASE,
-    PAIR_BASE,
-    PASS,
     ModernArtEngine,
     action_string,
     action_struct,
@@ -229,20 +223,19 @@ class ModernArt(GameDefinition):
         if kind in _SIMPLE:
             action = _SIMPLE[kind]
         elif kind in _AMOUNT_TYPES:
-            amount = struct.get("amount")
-            if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-                raise InvalidAction(f"field 'amount' must be a whole number >= 0, got {amount!r}")
-            action = AMOUNT_BASE + amount
+            x = struct.get("amount")
+            if isinstance(x, bool) or not isinstance(x, int) or x < 0:
+                raise InvalidAction(f"field 'amount' must be a whole number >= 0, got {x!r}")
+            action = amount(x)
         elif kind == "offer":
-            action = OFFER_BASE + _kind(engine, struct, "auction")
+            action = offer(_kind(engine, struct, "auction"))
         elif kind == "deal":
             action = _kind(engine, struct, "auction")
         elif kind == "offer_double":
             partner = _kind(engine, struct, "partner")
             if partner % NUM_TYPES == DOUBLE:
                 raise InvalidAction("field 'partner' must not be a Double")
-            artist, t = divmod(partner, NUM_TYPES)
-            action = PAIR_BASE + artist * 4 + t
+            action = offer_pair(*divmod(partner, NUM_TYPES))
         elif kind == "add":
             t = TYPE_BY_NAME.get(struct.get("auction"), DOUBLE)
             if t == DOUBLE:
@@ -250,7 +243,7 @@ class ModernArt(GameDefinition):
                     f"field 'auction' must be Open, Once Around, Sealed or Fixed, got "
                     f"{struct.get('auction')!r}"
                 )
-            action = ADD_BASE + t
+            action = add(t)
         elif kind == "first_seller":
             action = struct.get("seat")
             if isinstance(action, bool) or not isinstance(action, int):
@@ -342,7 +335,7 @@ def _parse_string(defn: ModernArt, engine: Any, text: str) -> int | None:
         return _SIMPLE[text]
     m = _AMOUNT_STRING.match(text)
     if m:
-        return AMOUNT_BASE + int(m.group(2))
+        return amount(int(m.group(2)))
     if text.startswith("offer "):
         rest = text[len("offer ") :]
         if " Double with " in rest:
@@ -350,15 +343,14 @@ def _parse_string(defn: ModernArt, engine: Any, text: str) -> int | None:
             kind = _card_from_text(f"{head} {partner}")
             if kind is None or kind % NUM_TYPES == DOUBLE:
                 return None
-            artist, t = divmod(kind, NUM_TYPES)
-            return PAIR_BASE + artist * 4 + t
+            return offer_pair(*divmod(kind, NUM_TYPES))
         kind = _card_from_text(rest)
-        return None if kind is None else OFFER_BASE + kind
+        return None if kind is None else offer(kind)
     if text.startswith("add "):
         kind = _card_from_text(text[len("add ") :])
         if kind is None or kind % NUM_TYPES == DOUBLE:
             return None
-        return ADD_BASE + kind % NUM_TYPES
+        return add(kind % NUM_TYPES)
     return None
 
 

@@ -12,20 +12,45 @@ paintings each seat bought this round. Every step is one action:
 
 Round ends, payouts and skipped sellers happen inside the step that causes them.
 
-Action ids (``docs/rules/modern_art.md`` has the table): 0 pass, 1 accept, 2 decline,
-3-6 add a partner card of type Open / Once Around / Sealed / Fixed, 7-31 offer one card
-(``7 + kind``), 32-51 offer a Double with a partner (``32 + artist * 4 + partner type``), and
-``AMOUNT_BASE + x`` (52 + x) for a bid, sealed bid or fixed price of exactly ``x``,
-``0 <= x <= Config.max_money``. Chance outcomes are card kinds (deals) or seats (first seller).
+Action ids are laid out in ``games.modern_art.actions`` (pass/accept/decline, add a partner,
+offer a card, offer a Double with a partner, amounts); chance outcomes are card kinds (deals)
+or seats (the first seller). ``apply`` dispatches on the phase to one handler per step of the
+game, in game order (``_deal`` .. ``_answer``); each phase's legal actions have one method too
+(``_LEGAL``), so a new phase is a name, a handler, a legal-action method and its two table
+entries.
 """
 
 from __future__ import annotations
 
 import random
+import warnings
 from itertools import compress
 from typing import Any
 
 from games.core.engine import CHANCE, TERMINAL, Engine, Narration
+from games.modern_art.actions import (  # noqa: F401 (re-exported: the engine's vocabulary)
+    ACCEPT,
+    ADD_BASE,
+    ADD_IDS,
+    AMOUNT_BASE,
+    DECLINE,
+    OFFER_BASE,
+    OFFER_IDS,
+    PAIR_BASE,
+    PAIR_IDS,
+    PASS,
+    SIMPLE_NAMES,
+    added_type,
+    amount_of,
+    is_add,
+    is_amount,
+    is_offer,
+    is_pair,
+    num_actions,
+    offered_kind,
+    pair_kinds,
+    pair_of,
+)
 from games.modern_art.cards import (
     ARTIST_NAMES,
     DOUBLE,
@@ -39,21 +64,10 @@ from games.modern_art.cards import (
     SEALED,
     TYPE_NAMES,
     Config,
+    card_name,
     card_struct,
     counts_by_card,
 )
-
-# Player actions.
-PASS, ACCEPT, DECLINE = 0, 1, 2
-ADD_BASE = 3  # + partner type (Open, Once Around, Sealed, Fixed)
-OFFER_BASE = 7  # + card kind (artist * 5 + type), 25 ids
-PAIR_BASE = 32  # + artist * 4 + partner type: a Double sold with a partner card (way 1)
-AMOUNT_BASE = 52  # + amount: bids, sealed bids and fixed prices
-# Offer ids by card kind, and per artist the Double-with-partner ids by partner type.
-OFFER_IDS = tuple(range(OFFER_BASE, PAIR_BASE))
-PAIR_IDS = tuple(tuple(range(PAIR_BASE + 4 * a, PAIR_BASE + 4 * a + 4)) for a in range(MAX_ARTISTS))
-ARTISTS = tuple(range(MAX_ARTISTS))
-ADD_IDS = tuple(range(ADD_BASE, ADD_BASE + 4))  # add a partner of type Open .. Fixed
 
 # Phases.
 DEAL, FIRST, PLAY, ADD, OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE, ANSWER, OVER = range(10)
@@ -72,10 +86,8 @@ PHASE_NAMES = (
 NUM_PHASES = len(PHASE_NAMES)
 AUCTION_PHASES = (ADD, OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE, ANSWER)
 BID_PHASE_OF_TYPE = {OPEN: OPEN_BIDS, ONCE_AROUND: ONCE_BIDS, SEALED: SEALED_BIDS, FIXED: PRICE}
-
-
-def num_actions(cfg: Config) -> int:
-    return AMOUNT_BASE + cfg.max_money + 1
+AMOUNT_PHASES = frozenset((OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE))  # actions: pass or amounts
+ARTISTS = tuple(range(MAX_ARTISTS))
 
 
 class ModernArtEngine(Engine):
@@ -234,42 +246,46 @@ class ModernArtEngine(Engine):
         return []
 
     def player_actions(self) -> list[int]:
-        phase = self.phase
-        q = self.to_move
-        if phase == OPEN_BIDS or phase == ONCE_BIDS:  # noqa: SIM109 (faster than `in`)
-            top = self.money[q]
-            if top > self.high:
-                return [PASS, *range(AMOUNT_BASE + self.high + 1, AMOUNT_BASE + top + 1)]
-            return [PASS]
-        if phase == PLAY:
-            return self._offers(q)
-        if phase == SEALED_BIDS:
-            return list(range(AMOUNT_BASE, AMOUNT_BASE + self.money[q] + 1))
-        if phase == ANSWER:
-            return [ACCEPT, DECLINE] if self.money[q] >= self.price else [DECLINE]
-        if phase == ADD:
-            base = self.artist * NUM_TYPES
-            return [PASS, *compress(ADD_IDS, self.hands[q][base : base + DOUBLE])]
-        if phase == PRICE:
-            top = self.money[q]
-            if top == 0:
-                return [AMOUNT_BASE]
-            return list(range(AMOUNT_BASE + 1, AMOUNT_BASE + top + 1))
-        return []
+        return _LEGAL[self.phase](self, self.to_move)
 
-    def _offers(self, seller: int) -> list[int]:
+    # The legal actions of each phase for the seat ``q`` to move (``_LEGAL``, by phase).
+    def _offers(self, q: int) -> list[int]:
         # ``compress`` walks the hand in C (random rollouts list the offers ~40 times a game);
         # it stops at the shorter input, so the full-size id tables fit any number of artists.
-        hand = self.hands[seller]
+        hand = self.hands[q]
         actions = list(compress(OFFER_IDS, hand))
-        counts = self.counts
         for a in compress(ARTISTS, hand[DOUBLE::NUM_TYPES]):  # artists with a Double in hand
             # Way 1 needs the Double and a partner; a Double that is the artist's fifth card
             # of the round ends the round by itself and needs no partner.
-            if counts[a] < ROUND_END_COUNT - 1:
+            if not self._fifth_card(a, 1):
                 base = a * NUM_TYPES
                 actions.extend(compress(PAIR_IDS[a], hand[base : base + DOUBLE]))
         return actions
+
+    def _partners(self, q: int) -> list[int]:
+        base = self.artist * NUM_TYPES
+        return [PASS, *compress(ADD_IDS, self.hands[q][base : base + DOUBLE])]
+
+    def _raises(self, q: int) -> list[int]:
+        top = self.money[q]
+        if top > self.high:
+            return [PASS, *range(AMOUNT_BASE + self.high + 1, AMOUNT_BASE + top + 1)]
+        return [PASS]
+
+    def _sealed_amounts(self, q: int) -> list[int]:
+        return list(range(AMOUNT_BASE, AMOUNT_BASE + self.money[q] + 1))
+
+    def _prices(self, q: int) -> list[int]:
+        top = self.money[q]
+        if top == 0:
+            return [AMOUNT_BASE]
+        return list(range(AMOUNT_BASE + 1, AMOUNT_BASE + top + 1))
+
+    def _answers(self, q: int) -> list[int]:
+        return [ACCEPT, DECLINE] if self.money[q] >= self.price else [DECLINE]
+
+    def _no_actions(self, q: int) -> list[int]:
+        return []
 
     def is_legal(self, action: int) -> bool:
         """``action in legal_actions()`` without building the list (amounts are ranges)."""
@@ -277,77 +293,31 @@ class ModernArtEngine(Engine):
         if to_move == TERMINAL:
             return False
         phase = self.phase
-        if to_move >= 0 and phase != PLAY and phase != ADD and phase != ANSWER:
-            amount = action - AMOUNT_BASE
+        if to_move >= 0 and phase in AMOUNT_PHASES:
+            x = amount_of(action)
             top = self.money[to_move]
             if phase == SEALED_BIDS:
-                return 0 <= amount <= top
+                return 0 <= x <= top
             if phase == PRICE:
-                return (1 <= amount <= top) or (top == 0 and amount == 0)
-            return action == PASS or self.high < amount <= top
+                return (1 <= x <= top) or (top == 0 and x == 0)
+            return action == PASS or self.high < x <= top
         return action in self.legal_actions()
 
     def apply(self, action: int) -> None:
         self.history.append(action)
-        phase = self.phase
-        # Phases in the order of how often random play meets them; the commonest are inline.
-        if phase == OPEN_BIDS:
-            self.secret.append(-1)
-            if action != PASS:
-                q = self.to_move
-                self.high = action - AMOUNT_BASE
-                self.high_bidder = q
-                self.passes = 0
-                q += 1
-                self.to_move = q if q < self.num_players else 0
-            else:
-                self._open_pass()
-        elif phase == DEAL:
-            q = self.deal_seat
-            self.secret.append(q)
-            self.deck[action] -= 1
-            self.deck_size -= 1
-            pile = self.pile
-            i = pile.index(action)
-            pile[i] = pile[-1]
-            pile.pop()
-            self.hands[q][action] += 1
-            self.hand_size[q] += 1
-            self.deal_left -= 1
-            if self.deal_left:
-                q += 1
-                self.deal_seat = q if q < self.num_players else 0
-            elif self.round == 0:
-                self.phase = FIRST
-            else:
-                self._begin_turn(self.next_start)
-        elif phase == PLAY:
-            self.secret.append(-1)
-            self._offer(action)
-        elif phase == SEALED_BIDS:
-            self._sealed_bid(action)
-        elif phase == ONCE_BIDS:
-            self.secret.append(-1)
-            self._once_bid(action)
-        elif phase == ANSWER:
-            self.secret.append(-1)
-            self._answer(action)
-        elif phase == ADD:
-            self.secret.append(-1)
-            self._add(action)
-        elif phase == PRICE:
-            self.secret.append(-1)
-            self.price = action - AMOUNT_BASE
-            self.phase = ANSWER
-            self.to_move = (self.to_move + 1) % self.num_players
-        elif phase == FIRST:
-            self.secret.append(-1)
-            self._begin_turn(action)
-        else:
-            raise ValueError("the game is over")
+        _APPLY[self.phase](self, action)
 
-    def random_playout(self, rng: random.Random) -> list[float]:
+    def compiled_random_playout(self, rng: random.Random) -> list[float]:
+        """``random_playout`` in C (``games/modern_art/_playout.pyx``), when it is built."""
+        return compiled_playout(self, rng)  # type: ignore[misc]
+
+    def python_random_playout(self, rng: random.Random) -> list[float]:
         """Plays uniformly random legal actions to the end; returns ``returns()``.
+
+        ``random_playout`` is this method, or the same in C when the extension
+        ``games.modern_art._playout`` is built (``pip install -e .`` builds it; speed figures in
+        docs/bots.md); tests/test_modern_art_compiled_playout.py pins both against the plain
+        loop.
 
         Exactly the loop ``while not terminal: apply(legal[int(rng.random() * len(legal))])``
         with ``sample_chance(rng)`` at chance nodes: the same actions from the same ``rng``
@@ -356,9 +326,9 @@ class ModernArtEngine(Engine):
         almost all their time here, about 260 steps a game of which two thirds are bids, so:
         a bid is picked by index arithmetic on its legal range instead of a list of every
         amount, and each auction (and each deal) runs in local variables to its end, then
-        settles through the same helpers ``apply`` uses (``_sell``, ``_no_bid``,
-        ``_sealed_bid``, ``_begin_turn``). The rules of a bidding step are written twice, here
-        and in ``apply``; the test is what keeps them equal.
+        settles through the same helpers ``apply`` uses (``_settle_bids``, ``_sell``,
+        ``_sealed_bid``, ``_dealt``). The rules of a bidding step are written twice, here and in
+        ``apply``; the test is what keeps them equal.
         """
         random_ = rng.random
         history = self.history
@@ -398,15 +368,11 @@ class ModernArtEngine(Engine):
                 self.high_bidder = hb
                 self.passes = passes
                 self.to_move = q
-                if hb < 0:
-                    self._no_bid()
-                else:
-                    self._sell(hb, high)
+                self._settle_bids()
             elif phase == PLAY:
                 legal = self._offers(self.to_move)
                 action = legal[int(random_() * len(legal))]
                 push(action)
-                hide(-1)
                 self._offer(action)
             elif phase == ONCE_BIDS:
                 # The same legal ranges; one bid or pass each, the auctioneer last.
@@ -434,10 +400,7 @@ class ModernArtEngine(Engine):
                 self.high = high
                 self.high_bidder = hb
                 self.to_move = q
-                if hb < 0:
-                    self._no_bid()
-                else:
-                    self._sell(hb, high)
+                self._settle_bids()
             elif phase == SEALED_BIDS:
                 # legal = [0 .. money] for each seat in order; the last bid reveals and sells.
                 q = self.to_move
@@ -477,10 +440,7 @@ class ModernArtEngine(Engine):
                 self.deck_size -= self.deal_left
                 self.deal_left = 0
                 self.deal_seat = q
-                if self.round == 0:
-                    self.phase = FIRST
-                else:
-                    self._begin_turn(self.next_start)
+                self._dealt()
             elif phase == PRICE:
                 # legal = [1 .. money], or [0] for a seat without money; then the answers.
                 q = self.to_move
@@ -527,7 +487,37 @@ class ModernArtEngine(Engine):
             else:
                 return self.returns()
 
-    # --- deals and turns ---------------------------------------------------------------------
+    # --- the steps, in game order (``_APPLY`` dispatches on the phase) ------------------------
+    def _deal(self, card: int) -> None:
+        """One card from the deck to the seat whose turn it is in the round-robin deal."""
+        q = self.deal_seat
+        self.secret.append(q)
+        self.deck[card] -= 1
+        self.deck_size -= 1
+        pile = self.pile
+        i = pile.index(card)
+        pile[i] = pile[-1]
+        pile.pop()
+        self.hands[q][card] += 1
+        self.hand_size[q] += 1
+        self.deal_left -= 1
+        if self.deal_left:
+            q += 1
+            self.deal_seat = q if q < self.num_players else 0
+        else:
+            self._dealt()
+
+    def _dealt(self) -> None:
+        """A deal is complete: the first seller is drawn (first round) or the round starts."""
+        if self.round == 0:
+            self.phase = FIRST
+        else:
+            self._begin_turn(self.next_start)
+
+    def _first_seller(self, seat: int) -> None:
+        self.secret.append(-1)
+        self._begin_turn(seat)
+
     def _begin_turn(self, seat: int) -> None:
         """The first seat from ``seat`` on with a card sells; nobody has one: the round ends."""
         n = self.num_players
@@ -542,33 +532,25 @@ class ModernArtEngine(Engine):
         self._end_round(seat)
 
     def _offer(self, action: int) -> None:
+        """The seller plays a card (or a Double with its partner) face up and auctions it."""
+        self.secret.append(-1)
         s = self.to_move
-        hand = self.hands[s]
         if action >= PAIR_BASE:
-            a, t = divmod(action - PAIR_BASE, 4)
-            double = a * NUM_TYPES + DOUBLE
-            hand[double] -= 1
-            hand[double - DOUBLE + t] -= 1
-            self.seen[double] += 1
-            self.seen[double - DOUBLE + t] += 1
-            self.hand_size[s] -= 2
-            count = self.counts[a] + 2
-            self.counts[a] = count
-            if count >= ROUND_END_COUNT:
+            double, partner = pair_kinds(action)
+            self._play(s, double)
+            self._play(s, partner)
+            a, t = pair_of(action)
+            if self._fifth_card(a):
                 self._end_round((s + 1) % self.num_players)
             else:
                 self._start_auction(s, -1, a, t, 2)
             return
-        kind = action - OFFER_BASE
+        kind = offered_kind(action)
+        self._play(s, kind)
         a, t = divmod(kind, NUM_TYPES)
-        hand[kind] -= 1
-        self.seen[kind] += 1
-        self.hand_size[s] -= 1
-        count = self.counts[a] + 1
-        self.counts[a] = count
-        if count >= ROUND_END_COUNT:
+        if self._fifth_card(a):
             self._end_round((s + 1) % self.num_players)
-        elif t == DOUBLE:
+        elif t == DOUBLE:  # way 2: the others in turn may add a partner
             self.artist = a
             self.auction = DOUBLE
             self.auctioneer = s
@@ -579,7 +561,20 @@ class ModernArtEngine(Engine):
         else:
             self._start_auction(s, -1, a, t, 1)
 
+    def _play(self, seat: int, kind: int) -> None:
+        """A card leaves ``seat``'s hand face up and counts for its artist this round."""
+        self.hands[seat][kind] -= 1
+        self.hand_size[seat] -= 1
+        self.seen[kind] += 1
+        self.counts[kind // NUM_TYPES] += 1
+
+    def _fifth_card(self, artist: int, more: int = 0) -> bool:
+        """The round-end rule: ``artist`` has (would have, with ``more`` cards) 5 this round."""
+        return self.counts[artist] + more >= ROUND_END_COUNT
+
     def _add(self, action: int) -> None:
+        """A Double's second way: the seat adds a partner (and auctions both) or passes."""
+        self.secret.append(-1)
         q = self.to_move
         n = self.num_players
         if action == PASS:
@@ -593,20 +588,14 @@ class ModernArtEngine(Engine):
             self.last_sale = (self.seller, 0)
             self._begin_turn(nxt + 1 if nxt + 1 < n else 0)
             return
-        t = action - ADD_BASE
+        t = added_type(action)
         a = self.artist
-        kind = a * NUM_TYPES + t
-        self.hands[q][kind] -= 1
-        self.hand_size[q] -= 1
-        self.seen[kind] += 1
-        count = self.counts[a] + 1
-        self.counts[a] = count
-        if count >= ROUND_END_COUNT:
+        self._play(q, a * NUM_TYPES + t)
+        if self._fifth_card(a):
             self._end_round((q + 1) % n)
         else:
             self._start_auction(q, self.seller, a, t, 2)
 
-    # --- auctions ----------------------------------------------------------------------------
     def _start_auction(self, auctioneer: int, partner: int, artist: int, t: int, ncards: int):
         self.auctioneer = auctioneer
         self.partner = partner
@@ -626,41 +615,52 @@ class ModernArtEngine(Engine):
         else:
             self.to_move = (auctioneer + 1) % self.num_players
 
-    def _open_pass(self) -> None:
-        passes = self.passes + 1
-        hb = self.high_bidder
-        if hb < 0:
-            if passes == self.num_players:
-                self._no_bid()
+    def _open_bid(self, action: int) -> None:
+        """Open: bids go round until all others pass after a bid (everyone, with no bid)."""
+        self.secret.append(-1)
+        n = self.num_players
+        if action != PASS:
+            self.high = amount_of(action)
+            self.high_bidder = self.to_move
+            self.passes = 0
+        else:
+            passes = self.passes + 1
+            hb = self.high_bidder
+            if passes == (n if hb < 0 else n - 1):
+                self._settle_bids()
                 return
-        elif passes == self.num_players - 1:
-            self._sell(hb, self.high)
-            return
-        self.passes = passes
-        self.to_move = (self.to_move + 1) % self.num_players
+            self.passes = passes
+        q = self.to_move + 1
+        self.to_move = q if q < n else 0
 
     def _once_bid(self, action: int) -> None:
+        """Once Around: one bid or pass each, from the auctioneer's left, the auctioneer last."""
+        self.secret.append(-1)
         q = self.to_move
         if action != PASS:
-            self.high = action - AMOUNT_BASE
+            self.high = amount_of(action)
             self.high_bidder = q
-        if q == self.auctioneer:  # the auctioneer acts last
-            if self.high_bidder < 0:
-                self._no_bid()
-            else:
-                self._sell(self.high_bidder, self.high)
+        if q == self.auctioneer:
+            self._settle_bids()
         else:
             self.to_move = (q + 1) % self.num_players
 
+    def _settle_bids(self) -> None:
+        """An Open or Once Around auction is over: the high bidder buys, or nobody bid."""
+        if self.high_bidder < 0:
+            self._no_bid()
+        else:
+            self._sell(self.high_bidder, self.high)
+
     def _sealed_bid(self, action: int) -> None:
+        """Sealed: bids committed in seat order, hidden until the last one reveals them all."""
         q = self.to_move
         n = self.num_players
-        self.bids[q] = action - AMOUNT_BASE
+        self.bids[q] = amount_of(action)
         if q < n - 1:
             self.secret.append(q)
             self.to_move = q + 1
             return
-        # The last bid reveals them all.
         self.secret.append(-1)
         secret = self.secret
         for i in range(max(0, len(secret) - n), len(secret) - 1):  # (narrate's copy has none)
@@ -670,6 +670,8 @@ class ModernArtEngine(Engine):
         if best == 0:
             self._no_bid()
             return
+        # Ties: the seed rules favour the seat nearest the auctioneer's left, the auctioneer
+        # last; the classic rules the auctioneer first.
         x = self.auctioneer
         order = range(1, n + 1) if self.cfg.seed_rules else range(n)
         for i in order:
@@ -678,7 +680,15 @@ class ModernArtEngine(Engine):
                 self._sell(q, best)
                 return
 
+    def _price(self, action: int) -> None:
+        """Fixed price: the auctioneer names it; the others answer in turn from the left."""
+        self.secret.append(-1)
+        self.price = amount_of(action)
+        self.phase = ANSWER
+        self.to_move = (self.to_move + 1) % self.num_players
+
     def _answer(self, action: int) -> None:
+        self.secret.append(-1)
         q = self.to_move
         if action == ACCEPT:
             self._sell(q, self.price)
@@ -689,6 +699,11 @@ class ModernArtEngine(Engine):
         else:
             self.to_move = nxt
 
+    def _over(self, action: int) -> None:
+        self.history.pop()
+        raise ValueError("the game is over")
+
+    # --- sales -------------------------------------------------------------------------------
     def no_bid_price(self) -> int:
         """Seed: the auctioneer pays 1 to the bank (0 without money); classic: free."""
         if self.cfg.seed_rules and self.money[self.auctioneer] > 0:
@@ -698,37 +713,42 @@ class ModernArtEngine(Engine):
     def _no_bid(self) -> None:
         self._sell(self.auctioneer, self.no_bid_price())
 
+    def seller_shares(self, price: int) -> tuple[int, int]:
+        """The price's split between the auctioneer and the partner (the first auctioneer of
+        a Double sold the second way): under the seed rules the partner gets half, rounded
+        down; otherwise the auctioneer takes it all. A share owed to the buyer goes to the bank.
+        """
+        if self.partner >= 0 and self.cfg.seed_rules:
+            low = price // 2
+            return price - low, low
+        return price, 0
+
     def payments(self, buyer: int, price: int) -> list[tuple[int, int, int]]:
         """``(payer, payee, amount)`` for a sale in the current auction; payee -1 is the bank."""
-        x = self.auctioneer
-        old = self.partner
-        if old < 0 or not self.cfg.seed_rules:
-            return [(buyer, -1 if buyer == x else x, price)]
-        low = price // 2
-        high = price - low
-        if buyer == x:
-            return [(buyer, old, low), (buyer, -1, high)]
-        if buyer == old:
-            return [(buyer, x, high), (buyer, -1, low)]
-        return [(buyer, x, high), (buyer, old, low)]
+        own, partner = self.seller_shares(price)
+        out = []
+        bank = None
+        seats = [(self.auctioneer, own)]
+        if self.partner >= 0 and self.cfg.seed_rules:
+            seats.append((self.partner, partner))
+        for seat, share in seats:
+            if seat == buyer:
+                bank = share
+            else:
+                out.append((buyer, seat, share))
+        if bank is not None:
+            out.append((buyer, -1, bank))
+        return out
 
     def _sell(self, buyer: int, price: int) -> None:
         money = self.money
         money[buyer] -= price
         x = self.auctioneer
-        old = self.partner
-        if old < 0 or not self.cfg.seed_rules:
-            if buyer != x:
-                money[x] += price
-        else:
-            low = price // 2
-            if buyer == x:
-                money[old] += low
-            elif buyer == old:
-                money[x] += price - low
-            else:
-                money[x] += price - low
-                money[old] += low
+        own, partner = self.seller_shares(price)
+        if buyer != x:
+            money[x] += own
+        if partner and buyer != self.partner:
+            money[self.partner] += partner
         self.bought[buyer][self.artist] += self.ncards
         self.sales += 1
         self.last_sale = (buyer, price)
@@ -796,9 +816,7 @@ class ModernArtEngine(Engine):
         if phase == FIRST:
             return Narration({"type": "first_seller", "seat": action})
         if phase == SEALED_BIDS and q < self.num_players - 1:
-            return Narration(
-                {"type": "sealed_bid", "seat": q}, {"amount": action - AMOUNT_BASE}, (q,)
-            )
+            return Narration({"type": "sealed_bid", "seat": q}, {"amount": amount_of(action)}, (q,))
         public = {**action_struct(self, action), "seat": q}
         if not self._settles(action):
             return Narration(public)
@@ -807,7 +825,7 @@ class ModernArtEngine(Engine):
         after.secret = []
         after.apply(action)
         if phase == SEALED_BIDS:
-            public["bids"] = [*self.bids[:q], action - AMOUNT_BASE]
+            public["bids"] = [*self.bids[:q], amount_of(action)]
         if after.sales != self.sales:
             buyer, price = after.last_sale
             sale: dict[str, Any] = {"buyer": buyer, "price": price, "cards": self.ncards}
@@ -839,12 +857,12 @@ class ModernArtEngine(Engine):
             return action == ACCEPT or (q + 1) % n == self.auctioneer
         if phase == PLAY:
             if action >= PAIR_BASE:
-                return self.counts[(action - PAIR_BASE) // 4] + 2 >= ROUND_END_COUNT
-            return self.counts[(action - OFFER_BASE) // NUM_TYPES] + 1 >= ROUND_END_COUNT
+                return self._fifth_card(pair_of(action)[0], 2)
+            return self._fifth_card(offered_kind(action) // NUM_TYPES, 1)
         if phase == ADD:
             if action == PASS:
                 return (q + 1) % n == self.seller
-            return self.counts[self.artist] + 1 >= ROUND_END_COUNT
+            return self._fifth_card(self.artist, 1)
         return phase == SEALED_BIDS  # the last sealed bid (earlier ones return before)
 
     def info_key(self, player: int) -> Any:
@@ -975,6 +993,56 @@ class ModernArtEngine(Engine):
         return feats
 
 
+# The compiled playout, if the extension is built (and agrees with this module's id layout).
+try:
+    from games.modern_art._playout import LAYOUT as _COMPILED_LAYOUT
+    from games.modern_art._playout import random_playout as compiled_playout
+except ImportError:  # not built (a source checkout without a compiler): the Python one runs
+    compiled_playout = None
+else:
+    _LAYOUT = (*range(NUM_PHASES), CHANCE, TERMINAL, PASS, ACCEPT, DECLINE)
+    if (*_LAYOUT, ADD_BASE, OFFER_BASE, PAIR_BASE, AMOUNT_BASE) != _COMPILED_LAYOUT:
+        warnings.warn(
+            "games.modern_art._playout is stale (another id layout): using the Python "
+            "playout; rebuild it with pip install -e .",
+            stacklevel=1,
+        )
+        compiled_playout = None
+ModernArtEngine.random_playout = (  # type: ignore[method-assign]
+    ModernArtEngine.python_random_playout
+    if compiled_playout is None
+    else ModernArtEngine.compiled_random_playout
+)
+compiled_random_playout = ModernArtEngine.compiled_random_playout
+
+# Per phase (indexed by the phase number): the step and the legal actions of the seat to move.
+_APPLY = (
+    ModernArtEngine._deal,
+    ModernArtEngine._first_seller,
+    ModernArtEngine._offer,
+    ModernArtEngine._add,
+    ModernArtEngine._open_bid,
+    ModernArtEngine._once_bid,
+    ModernArtEngine._sealed_bid,
+    ModernArtEngine._price,
+    ModernArtEngine._answer,
+    ModernArtEngine._over,
+)
+_LEGAL = (
+    ModernArtEngine._no_actions,
+    ModernArtEngine._no_actions,
+    ModernArtEngine._offers,
+    ModernArtEngine._partners,
+    ModernArtEngine._raises,
+    ModernArtEngine._raises,
+    ModernArtEngine._sealed_amounts,
+    ModernArtEngine._prices,
+    ModernArtEngine._answers,
+    ModernArtEngine._no_actions,
+)
+assert len(_APPLY) == len(_LEGAL) == NUM_PHASES
+
+
 def feature_size(cfg: Config) -> int:
     n, A, K = cfg.n, cfg.artists, cfg.kinds
     base = 2 * n + NUM_PHASES + cfg.rounds + 2 * n + 2 * K + 1 + 2 * A + n * A + n
@@ -1018,43 +1086,42 @@ def share_points(money: list[int], table: tuple[int, ...]) -> list[float]:
 def action_struct(engine: ModernArtEngine, action: int) -> dict[str, Any]:
     """The JSON form of a player action in ``engine``'s current phase."""
     phase = engine.phase
-    if action >= AMOUNT_BASE:
-        amount = action - AMOUNT_BASE
+    if is_amount(action):
+        amount = amount_of(action)
         if phase == SEALED_BIDS:
             return {"type": "sealed_bid", "amount": amount}
         if phase == PRICE:
             return {"type": "price", "amount": amount}
         return {"type": "bid", "amount": amount}
-    if action >= PAIR_BASE:
-        a, t = divmod(action - PAIR_BASE, 4)
+    if is_pair(action):
+        a, t = pair_of(action)
         return {"type": "offer_double", "artist": ARTIST_NAMES[a], "partner": TYPE_NAMES[t]}
-    if action >= OFFER_BASE:
-        return {"type": "offer", **card_struct(action - OFFER_BASE)}
-    if action >= ADD_BASE:
+    if is_offer(action):
+        return {"type": "offer", **card_struct(offered_kind(action))}
+    if is_add(action):
         return {
             "type": "add",
             "artist": ARTIST_NAMES[engine.artist],
-            "auction": TYPE_NAMES[action - ADD_BASE],
+            "auction": TYPE_NAMES[added_type(action)],
         }
-    return {"type": ("pass", "accept", "decline")[action]}
+    return {"type": SIMPLE_NAMES[action]}
 
 
 def action_string(engine: ModernArtEngine, action: int) -> str:
     """Readable and unique among the legal actions of a state (``string_to_action`` parses it)."""
     phase = engine.phase
-    if action >= AMOUNT_BASE:
-        amount = action - AMOUNT_BASE
+    if is_amount(action):
+        amount = amount_of(action)
         if phase == SEALED_BIDS:
             return f"sealed bid {amount}"
         if phase == PRICE:
             return f"price {amount}"
         return f"bid {amount}"
-    if action >= PAIR_BASE:
-        a, t = divmod(action - PAIR_BASE, 4)
+    if is_pair(action):
+        a, t = pair_of(action)
         return f"offer {ARTIST_NAMES[a]} Double with {TYPE_NAMES[t]}"
-    if action >= OFFER_BASE:
-        k = action - OFFER_BASE
-        return f"offer {ARTIST_NAMES[k // NUM_TYPES]} {TYPE_NAMES[k % NUM_TYPES]}"
-    if action >= ADD_BASE:
-        return f"add {ARTIST_NAMES[engine.artist]} {TYPE_NAMES[action - ADD_BASE]}"
-    return ("pass", "accept", "decline")[action]
+    if is_offer(action):
+        return f"offer {card_name(offered_kind(action))}"
+    if is_add(action):
+        return f"add {ARTIST_NAMES[engine.artist]} {TYPE_NAMES[added_type(action)]}"
+    return SIMPLE_NAMES[action]

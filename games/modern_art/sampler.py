@@ -31,6 +31,8 @@ from bisect import bisect_left
 from typing import TYPE_CHECKING, Any
 
 from games.core.definition import InvalidAction, InvalidInfoset, Prior
+from games.modern_art.actions import amount as amount_id
+from games.modern_art.actions import amount_of
 from games.modern_art.cards import (
     ARTIST_BY_NAME,
     DOUBLE,
@@ -40,7 +42,7 @@ from games.modern_art.cards import (
     card_name,
     kind_of,
 )
-from games.modern_art.engine import AMOUNT_BASE, DEAL, FIRST, SEALED_BIDS
+from games.modern_art.engine import DEAL, FIRST, SEALED_BIDS
 
 if TYPE_CHECKING:
     from games.modern_art.definition import ModernArt
@@ -82,10 +84,10 @@ def sample_history(
             if kind != "first_seller" or action not in range(n):
                 raise InvalidInfoset(f"events[{i}] {event} is not possible here (the first seller)")
         elif phase == SEALED_BIDS and kind == "sealed_bid" and "amount" not in event:
-            action = AMOUNT_BASE + hidden_bid(engine, seat, events, private, i, rng, prior)
+            action = amount_id(hidden_bid(engine, seat, events, private, i, rng, prior))
             if not engine.is_legal(action):
                 raise InvalidInfoset(
-                    f"events[{i}]: a sealed bid of {action - AMOUNT_BASE} is not possible for "
+                    f"events[{i}]: a sealed bid of {amount_of(action)} is not possible for "
                     f"seat {engine.to_move}"
                 )
         else:
@@ -117,10 +119,10 @@ def hidden_bid(
         bids = events[reveal].get("bids") if reveal < len(events) else None
         if bids is None:
             money = engine.money[q]
-            candidates = list(range(AMOUNT_BASE, AMOUNT_BASE + money + 1))
+            candidates = [amount_id(x) for x in range(money + 1)]
             if prior is not None and len(candidates) > 1:
                 weights = list(prior(engine, candidates))
-                return rng.choices(candidates, weights=weights)[0] - AMOUNT_BASE
+                return amount_of(rng.choices(candidates, weights=weights)[0])
             return rng.randrange(money + 1)
         if not isinstance(bids, list) or len(bids) != engine.num_players:
             raise InvalidInfoset(f"events[{reveal}].bids must list one bid per seat")
