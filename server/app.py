@@ -11,6 +11,7 @@ from server.api.play import bp as play_bp
 from server.config import ServiceConfig
 from server.errors import register_error_handlers
 from server.limits import API_KEY_HEADER
+from server.security import harden
 from server.service import atelier, runtime
 
 # Reachable without an API key and outside the rate limit: monitors and docs.
@@ -47,6 +48,7 @@ def create_app(config: ServiceConfig | dict[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     register_blueprints(app)
     app.register_blueprint(play_bp)  # the browser play page, /play
+    harden(app)  # body limits, hosts, cross-site posts, headers, cost limits (server/security.py)
 
     @app.before_request
     def _access() -> None:

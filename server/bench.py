@@ -183,7 +183,20 @@ class _Recorder:
         return status, data
 
 
-def start_server(port: int, db: str, extra_env: dict[str, str] | None = None) -> subprocess.Popen:
+def start_server(
+    port: int,
+    db: str,
+    extra_env: dict[str, str] | None = None,
+    api_key: str | None = None,
+    log_path: str | None = None,
+    args: tuple[str, ...] = (),
+) -> subprocess.Popen:
+    """``atelier serve`` on 127.0.0.1:``port``, returned once its search workers are up.
+
+    ``extra_env`` sets ``ATELIER_*`` options; ``api_key`` is sent to ``/healthz`` (whose
+    details need it when keys are on); the server's log goes to ``log_path`` (else nowhere:
+    a pipe nobody reads would fill up and stall the server).
+    """
     env = dict(os.environ, **(extra_env or {}))
     # Run this very source tree, installed or not.
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -199,23 +212,29 @@ def start_server(port: int, db: str, extra_env: dict[str, str] | None = None) ->
         str(port),
         "--db",
         db,
+        *args,
     ]
-    process = subprocess.Popen(
-        cmd,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
+    log = open(log_path, "ab") if log_path else subprocess.DEVNULL  # noqa: SIM115
+    try:
+        process = subprocess.Popen(cmd, env=env, stdout=log, stderr=log, start_new_session=True)
+    finally:
+        if log_path:
+            log.close()
+    process.log_path = log_path  # type: ignore[attr-defined]
     deadline = time.monotonic() + 120
     client = Client(port, timeout=5)
+    headers = {"X-API-Key": api_key} if api_key else None
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            err = process.stderr.read().decode() if process.stderr else ""
-            raise RuntimeError(f"the server exited early:\n{err[-3000:]}")
+            tail = ""
+            if log_path:
+                with open(log_path, errors="replace") as fh:
+                    tail = fh.read()[-3000:]
+            raise RuntimeError(f"the server exited early (code {process.returncode}):\n{tail}")
         try:
-            status, data = client.request("GET", "/healthz")
-            if status == 200 and data["pool"]["alive"] >= data["pool"]["size"]:
+            status, data = client.request("GET", "/healthz", headers=headers)
+            pool = data.get("pool", {}) if isinstance(data, dict) else {}
+            if status == 200 and pool.get("alive", 0) >= pool.get("size", 1):
                 client.close()
                 return process
         except OSError:
@@ -233,8 +252,6 @@ def stop_server(process: subprocess.Popen) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(10)
-    if process.stderr:
-        process.stderr.close()
 
 
 def infoset_pool(names: list[str], count: int, seed: int) -> list[tuple[str, dict[str, Any]]]:

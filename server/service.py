@@ -50,7 +50,7 @@ class Runtime:
             queue_timeout=config.queue_timeout_ms / 1000.0,
             nice=config.search_nice,
         )
-        self.cache = ResultCache(config.cache_size, config.cache_ttl_s)
+        self.cache = ResultCache.from_config(config)
         self.access = AccessControl(
             config.api_keys, config.rate_limit_per_minute, config.rate_limit_burst
         )
