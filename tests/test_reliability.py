@@ -8,6 +8,7 @@ server that cannot start fails the suite; locally it skips.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -137,10 +138,8 @@ def test_256_slow_connections_leave_ping_and_cached_hints_under_a_second(server)
 def raw_exchange(port: int, data: bytes, read_s: float = 5.0) -> tuple[bytes, bool]:
     """Sends ``data`` on a fresh socket; the reply and whether the server then closed."""
     with socket.create_connection((HOST, port), timeout=read_s) as sock:
-        try:
+        with contextlib.suppress(OSError):
             sock.sendall(data)
-        except OSError:
-            pass
         reply = b""
         closed = False
         deadline = time.monotonic() + read_s
@@ -300,8 +299,10 @@ def test_one_client_cannot_run_more_searches_than_its_limit(tight):
     thread.start()
     time.sleep(0.5)
     status, body, _ = tight.request(
-        "POST", "/v1/games/gallery_rush/validate",
-        {"infoset": example_infoset("gallery_rush")}, key="cost-c",
+        "POST",
+        "/v1/games/gallery_rush/validate",
+        {"infoset": example_infoset("gallery_rush")},
+        key="cost-c",
     )
     thread.join(30)
     assert first == [200]
@@ -315,7 +316,11 @@ def test_big_answers_do_not_pin_memory(server):
     # Warm the code paths and allocator first, then measure the growth.
     scenarios.memory(server.port, pid, requests=10, headers={"X-API-Key": "memory"})
     report = scenarios.memory(
-        server.port, pid, requests=150, clients=2, headers={"X-API-Key": "memory"},
+        server.port,
+        pid,
+        requests=150,
+        clients=2,
+        headers={"X-API-Key": "memory"},
         max_seconds=240,
     )
     assert report["statuses"] == {"200": 150}, report
