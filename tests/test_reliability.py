@@ -24,7 +24,7 @@ from server import bench, scenarios
 from server.examples import example_infoset
 
 REQUIRED = os.environ.get("ATELIER_REQUIRE_SERVER_TESTS") == "1"
-KEYS = ("slow", "edges", "memory", "logs", "cost-a", "cost-b", "cost-c", "cheap")
+KEYS = ("slow", "edges", "memory", "logs", "fault", "cost-a", "cost-b", "cost-c", "cheap")
 HOST = bench.HOST
 
 
@@ -308,6 +308,36 @@ def test_one_client_cannot_run_more_searches_than_its_limit(tight):
     assert first == [200]
     # client_max_searches = 1 and a 1 s wait: the second search of this client is refused.
     assert status == 429 and body["code"] == "too_many_searches", body
+
+
+# --- faults ---------------------------------------------------------------------------------
+def test_a_killed_search_worker_fails_one_request_and_the_service_goes_on(server):
+    outcome: list[tuple[int, Any]] = []
+    body = {**costly(), "budget": {"milliseconds": 3000}, "seed": 77}
+    thread = threading.Thread(
+        target=lambda: outcome.append(
+            server.request("POST", "/v1/games/gallery_rush/hint", body, key="fault")[:2]
+        )
+    )
+    thread.start()
+    busy: list[int] = []
+    deadline = time.monotonic() + 10
+    while not busy and time.monotonic() < deadline:
+        busy = server.details("fault")["pool"]["busy_pids"]
+        time.sleep(0.1)
+    assert busy, "the search never started"
+    os.kill(busy[0], 9)
+    thread.join(30)
+    status, answer = outcome[0]
+    assert status == 503 and answer["code"] == "worker_died", answer
+    t0 = time.monotonic()
+    status, _, _ = server.request("GET", "/ping")
+    assert status == 200 and time.monotonic() - t0 < 1.0
+    path, raw = cached_hint(server, "fault")
+    status, answer, _ = server.request("POST", path, raw, key="fault")
+    assert status == 200, answer
+    pool = server.details("fault")["pool"]
+    assert pool["alive"] == pool["size"] and pool["restarts"] >= 1
 
 
 # --- item 2: memory under megabyte answers ---------------------------------------------------

@@ -241,3 +241,17 @@ def test_redacting_filter_rewrites_records_and_tracebacks():
     RedactSecrets(["change-me"]).filter(record)
     assert record.getMessage() == f"bad token={REDACTED}"
     assert "change-me" not in record.exc_text
+
+
+# --- issue 18 item 12: the serve help says its defaults like every other option --------------
+def test_serve_help_shows_every_default_the_same_way():
+    from click.testing import CliRunner
+
+    from server.commands import serve
+
+    text = CliRunner().invoke(serve, ["--help"], terminal_width=200).output
+    assert "[16]" not in text
+    assert "HTTP threads of the gthread front.  [default: 16]" in text
+    for option in ("--host", "--port", "--search-workers", "--http-worker", "--db"):
+        line = next(ln for ln in text.splitlines() if ln.strip().startswith(option))
+        assert "[default: " in line, line
