@@ -80,6 +80,29 @@ class AtelierGeventWorker(GeventWorker):
         super().init_process()
 
 
+class InThreadpool:
+    """Runs every method of the wrapped object in gevent's thread pool.
+
+    SQLite does its disk work (commits, WAL checkpoints with their fsync) in C without yielding
+    to gevent: in the gevent worker, every connection would wait for every match write. In the
+    thread pool the write blocks only its own request, as under threads.
+    """
+
+    def __init__(self, target: Any) -> None:
+        self._target = target
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._target, name)
+        if not callable(value):
+            return value
+        from gevent import get_hub
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return get_hub().threadpool.apply(value, args, kwargs)
+
+        return call
+
+
 class AtelierThreadWorker(ThreadWorker):
     """gunicorn's threaded worker, answering its own errors as JSON."""
 
@@ -161,6 +184,9 @@ class AtelierServer(BaseApplication):
     def _warm(self, worker: Any) -> None:
         """Starts the search processes before the first request (a cold start takes seconds)."""
         runtime = worker.wsgi.extensions["atelier"]
+        if isinstance(worker, GeventWorker):
+            runtime.store.count()  # creates the schema here, in the hub, before any request
+            runtime.store = InThreadpool(runtime.store)
         runtime.pool.start()
         for _ in range(runtime.pool.size):
             runtime.pool.run("ping", {}, 30.0)
