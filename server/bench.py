@@ -12,7 +12,8 @@ against that one server:
 5. ``slow_connections``: 256 connections that never finish their request, while ``/ping``
    and the cached hint are probed (target: every probe within 1 s; ``server.scenarios``);
 6. ``memory``: 2,000 hints (``--memory-requests``; the issue's figure is 10,000) with distinct
-   seeds for a Modern Art bid step at ``money: 10000`` (target: the HTTP process's resident memory grows by at most 200 MiB).
+   seeds for a Modern Art bid step at ``money: 10000`` (target: the HTTP process's resident
+   memory grows by at most 200 MiB).
 
 Every client here comes from 127.0.0.1, so the per-client cost limits are turned off for the
 bench's server (they would measure the limits, not the service); the reliability tests
