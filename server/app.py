@@ -12,6 +12,7 @@ from server.config import ServiceConfig
 from server.errors import register_error_handlers
 from server.limits import API_KEY_HEADER
 from server.routes import is_public, public
+from server.security import harden
 from server.service import atelier, resources
 
 
@@ -34,6 +35,7 @@ def create_app(config: ServiceConfig | dict[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     register_blueprints(app)
     app.register_blueprint(public(play_bp))  # the browser play page, /play
+    harden(app)  # body limits, hosts, cross-site posts, headers, cost limits (server/security.py)
 
     @app.before_request
     def _access() -> None:

@@ -8,7 +8,16 @@ against that one server:
 3. ``uncached_hint``: p50/p99 latency of hints that must be searched, at a 200 ms budget and 2
    concurrent clients (target p99 <= budget + 50 ms);
 4. ``soak``: a mixed load (cached and uncached hints, validation, listings, hosted matches) at
-   16 concurrent clients for at least 60 s (target: zero errors).
+   16 concurrent clients for at least 60 s (target: zero errors);
+5. ``slow_connections``: 256 connections that never finish their request, while ``/ping``
+   and the cached hint are probed (target: every probe within 1 s; ``server.scenarios``);
+6. ``memory``: 2,000 hints (``--memory-requests``; the issue's figure is 10,000) with distinct
+   seeds for a Modern Art bid step at ``money: 10000`` (target: the HTTP process's resident
+   memory grows by at most 200 MiB).
+
+Every client here comes from 127.0.0.1, so the per-client cost limits are turned off for the
+bench's server (they would measure the limits, not the service); the reliability tests
+(tests/test_reliability.py) check the limits themselves.
 
 All traffic goes to the loopback address, every loop is bounded in time, and the server is
 stopped at the end whatever happens.
@@ -33,6 +42,7 @@ from collections.abc import Callable
 from typing import Any
 
 import games
+from server import scenarios
 from server.examples import example_infoset
 
 HOST = "127.0.0.1"
@@ -183,7 +193,20 @@ class _Recorder:
         return status, data
 
 
-def start_server(port: int, db: str, extra_env: dict[str, str] | None = None) -> subprocess.Popen:
+def start_server(
+    port: int,
+    db: str,
+    extra_env: dict[str, str] | None = None,
+    api_key: str | None = None,
+    log_path: str | None = None,
+    args: tuple[str, ...] = (),
+) -> subprocess.Popen:
+    """``atelier serve`` on 127.0.0.1:``port``, returned once its search workers are up.
+
+    ``extra_env`` sets ``ATELIER_*`` options; ``api_key`` is sent to ``/healthz`` (whose
+    details need it when keys are on); the server's log goes to ``log_path`` (else nowhere:
+    a pipe nobody reads would fill up and stall the server).
+    """
     env = dict(os.environ, **(extra_env or {}))
     # Run this very source tree, installed or not.
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -199,23 +222,29 @@ def start_server(port: int, db: str, extra_env: dict[str, str] | None = None) ->
         str(port),
         "--db",
         db,
+        *args,
     ]
-    process = subprocess.Popen(
-        cmd,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
+    log = open(log_path, "ab") if log_path else subprocess.DEVNULL  # noqa: SIM115
+    try:
+        process = subprocess.Popen(cmd, env=env, stdout=log, stderr=log, start_new_session=True)
+    finally:
+        if log_path:
+            log.close()
+    process.log_path = log_path  # type: ignore[attr-defined]
     deadline = time.monotonic() + 120
     client = Client(port, timeout=5)
+    headers = {"X-API-Key": api_key} if api_key else None
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            err = process.stderr.read().decode() if process.stderr else ""
-            raise RuntimeError(f"the server exited early:\n{err[-3000:]}")
+            tail = ""
+            if log_path:
+                with open(log_path, errors="replace") as fh:
+                    tail = fh.read()[-3000:]
+            raise RuntimeError(f"the server exited early (code {process.returncode}):\n{tail}")
         try:
-            status, data = client.request("GET", "/healthz")
-            if status == 200 and data["pool"]["alive"] >= data["pool"]["size"]:
+            status, data = client.request("GET", "/healthz", headers=headers)
+            pool = data.get("pool", {}) if isinstance(data, dict) else {}
+            if status == 200 and pool.get("alive", 0) >= pool.get("size", 1):
                 client.close()
                 return process
         except OSError:
@@ -233,8 +262,6 @@ def stop_server(process: subprocess.Popen) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(10)
-    if process.stderr:
-        process.stderr.close()
 
 
 def infoset_pool(names: list[str], count: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
@@ -257,14 +284,16 @@ def run(
     names: list[str] | None = None,
     seed: int = 0,
     progress: Callable[[str], None] = lambda _: None,
+    slow_connections: int = 256,
+    memory_requests: int = 2_000,
 ) -> dict[str, Any]:
     names = names or sorted(games.DEFINITIONS)
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="atelier-bench-") as tmp:
         progress(f"starting atelier serve on {HOST}:{port}")
-        process = start_server(port, os.path.join(tmp, "matches.sqlite3"))
+        process = start_server(port, os.path.join(tmp, "matches.sqlite3"), extra_env=BENCH_ENV)
         try:
-            return _measure(
+            report = _measure(
                 port,
                 seconds,
                 soak_seconds,
@@ -277,8 +306,40 @@ def run(
                 seed,
                 progress,
             )
+            report.update(_attacks(port, report, slow_connections, memory_requests, progress))
+            return report
         finally:
             stop_server(process)
+
+
+# All bench clients share one address: per-client cost limits off (see the module docstring).
+BENCH_ENV = {"ATELIER_CLIENT_MAX_SEARCHES": "0", "ATELIER_CLIENT_SEARCH_MS_PER_MINUTE": "0"}
+
+
+def _attacks(
+    port: int,
+    report: dict[str, Any],
+    slow_connections: int,
+    memory_requests: int,
+    progress: Callable[[str], None],
+) -> dict[str, Any]:
+    """The slow-connection and memory scenarios, after the latency phases (they disturb them)."""
+    out: dict[str, Any] = {}
+    targets = report["targets"]
+    if slow_connections > 0:
+        progress(f"slow connections: {slow_connections} open, probing /ping and a cached hint")
+        cached = report.pop("_cached_request")
+        out["slow_connections"] = scenarios.slow_connections(
+            port, connections=slow_connections, cached_hint=cached
+        )
+        targets["slow_connections_probes_within_1s"] = out["slow_connections"]["met"]
+    report.pop("_cached_request", None)
+    if memory_requests > 0:
+        progress(f"memory: {memory_requests} Modern Art bid-step hints with distinct seeds")
+        _, health = Client(port).request("GET", "/healthz")
+        out["memory"] = scenarios.memory(port, health["http_pid"], requests=memory_requests)
+        targets["memory_growth_within_200MiB"] = out["memory"]["met"]
+    return out
 
 
 def _measure(
@@ -387,6 +448,7 @@ def _measure(
             "soak_zero_errors": soak["errors"] == 0 and soak["seconds"] >= min(60, soak_seconds),
         },
         "server_after": {"pool": health_after["pool"], "cache": health_after["cache"]},
+        "_cached_request": (f"/v1/games/{cached_game}/hint", cached_bytes),
     }
 
 
@@ -478,6 +540,22 @@ def format_report(report: dict[str, Any]) -> str:
         f"(target <= {u['target_p99_ms']:.0f} ms)",
         f"soak                 : {s['requests']} scenario steps in {s['seconds']} s at "
         f"{s['clients']} clients, {s['errors']} errors, statuses {s['statuses']}",
-        "targets: " + ", ".join(f"{k}={v}" for k, v in report["targets"].items()),
     ]
+    if "slow_connections" in report:
+        sc = report["slow_connections"]
+        lines.append(
+            f"slow connections     : {sum(sc['connections'].values())} open for {sc['hold_s']} s:"
+            f" worst /ping {sc['worst_ms']['ping']} ms, cached hint "
+            f"{sc['worst_ms']['cached_hint']} ms (target <= {sc['target_ms']:.0f} ms), "
+            f"closed by the server {sc['closed_by_server']}"
+        )
+    if "memory" in report:
+        m = report["memory"]
+        lines.append(
+            f"memory               : {m['requests']} bid-step hints (answers up to "
+            f"{m['answer_bytes_max']} bytes): RSS {m['rss_idle_mib']} -> {m['rss_after_mib']} "
+            f"MiB, growth {m['growth_mib']} MiB (target <= {m['target_growth_mib']:.0f}), "
+            f"statuses {m['statuses']}"
+        )
+    lines.append("targets: " + ", ".join(f"{k}={v}" for k, v in report["targets"].items()))
     return "\n".join(lines)

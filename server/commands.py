@@ -16,15 +16,38 @@ import games
 @click.option(
     "--search-workers", type=int, default=None, help="Search processes.  [default: one per core]"
 )
-@click.option("--threads", "http_threads", type=int, default=None, help="HTTP threads. [16]")
+@click.option(
+    "--http-worker",
+    type=click.Choice(["gevent", "gthread"]),
+    default=None,
+    help="HTTP front: gevent (slow clients hold no thread) or gthread (behind a buffering "
+    "proxy only).  [default: gevent]",
+)
+@click.option(
+    "--threads",
+    "http_threads",
+    type=int,
+    default=None,
+    help="HTTP threads of the gthread front.  [default: 16]",
+)
 @click.option(
     "--db",
     "match_db",
     default=None,
     help="SQLite file for hosted matches.  [default: ~/.local/share/atelier/matches.sqlite3]",
 )
-@click.option("--api-key", "api_keys", multiple=True, help="Require this API key (repeatable).")
-@click.option("--rate-limit", type=int, default=None, help="Requests per minute per client.")
+@click.option(
+    "--api-key",
+    "api_keys",
+    multiple=True,
+    help="Require this API key (repeatable).  [default: none, open to all]",
+)
+@click.option(
+    "--rate-limit",
+    type=int,
+    default=None,
+    help="Requests per minute per client.  [default: 0, no limit]",
+)
 @click.option(
     "--config",
     "config_path",
@@ -37,6 +60,7 @@ def serve(
     host: str | None,
     port: int | None,
     search_workers: int | None,
+    http_worker: str | None,
     http_threads: int | None,
     match_db: str | None,
     api_keys: tuple[str, ...],
@@ -54,6 +78,7 @@ def serve(
             host=host,
             port=port,
             search_workers=search_workers,
+            http_worker=http_worker,
             http_threads=http_threads,
             match_db=match_db,
             api_keys=list(api_keys) or None,
@@ -63,7 +88,8 @@ def serve(
         raise click.UsageError(str(err)) from None
     click.echo(
         f"atelier serve: http://{config.host}:{config.port}/docs  "
-        f"({config.search_workers} search workers, matches in {config.match_db})",
+        f"({config.search_workers} search workers, {config.http_worker} HTTP front, "
+        f"matches in {config.match_db})",
         err=True,
     )
     run(config, access_log=access_log)
@@ -80,6 +106,18 @@ def serve(
 @click.option("--bot", default=None, help="Bot for the hints.  [default: the server's default]")
 @click.option("--game", "names", multiple=True, type=click.Choice(sorted(games.DEFINITIONS)))
 @click.option("--seed", default=0, show_default=True)
+@click.option(
+    "--slow-connections",
+    default=256,
+    show_default=True,
+    help="Connections of the slow-client scenario (0 skips it).",
+)
+@click.option(
+    "--memory-requests",
+    default=2_000,
+    show_default=True,
+    help="Hints of the memory scenario (0 skips it; the issue's target is set at 10000).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
 def bench_service(
     seconds: float,
@@ -90,13 +128,18 @@ def bench_service(
     bot: str | None,
     names: tuple[str, ...],
     seed: int,
+    slow_connections: int,
+    memory_requests: int,
     as_json: bool,
 ) -> None:
-    """Latency and throughput of `atelier serve` on 127.0.0.1, against its trivial endpoint."""
+    """Latency and throughput of `atelier serve` on 127.0.0.1, against its trivial endpoint;
+    then slow connections and memory under megabyte answers, each with its target."""
     from server import bench
 
     if min(seconds, soak_seconds, uncached_seconds, budget_ms) <= 0 or clients < 1:
         raise click.UsageError("every duration, --clients and --budget-ms must be > 0")
+    if min(slow_connections, memory_requests) < 0:
+        raise click.UsageError("--slow-connections and --memory-requests must be >= 0")
     report = bench.run(
         seconds=seconds,
         soak_seconds=soak_seconds,
@@ -107,6 +150,8 @@ def bench_service(
         names=list(names) or None,
         seed=seed,
         progress=lambda text: click.echo(text + " ...", err=True),
+        slow_connections=slow_connections,
+        memory_requests=memory_requests,
     )
     if as_json:
         json.dump(report, sys.stdout, indent=2)

@@ -45,26 +45,43 @@ class ServiceConfig:
     # Network (used by ``atelier serve``; the Flask app itself ignores them).
     host: str = "127.0.0.1"
     port: int = 8000
-    http_threads: int = 16
+    http_threads: int = 16  # gthread worker only
+    # The HTTP front: "gevent" (one greenlet per connection, so slow or idle clients cost no
+    # thread; the default) or "gthread" (``http_threads`` threads; needs a buffering proxy).
+    http_worker: str = "gevent"
+    max_connections: int = 1000  # open connections the gevent worker serves at once
+    idle_timeout_s: float = 5.0  # to send a request head (also the keep-alive time)
+    body_timeout_s: float = 10.0  # to send a whole request body
+    trusted_proxies: int = 0  # reverse proxies in front whose X-Forwarded-* headers to trust
+    # Host names the service answers to; empty = the loopback names plus ``host`` (any host
+    # when ``host`` is a wildcard such as 0.0.0.0). Browser origins allowed to post cross-site.
+    allowed_hosts: tuple[str, ...] = ()
+    allowed_origins: tuple[str, ...] = ()
     # Search worker processes.
     search_workers: int = field(default_factory=default_workers)
     start_method: str = "forkserver"
     search_nice: int = 0  # niceness added to search processes (0 = same priority as HTTP)
     # Budgets (milliseconds unless named otherwise).
     default_budget_ms: float = 500.0
-    max_budget_ms: float = 10_000.0
-    max_simulations: int = 1_000_000
+    max_budget_ms: float = 5_000.0
+    max_simulations: int = 200_000
     deadline_margin_ms: float = 1000.0
     queue_timeout_ms: float = 5_000.0
     validate_timeout_ms: float = 5_000.0
     # Results cache.
     cache_size: int = 10_000
     cache_ttl_s: float = 3_600.0
+    cache_max_bytes: int = 64 * 1024 * 1024  # estimated in-memory size of all entries
+    cache_max_entry_bytes: int = 4 * 1024 * 1024  # a bigger answer is not kept
     # Requests and clients.
     max_request_bytes: int = 2 * 1024 * 1024
     api_keys: tuple[str, ...] = ()
     rate_limit_per_minute: int = 0  # 0 = no limit
     rate_limit_burst: int = 0  # 0 = same as the per-minute rate
+    # Cost limits per client (0 = off): searches (hints, validations, bot moves) running or
+    # waiting at once, and worker time per minute (a bucket that deep, refilled continuously).
+    client_max_searches: int = 2
+    client_search_ms_per_minute: float = 60_000.0
     # Hosted matches.
     match_db: str = field(default_factory=default_db_path)
     match_budget_ms: float = 200.0
@@ -81,6 +98,14 @@ class ServiceConfig:
         checks = {
             "port": self.port >= 0,
             "http_threads": self.http_threads >= 1,
+            "max_connections": self.max_connections >= 1,
+            "idle_timeout_s": self.idle_timeout_s > 0,
+            "body_timeout_s": self.body_timeout_s > 0,
+            "trusted_proxies": self.trusted_proxies >= 0,
+            "client_max_searches": self.client_max_searches >= 0,
+            "client_search_ms_per_minute": self.client_search_ms_per_minute >= 0,
+            "cache_max_bytes": self.cache_max_bytes >= 0,
+            "cache_max_entry_bytes": self.cache_max_entry_bytes >= 0,
             "search_workers": self.search_workers >= 1,
             "search_nice": 0 <= self.search_nice <= 19,
             "default_budget_ms": self.default_budget_ms > 0,
@@ -104,6 +129,10 @@ class ServiceConfig:
         for name, ok in checks.items():
             if not ok:
                 raise ConfigError(f"config '{name}' is out of range: {getattr(self, name)!r}")
+        if self.http_worker not in ("gevent", "gthread"):
+            raise ConfigError(
+                f"config 'http_worker' must be gevent or gthread, got {self.http_worker!r}"
+            )
         if self.start_method not in ("forkserver", "spawn", "fork"):
             raise ConfigError(
                 "config 'start_method' must be forkserver, spawn or fork, "

@@ -22,9 +22,11 @@ import logging
 import multiprocessing
 import os
 import queue
+import selectors
 import signal
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
@@ -86,6 +88,19 @@ def _worker_main(conn: Connection, nice: int = 0) -> None:
             return
 
 
+def _readable(conn: Connection, timeout: float) -> bool:
+    """Whether ``conn`` has data within ``timeout`` seconds.
+
+    ``Connection.poll`` waits with a selector class that ``multiprocessing`` picked when it was
+    imported; under gunicorn's gevent worker that is the unpatched one, and the wait would
+    stall every other connection. ``selectors.DefaultSelector`` looked up here, at call time,
+    is gevent's cooperative one there and the plain one elsewhere.
+    """
+    with selectors.DefaultSelector() as selector:
+        selector.register(conn.fileno(), selectors.EVENT_READ)
+        return bool(selector.select(timeout))
+
+
 @dataclass(eq=False)
 class _Worker:
     process: Any
@@ -139,6 +154,10 @@ class SearchPool:
 
     def _spawn(self) -> _Worker:
         parent, child = self._ctx.Pipe(duplex=True)
+        for end in (parent, child):
+            # Under gevent's monkey patching the socket pair comes back non-blocking, and a
+            # worker reading a non-blocking pipe would stop at its first idle moment.
+            os.set_blocking(end.fileno(), True)
         process = self._ctx.Process(
             target=_worker_main, args=(child, self.nice), name="atelier-search", daemon=True
         )
@@ -195,20 +214,32 @@ class SearchPool:
                 worker.process.join(timeout=5)
 
     # --- requests ----------------------------------------------------------------------------
-    def run(self, kind: str, payload: dict[str, Any], deadline: float) -> dict[str, Any]:
-        """Runs task ``kind`` in a worker; ``deadline`` seconds after it starts, gives up."""
+    def run(
+        self,
+        kind: str,
+        payload: dict[str, Any],
+        deadline: float,
+        on_start: Callable[[], None] | None = None,
+    ) -> dict[str, Any]:
+        """Runs task ``kind`` in a worker; ``deadline`` seconds after it starts, gives up.
+
+        ``on_start`` is called once a worker is ours (the cost limits time from there, not
+        from the wait in the queue).
+        """
         if not self._started:
             self.start()
         if self._closed:
             raise PoolClosed("the search pool is shut down")
         worker = self._acquire()
+        if on_start is not None:
+            on_start()
         healthy = False
         worker.busy = True
         try:
             message = json.dumps([kind, payload]).encode()
             try:
                 worker.conn.send_bytes(message)
-                if not worker.conn.poll(deadline):
+                if not _readable(worker.conn, deadline):
                     with self._lock:
                         self.stats["timeouts"] += 1
                     raise DeadlineExceeded(

@@ -1,17 +1,33 @@
 """``atelier serve``: the service under gunicorn, with defaults fit for a small machine.
 
-One gunicorn worker process with ``http_threads`` threads handles HTTP; searches run in the
-app's own pool of ``search_workers`` processes (one per core by default). A single HTTP process
-keeps one cache, one rate limiter and one set of counters for the whole service; Python search
-holds the GIL, so the search processes, not more HTTP processes, are what use the cores.
+One gunicorn worker process handles HTTP; searches run in the app's own pool of
+``search_workers`` processes (one per core by default). A single HTTP process keeps one cache,
+one rate limiter and one set of counters for the whole service; Python search holds the GIL,
+so the search processes, not more HTTP processes, are what use the cores.
+
+The HTTP worker is gunicorn's gevent worker by default: each connection is a greenlet, so a
+client that sends its request slowly, or opens a connection and sends nothing, holds no thread
+and cannot starve the others (with the threaded worker, 16 such sockets used to stop the
+service). Slow clients are still cut off: a request head must arrive within
+``idle_timeout_s`` (gunicorn's keep-alive timeout, which the gevent worker applies to reading
+the head), a body within ``body_timeout_s`` (``server.transport``), and at most
+``max_connections`` connections are served at once (the rest wait in the listen backlog).
+``http_worker = "gthread"`` keeps the threaded worker, for deployments behind a proxy that
+buffers whole requests (see docs/api.md, "Operating it").
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import math
 from typing import Any
 
+from gunicorn import util as gunicorn_util
 from gunicorn.app.base import BaseApplication
+from gunicorn.glogging import Logger as GunicornLogger
+from gunicorn.workers.ggevent import GeventWorker
+from gunicorn.workers.gthread import ThreadWorker
 
 from server.app import close_app, create_app
 from server.config import ServiceConfig
@@ -19,18 +35,119 @@ from server.config import ServiceConfig
 log = logging.getLogger("atelier.server")
 
 
+# Codes of the errors gunicorn answers itself, before the app sees the request.
+GUNICORN_CODES = {
+    400: "bad_request",
+    403: "forbidden",
+    414: "uri_too_long",
+    417: "expectation_failed",
+    431: "headers_too_large",
+    500: "internal",
+    501: "not_implemented",
+}
+
+
+def write_json_error(sock: Any, status_int: int, reason: str, mesg: str) -> None:
+    """gunicorn's own error page (a request line or headers too long, a malformed request), in
+    the service's JSON error shape instead of HTML."""
+    from server.logs import redact
+
+    body = json.dumps(
+        {
+            "code": GUNICORN_CODES.get(status_int, "http_error"),
+            "message": redact(f"{reason}: {mesg}" if mesg else reason),
+            "detail": None,
+        }
+    ).encode()
+    head = (
+        f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    gunicorn_util.write_nonblock(sock, head.encode("latin-1") + body)
+
+
+def _json_errors() -> None:
+    # gunicorn renders every error it answers itself through ``util.write_error``; this is the
+    # one place to change them all, and only in the server process.
+    gunicorn_util.write_error = write_json_error
+
+
+class AtelierGeventWorker(GeventWorker):
+    """gunicorn's gevent worker, answering its own errors as JSON."""
+
+    def init_process(self) -> None:
+        _json_errors()
+        super().init_process()
+
+
+class InThreadpool:
+    """Runs every method of the wrapped object in gevent's thread pool.
+
+    SQLite does its disk work (commits, WAL checkpoints with their fsync) in C without yielding
+    to gevent: in the gevent worker, every connection would wait for every match write. In the
+    thread pool the write blocks only its own request, as under threads.
+    """
+
+    def __init__(self, target: Any) -> None:
+        self._target = target
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._target, name)
+        if not callable(value):
+            return value
+        from gevent import get_hub
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return get_hub().threadpool.apply(value, args, kwargs)
+
+        return call
+
+
+class AtelierThreadWorker(ThreadWorker):
+    """gunicorn's threaded worker, answering its own errors as JSON."""
+
+    def init_process(self) -> None:
+        _json_errors()
+        super().init_process()
+
+
+class RedactingLogger(GunicornLogger):
+    """gunicorn's logger with secrets redacted from every record (see ``server.logs``); the
+    ``atelier`` loggers write to the same handlers."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        from server.logs import install
+
+        secrets = getattr(cfg, "atelier_secrets", ())
+        install([*self.error_log.handlers, *self.access_log.handlers], secrets)
+        ours = logging.getLogger("atelier")
+        ours.handlers = list(self.error_log.handlers)
+        ours.setLevel(logging.INFO)
+        ours.propagate = False
+
+
+WORKER_CLASSES = {
+    "gevent": "server.serve.AtelierGeventWorker",
+    "gthread": "server.serve.AtelierThreadWorker",
+}
+
+
 def gunicorn_options(config: ServiceConfig, access_log: bool = False) -> dict[str, Any]:
     return {
         "bind": f"{config.host}:{config.port}",
         "workers": 1,
-        "worker_class": "gthread",
+        "worker_class": WORKER_CLASSES[config.http_worker],
         "threads": config.http_threads,
-        # The gthread worker's heartbeat runs outside request threads, so searches never trip
-        # it; deadlines are enforced by the search pool.
+        "worker_connections": config.max_connections,
+        # The worker's heartbeat runs outside request handlers, so searches never trip it;
+        # deadlines are enforced by the search pool.
         "timeout": 120,
         "graceful_timeout": 15,
-        "keepalive": 5,
-        "backlog": 256,
+        # Also the time a client has to send a request head under the gevent worker.
+        "keepalive": max(1, math.ceil(config.idle_timeout_s)),
+        "backlog": 2048,
+        "logger_class": "server.serve.RedactingLogger",
         "accesslog": "-" if access_log else None,
         "errorlog": "-",
         "loglevel": "info",
@@ -51,6 +168,8 @@ class AtelierServer(BaseApplication):
     def load_config(self) -> None:
         for key, value in gunicorn_options(self.service_config, self.access_log).items():
             self.cfg.set(key, value)
+        # Read by ``RedactingLogger`` (gunicorn's Config keeps unknown attributes).
+        self.cfg.atelier_secrets = self.service_config.api_keys
         if "control_socket_disable" in self.cfg.settings:
             # gunicorn >= 25.1 opens a control socket at a fixed per-user path; two servers
             # (a bench next to a running service) would fight over it, and nothing uses it.
@@ -65,6 +184,9 @@ class AtelierServer(BaseApplication):
     def _warm(self, worker: Any) -> None:
         """Starts the search processes before the first request (a cold start takes seconds)."""
         runtime = worker.wsgi.extensions["atelier"]
+        if isinstance(worker, GeventWorker):
+            runtime.store.count()  # creates the schema here, in the hub, before any request
+            runtime.store = InThreadpool(runtime.store)
         runtime.pool.start()
         for _ in range(runtime.pool.size):
             runtime.pool.run("ping", {}, 30.0)

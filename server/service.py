@@ -13,14 +13,14 @@ import atexit
 import time
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, current_app, has_request_context, request
 
 import bots
 import games
 from server.cache import ResultCache
 from server.config import ServiceConfig
 from server.hints import HintService
-from server.limits import AccessControl
+from server.limits import API_KEY_HEADER, AccessControl, CostLimiter, MeteredPool
 from server.matches import MatchService
 from server.pool import SearchPool
 from server.store import MatchStore
@@ -42,17 +42,33 @@ class Resources:
         self.config = config
         self.started = time.time()
         self.version = package_version()
-        self.pool = SearchPool(
-            config.search_workers,
-            start_method=config.start_method,
-            queue_timeout=config.queue_timeout_ms / 1000.0,
-            nice=config.search_nice,
-        )
-        self.cache = ResultCache(config.cache_size, config.cache_ttl_s)
         self.access = AccessControl(
             config.api_keys, config.rate_limit_per_minute, config.rate_limit_burst
         )
+        self.costs = CostLimiter(
+            config.client_max_searches,
+            config.client_search_ms_per_minute,
+            config.queue_timeout_ms / 1000.0,
+        )
+        # Every task (hint, validation, a match's bot move) passes the per-client cost limits.
+        self.pool = MeteredPool(
+            SearchPool(
+                config.search_workers,
+                start_method=config.start_method,
+                queue_timeout=config.queue_timeout_ms / 1000.0,
+                nice=config.search_nice,
+            ),
+            self.costs,
+            self.request_client,
+        )
+        self.cache = ResultCache.from_config(config)
         self.store = MatchStore(config.match_db)
+
+    def request_client(self) -> str | None:
+        """The client of the current request for the cost limits, ``None`` outside requests."""
+        if not has_request_context():
+            return None
+        return self.access.client_id(request.headers.get(API_KEY_HEADER), request.remote_addr)
 
     def close(self) -> None:
         self.pool.close()

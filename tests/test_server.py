@@ -291,7 +291,7 @@ def test_api_keys_and_rate_limits(tmp_path):
         assert r.json["code"] == "rate_limited"
         # Another client (key) has its own bucket.
         assert c.get("/v1/games", headers={"X-API-Key": "k2"}).status_code == 200
-        assert c.get("/healthz").json["limits"]["refused"] == 2
+        assert c.get("/healthz", headers={"X-API-Key": "k1"}).json["limits"]["refused"] == 2
         doc = c.get("/openapi.json").json
         assert doc["components"]["securitySchemes"]["apiKey"]["name"] == "X-API-Key"
     finally:

@@ -21,13 +21,31 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_bench_service_short_run_has_no_errors():
-    report = bench.run(seconds=3, soak_seconds=10, uncached_seconds=3, soak_clients=8)
+    report = bench.run(
+        seconds=3,
+        soak_seconds=10,
+        uncached_seconds=3,
+        soak_clients=8,
+        slow_connections=64,
+        memory_requests=20,
+    )
     assert report["soak"]["errors"] == 0, report["soak"]
     assert report["soak"]["requests"] > 0
     assert report["trivial"]["errors"] == 0 and report["cached_hint"]["errors"] == 0
     assert report["uncached_hint"]["errors"] == 0 and report["uncached_hint"]["requests"] > 0
-    assert report["cached_hint"]["ratio_to_trivial"] > 0
+    # A cache hit must cost about as little as the trivial endpoint: its target is half of
+    # /ping's throughput, both measured in this run (a ratio, so a loaded machine slows both).
+    assert report["cached_hint"]["ratio_to_trivial"] >= 0.5, report["cached_hint"]
+    assert report["targets"]["cached_throughput_at_least_half_trivial"]
     assert report["server_after"]["pool"]["deaths"] == 0
+    slow = report["slow_connections"]
+    assert slow["probe_failures"] == {} and slow["met"], slow
+    memory = report["memory"]
+    assert memory["statuses"] == {"200": 20} and memory["growth_mib"] is not None, memory
+    assert set(report["targets"]) >= {
+        "slow_connections_probes_within_1s",
+        "memory_growth_within_200MiB",
+    }
 
 
 @pytest.mark.skipif(shutil.which("locust") is None, reason="locust is not installed")

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, redirect
+import hmac
+import os
+
+from flask import Blueprint, Response, current_app, jsonify, redirect, request
 
 from server.docs_page import DOCS_HTML
+from server.limits import API_KEY_HEADER
 from server.openapi import build_openapi
 from server.routes import documented, public
 from server.service import runtime
@@ -39,7 +43,25 @@ def ping() -> Response:
     description="the service is up",
 )
 def healthz() -> Response:
-    return jsonify(runtime().health())
+    """Liveness for anyone; the details (paths, PIDs, limits, counters) only for a key holder.
+
+    When API keys are on, a monitor without a key still learns that the service answers, and
+    nothing about how it is set up.
+    """
+    rt = runtime()
+    if rt.config.api_keys and not _has_valid_key(rt.config.api_keys):
+        return jsonify({"status": "ok"})
+    details = rt.health()
+    details["http_pid"] = os.getpid()
+    costs = getattr(rt, "costs", None)
+    if costs is not None:
+        details.setdefault("limits", {})["costs"] = costs.info()
+    return jsonify(details)
+
+
+def _has_valid_key(keys: tuple[str, ...]) -> bool:
+    given = request.headers.get(API_KEY_HEADER) or ""
+    return any(hmac.compare_digest(given.encode(), k.encode()) for k in keys)
 
 
 @bp.get("/openapi.json")
