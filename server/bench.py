@@ -518,7 +518,7 @@ def match_flow(conn: Any, name: str, rng: random.Random) -> int:
     )
     if status != 200:
         return 1
-    action = rng.choice(view["legal_actions"])["struct"]
+    action = rng.choice(view["infoset"]["view"]["legal_actions"])["struct"]
     status, _ = conn.request(
         "POST", f"/v1/matches/{mid}/actions", {"action": action}, headers=headers
     )

@@ -108,7 +108,7 @@ class HintClient(HttpUser):
         self.client.get(
             f"/v1/matches/{mid}/hint?bot=random", headers=headers, name="/v1/matches/{id}/hint"
         )
-        action = self.rng.choice(data["legal_actions"])["struct"]
+        action = self.rng.choice(data["infoset"]["view"]["legal_actions"])["struct"]
         self._post(
             f"/v1/matches/{mid}/actions",
             {"action": action},

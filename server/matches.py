@@ -567,6 +567,5 @@ class MatchService:
             infoset = build_infoset(match.defn, record.params, engine, seat, with_view=True)
             infoset["view"] = compact_view(infoset["view"])
             out["seat"] = seat
-            out["infoset"] = infoset
-            out["legal_actions"] = infoset["view"]["legal_actions"]
+            out["infoset"] = infoset  # its view lists the legal actions (once)
         return out

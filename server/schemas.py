@@ -409,7 +409,6 @@ class MatchOut(Open):
     events: list[dict[str, Any]]
     seat: int | None = None
     infoset: dict[str, Any] | None = None
-    legal_actions: list[dict[str, Any]] | None = None
     moves: list[dict[str, Any]] | None = None
     warning: str | None = None
     warnings: list[str] | None = None

@@ -280,7 +280,7 @@ def play_one_game(driver, base_url, game, shots: Path) -> dict:
         view = api_get(base_url, f"/v1/matches/{match['id']}", match["token"])
         assert view["current_player"] == match["seat"] and not view["terminal"]
         buttons, amounts, on_table = offered_moves(driver)
-        check_offers_exactly_legal(view["legal_actions"], buttons, amounts)
+        check_offers_exactly_legal(view["infoset"]["view"]["legal_actions"], buttons, amounts)
         if game == "detective_eye":
             check_detective_eye_cards_count_from_one(driver, view["legal_actions"])
         assert set(on_table) <= set(buttons), "the table offers a move the panel does not"

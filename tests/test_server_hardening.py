@@ -126,7 +126,7 @@ def test_the_openapi_schemas_refuse_what_the_validator_refuses(client):
 
 def test_an_integral_float_action_id_is_an_action_id(client):
     m, view = waiting_match(client)
-    legal = view["legal_actions"][0]
+    legal = view["infoset"]["view"]["legal_actions"][0]
     r = client.post(
         f"/v1/matches/{m['match_id']}/actions",
         json={"action": float(legal["id"])},
@@ -163,7 +163,7 @@ def test_the_reproducible_research_option_deals_from_the_seed_and_says_so(app, c
 def test_a_retried_move_is_answered_again_and_played_once(app, client):
     m, view = waiting_match(client)
     mid, token = m["match_id"], token_of(m)
-    body = {"action": view["legal_actions"][0]["struct"], "step": view["step"]}
+    body = {"action": view["infoset"]["view"]["legal_actions"][0]["struct"], "step": view["step"]}
     first = client.post(f"/v1/matches/{mid}/actions", json=body, headers=seat(token))
     assert first.status_code == 200, first.json
     stored = history(app, mid)
@@ -174,7 +174,7 @@ def test_a_retried_move_is_answered_again_and_played_once(app, client):
     assert answer.pop("retried") is True
     assert answer == first.json
     # A different move for that old step is stale: 409 with the current step.
-    other = dict(body, action=view["legal_actions"][-1]["struct"])
+    other = dict(body, action=view["infoset"]["view"]["legal_actions"][-1]["struct"])
     if other["action"] != body["action"]:
         r = client.post(f"/v1/matches/{mid}/actions", json=other, headers=seat(token))
         assert r.status_code == 409 and r.json["code"] == "stale_step", r.json
@@ -193,7 +193,7 @@ def test_concurrent_copies_of_a_move_apply_it_once(app):
     c = app.test_client()
     m, view = waiting_match(c)
     mid, token = m["match_id"], token_of(m)
-    body = {"action": view["legal_actions"][0]["struct"], "step": view["step"]}
+    body = {"action": view["infoset"]["view"]["legal_actions"][0]["struct"], "step": view["step"]}
     answers = []
 
     def send():
@@ -276,7 +276,7 @@ def test_the_bots_pause_when_a_request_used_its_thinking_time(tmp_path):
                 continue
             r = c.post(
                 f"/v1/matches/{mid}/actions",
-                json={"action": view["legal_actions"][0]["struct"], "step": view["step"]},
+                json={"action": view["infoset"]["view"]["legal_actions"][0]["struct"], "step": view["step"]},
                 headers=seat(token),
             )
             assert r.status_code == 200, r.json
@@ -328,7 +328,7 @@ def test_seat_tokens_are_taken_from_the_header_only(client):
     assert r.status_code == 400 and r.json["code"] == "token_in_url"
     r = client.get(f"/v1/matches/{mid}/hint?token={token}")
     assert r.status_code == 400 and r.json["code"] == "token_in_url"
-    action = view["legal_actions"][0]["struct"]
+    action = view["infoset"]["view"]["legal_actions"][0]["struct"]
     r = client.post(f"/v1/matches/{mid}/actions", json={"action": action, "token": token})
     assert r.status_code == 400 and r.json["code"] == "token_in_body"
     assert client.get(f"/v1/matches/{mid}", headers=seat(token)).json["seat"] == 0
@@ -456,17 +456,17 @@ def test_a_match_shows_compact_ranges_and_takes_a_value_from_them(app, client):
         view = client.get(f"/v1/matches/{mid}", headers=seat(tokens[0])).json
         mover = view["current_player"]
         view = client.get(f"/v1/matches/{mid}", headers=seat(tokens[mover])).json
-        ranged = [a for a in view["legal_actions"] if "range" in a]
+        ranged = [a for a in view["infoset"]["view"]["legal_actions"] if "range" in a]
         if ranged:
             break
-        action = view["legal_actions"][-1]["struct"]
+        action = view["infoset"]["view"]["legal_actions"][-1]["struct"]
         r = client.post(
             f"/v1/matches/{mid}/actions", json={"action": action}, headers=seat(tokens[mover])
         )
         assert r.status_code == 200, r.json
     else:
         raise AssertionError("no bid step reached")
-    assert view["infoset"]["view"]["legal_actions"] == view["legal_actions"]
+    assert view["infoset"]["view"]["legal_actions"] == view["infoset"]["view"]["legal_actions"]
     bid = ranged[0]
     action = {**bid["struct"], bid["range"]["field"]: bid["range"]["min"] + 1}
     r = client.post(

@@ -65,7 +65,7 @@ def test_match_against_bots_plays_to_the_end(app, client, game):
         assert view["status"] == "waiting" and view["current_player"] == 0
         engine = replay(app, view)
         assert view["infoset"] == build_infoset(defn, view["params"], engine, 0)
-        assert view["legal_actions"] == view["infoset"]["view"]["legal_actions"]
+        assert "legal_actions" not in view  # once, in the seat's infoset view
         h = client.get(
             f"/v1/matches/{mid}/hint?bot=random&simulations=5", headers=seat_headers(token)
         )
@@ -102,7 +102,7 @@ def test_tokens_open_only_their_own_seat(app, client, game):
         view = client.get(f"/v1/matches/{mid}", headers=seat_headers(tokens[mover])).json
         r = client.post(
             f"/v1/matches/{mid}/actions",
-            json={"action": view["legal_actions"][-1]["struct"]},
+            json={"action": view["infoset"]["view"]["legal_actions"][-1]["struct"]},
             headers=seat_headers(tokens[mover]),
         )
         assert r.status_code == 200, r.json
@@ -142,7 +142,7 @@ def test_refused_moves_change_nothing(app, client, game):
     waiting = (mover + 1) % n
     before = replay(app, public).history
     view = client.get(f"/v1/matches/{mid}", headers=seat_headers(tokens[mover])).json
-    legal = view["legal_actions"][0]
+    legal = view["infoset"]["view"]["legal_actions"][0]
     illegal_id = 10**6
     attempts = [
         (tokens[waiting], legal["struct"], 409, "not_your_turn"),
@@ -207,7 +207,7 @@ def test_matches_survive_a_restart_and_resume_interrupted_bots(tmp_path):
             break
         r = c.post(
             f"/v1/matches/{mid}/actions",
-            json={"action": view["legal_actions"][0]["struct"]},
+            json={"action": view["infoset"]["view"]["legal_actions"][0]["struct"]},
             headers=seat_headers(token),
         )
         assert r.status_code == 200

@@ -386,7 +386,7 @@ function show(data) {
   } else if (yourTurn) {
     $("turn").textContent = "Your turn.";
     $("hint-bar").hidden = false;
-    state.moves = renderMoves(data.legal_actions, play, {
+    state.moves = renderMoves(data.infoset.view.legal_actions, play, {
       label: (a) => renderer.moveLabel(a, ctx),
       fieldLabel: (field, value) => renderer.fieldLabel(field, value, ctx),
     });
@@ -538,7 +538,7 @@ async function askHint() {
 }
 
 function showHint(hint) {
-  const legal = new Map((state.data.legal_actions || []).map((a) => [a.id, a]));
+  const legal = new Map((state.data.infoset?.view?.legal_actions || []).map((a) => [a.id, a]));
   const policy = [...hint.policy].sort((a, b) => (b.probability || 0) - (a.probability || 0));
   const shown = policy.slice(0, 12);
   const renderer = rendererFor(state.data.game);
