@@ -276,7 +276,10 @@ def test_the_bots_pause_when_a_request_used_its_thinking_time(tmp_path):
                 continue
             r = c.post(
                 f"/v1/matches/{mid}/actions",
-                json={"action": view["infoset"]["view"]["legal_actions"][0]["struct"], "step": view["step"]},
+                json={
+                    "action": view["infoset"]["view"]["legal_actions"][0]["struct"],
+                    "step": view["step"],
+                },
                 headers=seat(token),
             )
             assert r.status_code == 200, r.json
