@@ -460,7 +460,8 @@ class ModernArtKnowledge(GameKnowledge):
         if seat == x:  # last to act: buy it back only when that beats selling
             if engine.high_bidder < 0:
                 return PASS  # we take it at the no-bid price anyway
-            if lot.outcome(seat, high + 1) > lot.outcome(engine.high_bidder, high):
+            buy = lot.outcome(seat, high + 1) > lot.outcome(engine.high_bidder, high)
+            if buy and high + 1 <= lot.value:
                 return AMOUNT_BASE + high + 1
             return PASS
         cap = int(lot.cap)
