@@ -58,7 +58,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bots.heuristics.base import GameKnowledge
+from bots.heuristics.base import GameKnowledge, pick_best
 from games.modern_art.cards import (
     ARTIST_NAMES,
     DOUBLE,
@@ -106,6 +106,7 @@ ACCEPT_SOFTNESS = 0.08  # logistic width of that threshold, share of market valu
 SALE_SHARE = {OPEN: 0.85, ONCE_AROUND: 0.7, SEALED: 0.72, FIXED: 0.8}
 SALE_PER_PLAYER = 0.03
 HAND_WEIGHT = 0.25  # weight of our held cards in an offer's effect on the forecast
+QUICK_PUSH = 0.15  # rollouts: an offered card raises its artist's value by this share
 ADD_RATE = 0.5  # chance another seat adds to a Double alone: 1 - exp(-rate * their cards)
 # Candidate bids for the search (shares of the cap, or of the market value for prices).
 CAP_FRACTIONS = (0.5, 0.7, 0.85, 1.0)
@@ -642,11 +643,46 @@ class ModernArtKnowledge(GameKnowledge):
         return out
 
     def playout(self, engine: ModernArtEngine, rng: Any) -> int:  # type: ignore[override]
-        """The heuristic's own move (what ``choose`` plays), without rating the other amounts."""
+        """Rollout moves: the heuristic's own bids and answers (what ``choose`` plays, without
+        rating the other amounts), and offers by a quick rule from the same forecast.
+
+        Scoring an offer exactly takes a forecast per artist in hand, about two thirds of the
+        heuristic's time, so rollouts score offers from the current forecast only: the
+        expected sale, a card's push as a fixed share of the artist's value, and the exact
+        payout for a card that ends the round.
+        """
         phase = engine.phase
         if phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE):
             return self.bid(engine)
+        if phase == PLAY:
+            return pick_best(self._quick_offers(engine, engine.to_move), rng)
         return self.choose(engine, rng)
+
+    def _quick_offers(self, engine: ModernArtEngine, seat: int) -> list[tuple[int, float]]:
+        n = engine.num_players
+        weights = rival_weights(engine, seat)
+        mean_w = 1.0 / (n - 1)
+        own = values_of(engine, seat)[0]
+        market = values_of(engine, -1)[0]
+        rel = self._relative_bought(engine, seat, weights)
+        mine = held(engine, seat)
+        out = []
+        for action in engine.player_actions():
+            if action >= PAIR_BASE:
+                artist, t = divmod(action - PAIR_BASE, 4)
+                cards = 2
+            else:
+                artist, t = divmod(action - OFFER_BASE, NUM_TYPES)
+                cards = 1
+            if engine.counts[artist] + cards >= ROUND_END_COUNT:
+                out.append((action, self._round_end(engine, artist, cards, own, rel)))
+                continue
+            push = QUICK_PUSH * cards * own[artist] * (rel[artist] + HAND_WEIGHT * mine[artist])
+            lot = cards * market[artist]
+            price = _sale_share(OPEN if t == DOUBLE else t, n) * SHADE * lot
+            sale = max(price - mean_w * (lot - price), cards * own[artist] - price)
+            out.append((action, sale + push))
+        return out
 
     # --- action abstraction for search -------------------------------------------------------
     def _candidates(self, engine: ModernArtEngine, seat: int, lot: Lot, own: int) -> list[int]:
