@@ -123,6 +123,18 @@ def _set_hand(engine, seat: int, cards: dict[tuple[int, int], int]) -> None:
     engine.hand_size[seat] = sum(cards.values())
 
 
+def _leading_lot(phase: int, seed: int, rivals_money: int):
+    """An auction of one Lite Metal, the artist at four cards (it ends the round first and is
+    worth about 30), the rivals with ``rivals_money`` each and the seat to move with 100."""
+    engine = _modern_art_in(phase, seed=seed)
+    seat = engine.current_player()
+    engine.artist, engine.ncards = 0, 1
+    engine.counts = [4, 0, 0, 0, 0]
+    engine.money = [rivals_money] * engine.num_players
+    engine.money[seat] = 100
+    return engine, seat
+
+
 def test_modern_art_values_follow_the_board():
     engine = _modern_art_in(ma.PLAY)
     seat = engine.current_player()
@@ -176,36 +188,21 @@ def test_modern_art_takes_a_cheap_valuable_fixed_price_and_declines_a_dear_one()
 
 
 def test_modern_art_passes_when_it_holds_the_high_bid_and_wins_cheaply_when_it_can():
-    engine = _modern_art_in(ma.OPEN_BIDS, seed=33)
-    seat = engine.current_player()
-    engine.artist, engine.ncards = 0, 1
-    engine.counts = [4, 0, 0, 0, 0]
+    engine, seat = _leading_lot(ma.OPEN_BIDS, 33, rivals_money=6)
     engine.high, engine.high_bidder = 5, seat
     assert best("modern_art", engine) == ma.PASS
     # Nobody else can pay more than 6: a bid of 7 wins a painting worth about 30.
-    other = (seat + 1) % engine.num_players
-    engine.high_bidder = other
-    engine.money = [6] * engine.num_players
-    engine.money[seat] = 100
+    engine.high_bidder = (seat + 1) % engine.num_players
     assert best("modern_art", engine) == ma.AMOUNT_BASE + 7
 
 
 def test_modern_art_sealed_bid_is_one_more_than_any_rival_can_pay_when_that_is_cheap():
-    engine = _modern_art_in(ma.SEALED_BIDS, seed=34)
-    seat = engine.current_player()
-    engine.artist, engine.ncards = 0, 1
-    engine.counts = [4, 0, 0, 0, 0]
-    engine.money = [3] * engine.num_players
-    engine.money[seat] = 100
+    engine, _ = _leading_lot(ma.SEALED_BIDS, 34, rivals_money=3)
     assert best("modern_art", engine) == ma.AMOUNT_BASE + 4
 
 
 def test_modern_art_prices_a_fixed_lot_within_reach_of_the_buyers():
-    engine = _modern_art_in(ma.PRICE, seed=35)
-    seat = engine.current_player()
-    engine.artist, engine.ncards = 0, 1
-    engine.counts = [4, 0, 0, 0, 0]
-    engine.money = [100] * engine.num_players
+    engine, seat = _leading_lot(ma.PRICE, 35, rivals_money=100)
     price = best("modern_art", engine) - ma.AMOUNT_BASE
     value = Lot(engine, seat).market
     assert 0.4 * value <= price <= value

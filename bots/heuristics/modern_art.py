@@ -56,6 +56,7 @@ ISMCTS bot its candidate bids (``candidates``) and its cut-off evaluation (``eva
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from bots.heuristics.base import GameKnowledge, pick_best
@@ -408,6 +409,79 @@ def _sale_share(auction: int, n: int) -> float:
     return SALE_SHARE[auction] + SALE_PER_PLAYER * (n - 3)
 
 
+def amount_candidates(
+    engine: ModernArtEngine,
+    own: int,
+    cap: float,
+    price_ref: float,
+    cap_fractions: tuple[float, ...] = CAP_FRACTIONS,
+    price_fractions: tuple[float, ...] = PRICE_FRACTIONS,
+    whole: Callable[[float], int] = int,
+) -> list[int]:
+    """The amounts a search considers (both styles): pass, the minimum raise, shares of the
+    cap (of ``price_ref`` for a fixed price) and the heuristic's own choice ``own``; ``whole``
+    turns a share into money (the simple style rounds, this one truncates)."""
+    phase = engine.phase
+    money = engine.money[engine.to_move]
+
+    def amount(x: float, low: int) -> int:
+        return max(low, min(money, whole(x)))
+
+    if phase == PRICE:
+        if money == 0:
+            return [AMOUNT_BASE]
+        amounts = {1, *(amount(f * price_ref, 1) for f in price_fractions)}
+    elif phase == SEALED_BIDS:
+        amounts = {0, *(amount(f * cap, 0) for f in cap_fractions)}
+    else:
+        high = engine.high
+        if money <= high:
+            return [PASS]
+        amounts = {high + 1, *(amount(f * cap, high + 1) for f in cap_fractions)}
+    actions = {AMOUNT_BASE + x for x in amounts}
+    actions.add(own)
+    if phase in (OPEN_BIDS, ONCE_BIDS):
+        actions.add(PASS)
+    return sorted(actions)
+
+
+def sealed_prior(centre: int, cap: float, candidates: list[int]) -> list[float]:
+    """Weights of a hidden sealed bid: peaked at the heuristic's bid ``centre``, spread a
+    quarter of the cap."""
+    spread = max(3.0, 0.25 * cap)
+    return [math.exp(-abs(a - AMOUNT_BASE - centre) / spread) for a in candidates]
+
+
+def estimated_returns(engine: ModernArtEngine, values: list[float]) -> list[float]:
+    """Returns estimated from money plus this round's paintings at ``values``: final money,
+    or for points the chance of first place from a softmax of it (second place, five players,
+    by the remainder)."""
+    est = [
+        engine.money[s] + sum(b * v for b, v in zip(engine.bought[s], values, strict=True))
+        for s in range(engine.num_players)
+    ]
+    cfg = engine.cfg
+    if not cfg.points:
+        return est
+    top = max(est)
+    weights = [math.exp((x - top) / 30.0) for x in est]
+    total = sum(weights)
+    table = cfg.points_table
+    return [
+        w / total * table[0] + (1 - w / total) * table[1] / max(1, len(est) - 1) for w in weights
+    ]
+
+
+def decode_offer(action: int) -> tuple[int, int, int]:
+    """An offer action as (artist, auction type, cards): a Double with a partner is two cards
+    sold by the partner's type."""
+    if action >= PAIR_BASE:
+        artist, t = divmod(action - PAIR_BASE, 4)
+        return artist, t, 2
+    artist, t = divmod(action - OFFER_BASE, NUM_TYPES)
+    return artist, t, 1
+
+
 class ModernArtKnowledge(GameKnowledge):
     game = "modern_art"
     abstracts = True
@@ -516,7 +590,7 @@ class ModernArtKnowledge(GameKnowledge):
         if phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE):
             lot = Lot(engine, seat)
             chosen = self.bid(engine, lot)
-            others = self._candidates(engine, seat, lot, chosen)
+            others = self._candidates(lot, chosen)
             return [(a, -AMOUNT_RATING * self._distance(engine, a, chosen)) for a in others]
         if phase == ANSWER:
             gain = self._answer(engine, seat, Lot(engine, seat))
@@ -614,12 +688,7 @@ class ModernArtKnowledge(GameKnowledge):
         mine = held(engine, seat)
         out = []
         for action in engine.player_actions():
-            if action >= PAIR_BASE:
-                artist, t = divmod(action - PAIR_BASE, 4)
-                cards = 2
-            else:
-                artist, t = divmod(action - OFFER_BASE, NUM_TYPES)
-                cards = 1
+            artist, t, cards = decode_offer(action)
             if engine.counts[artist] + cards >= ROUND_END_COUNT:
                 out.append((action, self._round_end(engine, artist, cards, own_now, rel)))
                 continue
@@ -668,12 +737,7 @@ class ModernArtKnowledge(GameKnowledge):
         mine = held(engine, seat)
         out = []
         for action in engine.player_actions():
-            if action >= PAIR_BASE:
-                artist, t = divmod(action - PAIR_BASE, 4)
-                cards = 2
-            else:
-                artist, t = divmod(action - OFFER_BASE, NUM_TYPES)
-                cards = 1
+            artist, t, cards = decode_offer(action)
             if engine.counts[artist] + cards >= ROUND_END_COUNT:
                 out.append((action, self._round_end(engine, artist, cards, own, rel)))
                 continue
@@ -685,25 +749,9 @@ class ModernArtKnowledge(GameKnowledge):
         return out
 
     # --- action abstraction for search -------------------------------------------------------
-    def _candidates(self, engine: ModernArtEngine, seat: int, lot: Lot, own: int) -> list[int]:
-        phase = engine.phase
-        money = engine.money[seat]
-        if phase == PRICE:
-            if money == 0:
-                return [AMOUNT_BASE]
-            amounts = {1, *(_amount(f * lot.market, 1, money) for f in PRICE_FRACTIONS)}
-        elif phase == SEALED_BIDS:
-            amounts = {0, *(_amount(f * lot.cap, 0, money) for f in CAP_FRACTIONS)}
-        else:
-            high = engine.high
-            if money <= high:
-                return [PASS]
-            amounts = {high + 1, *(_amount(f * lot.cap, high + 1, money) for f in CAP_FRACTIONS)}
-        actions = {AMOUNT_BASE + x for x in amounts}
-        actions.add(own)  # the heuristic's own choice is always a candidate
-        if phase in (OPEN_BIDS, ONCE_BIDS):
-            actions.add(PASS)
-        return sorted(actions)
+    @staticmethod
+    def _candidates(lot: Lot, own: int) -> list[int]:
+        return amount_candidates(lot.engine, own, lot.cap, lot.market)
 
     def candidates(  # type: ignore[override]
         self, engine: ModernArtEngine, legal: list[int] | None
@@ -713,37 +761,19 @@ class ModernArtKnowledge(GameKnowledge):
             return legal if legal is not None else engine.player_actions()
         seat = engine.to_move
         lot = Lot(engine, seat)
-        return self._candidates(engine, seat, lot, self.bid(engine, lot))
+        return self._candidates(lot, self.bid(engine, lot))
 
     def commit_prior(  # type: ignore[override]
         self, engine: ModernArtEngine, candidates: list[int]
     ) -> list[float]:
         """An unrevealed sealed bid: most likely near the heuristic's bid for that seat."""
         lot = Lot(engine, engine.to_move)
-        centre = self.bid(engine, lot) - AMOUNT_BASE
-        spread = max(3.0, 0.25 * lot.cap)
-        return [math.exp(-abs(a - AMOUNT_BASE - centre) / spread) for a in candidates]
+        return sealed_prior(self.bid(engine, lot) - AMOUNT_BASE, lot.cap, candidates)
 
     # --- evaluation --------------------------------------------------------------------------
     def evaluate(self, engine: ModernArtEngine) -> list[float]:  # type: ignore[override]
         """Final money estimated from money and this round's paintings at market forecasts."""
-        values = market_values(engine)
-        est = [
-            engine.money[s] + sum(b * v for b, v in zip(engine.bought[s], values, strict=True))
-            for s in range(engine.num_players)
-        ]
-        cfg = engine.cfg
-        if not cfg.points:
-            return est
-        top = max(est)
-        weights = [math.exp((x - top) / 30.0) for x in est]
-        total = sum(weights)
-        table = cfg.points_table
-        # Chance of first place from a softmax; second place (five players) by the remainder.
-        return [
-            w / total * table[0] + (1 - w / total) * table[1] / max(1, len(est) - 1)
-            for w in weights
-        ]
+        return estimated_returns(engine, market_values(engine))
 
     def explain(self, engine: ModernArtEngine) -> dict[str, Any]:  # type: ignore[override]
         seat = engine.to_move

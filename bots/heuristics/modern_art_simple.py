@@ -34,10 +34,10 @@ raise, and fractions of the cap (or of the lot's value for prices), always legal
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from bots.heuristics.base import GameKnowledge
+from bots.heuristics.modern_art import amount_candidates, estimated_returns, sealed_prior
 from games.modern_art.cards import (
     ARTIST_NAMES,
     DOUBLE,
@@ -275,56 +275,23 @@ class SimpleModernArtKnowledge(GameKnowledge):
         phase = engine.phase
         if phase not in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE):
             return legal if legal is not None else engine.player_actions()
-        seat = engine.to_move
-        money = engine.money[seat]
-        lot = Lot(engine, seat)
+        lot = Lot(engine, engine.to_move)
         own = self.bid(engine, lot)  # the heuristic's own choice is always a candidate
-        if phase == PRICE:
-            if money == 0:
-                return [AMOUNT_BASE]
-            amounts = {1, *(_amount(f * lot.value, 1, money) for f in PRICE_FRACTIONS)}
-        elif phase == SEALED_BIDS:
-            amounts = {0, *(_amount(f * lot.cap, 0, money) for f in CAP_FRACTIONS)}
-        else:
-            high = engine.high
-            if money <= high:
-                return [PASS]
-            amounts = {high + 1, *(_amount(f * lot.cap, high + 1, money) for f in CAP_FRACTIONS)}
-        actions = {AMOUNT_BASE + x for x in amounts}
-        actions.add(own)
-        if phase in (OPEN_BIDS, ONCE_BIDS):
-            actions.add(PASS)
-        return sorted(actions)
+        return amount_candidates(
+            engine, own, lot.cap, lot.value, CAP_FRACTIONS, PRICE_FRACTIONS, round
+        )
 
     def commit_prior(  # type: ignore[override]
         self, engine: ModernArtEngine, candidates: list[int]
     ) -> list[float]:
         """An unrevealed sealed bid: most likely near the heuristic's bid for that seat."""
         lot = Lot(engine, engine.to_move)
-        centre = self.bid(engine, lot) - AMOUNT_BASE
-        spread = max(3.0, 0.25 * lot.cap)
-        return [math.exp(-abs(a - AMOUNT_BASE - centre) / spread) for a in candidates]
+        return sealed_prior(self.bid(engine, lot) - AMOUNT_BASE, lot.cap, candidates)
 
     # --- evaluation -------------------------------------------------------------------------
     def evaluate(self, engine: ModernArtEngine) -> list[float]:  # type: ignore[override]
         """Final money estimated from money and this round's paintings at public values."""
-        values = public_values(engine)
-        est = [
-            engine.money[s] + sum(b * v for b, v in zip(engine.bought[s], values, strict=True))
-            for s in range(engine.num_players)
-        ]
-        cfg = engine.cfg
-        if not cfg.points:
-            return est
-        top = max(est)
-        weights = [math.exp((x - top) / 30.0) for x in est]
-        total = sum(weights)
-        table = cfg.points_table
-        # Chance of first place from a softmax; second place (five players) by the remainder.
-        return [
-            w / total * table[0] + (1 - w / total) * table[1] / max(1, len(est) - 1)
-            for w in weights
-        ]
+        return estimated_returns(engine, public_values(engine))
 
     def explain(self, engine: ModernArtEngine) -> dict[str, Any]:  # type: ignore[override]
         seat = engine.to_move
