@@ -115,7 +115,7 @@ PRICE_FRACTIONS = (0.5, 0.65, 0.8, 0.9, 1.0)
 AMOUNT_RATING = 0.5  # rating lost per money unit away from the chosen amount
 
 _FORECASTS: dict[tuple, tuple[tuple[float, ...], tuple[float, ...]]] = {}
-_FORECAST_CACHE = 200_000
+_FORECAST_CACHE = 20_000  # entries per memo (a few MB), cleared when full
 _DECK_BY_ARTIST: dict[Any, tuple[int, ...]] = {}
 
 
