@@ -1,42 +1,65 @@
-"""Modern Art heuristic: artist values from the board and our hand, bid caps from expected value
-and the relative-profit argument, and which card (so which auction) to offer.
+"""Modern Art heuristic (the ``heuristic`` bot's default style): forecast every artist's value
+at the end of the round, bid by what each outcome of the auction does to our standing, and
+offer what sells high or pushes the artists we own.
 
-What a seat knows and the heuristic reads: money (every payment is public), this round's
-counts per artist, the artists' cumulative values, every painting bought this round, the cards
-played so far, its own hand, and the auction in progress. It never reads another seat's hand or
-an unrevealed sealed bid.
+It plays the way the published Modern Art bots reason (value each artist from the board and the
+round's progress, pay up to a share of the value, sell high); the older, simpler heuristic is
+``modern_art_simple.py`` (style ``simple``). What a seat knows and the heuristic reads: money
+(every payment is public), this round's counts, the cumulative values, the paintings bought
+this round, the cards seen face up, every hand's size, its own hand, and the auction in
+progress. It never reads another seat's hand, the deck or an unrevealed sealed bid, so two
+states with the same information set get the same answer (tested).
 
-* **Artist values.** A painting bought now pays the artist's cumulative value plus this round's
-  place value if the artist ends the round in the top three. The projected count of an artist
-  is its count so far plus half our own cards of it plus a third of what the other hands are
-  expected to hold (the unseen cards, in proportion); the projected ranking (ties by board
-  order) gives a place value, discounted by how safe the place is (first 0.95, second 0.85,
-  third 0.65; an artist projected outside the top three keeps 15% of a third place, as it may
-  still climb).
-* **Bid caps.** Money decides the game *relative* to the others: buying at price ``P`` a lot
-  worth ``V`` gains us ``V - P`` and gives the auctioneer ``P``, so against the average
-  opponent it is worth ``V - P - P / (n - 1)``: the break-even price is ``V (n - 1) / n``. An
-  auctioneer buying its own lot pays the bank, so its cap is ``V``. Caps are shaded by 5%.
-* **Auctions.** Open: raise by a tenth of the cap while under it. Once Around: one bid at 80%
-  of the cap (the auctioneer, last, just tops the high bid if it is worth it). Sealed: 80% of
-  the cap. Fixed price: name 75% of the lot's value (we must buy it ourselves if nobody does,
-  so never above its worth to us); answer by accepting any price within the cap.
-* **Offers.** Each playable card is scored by the revenue it should fetch (the lot's value to
-  the others, times their share ``(n - 1) / n`` and a factor per auction type: Open 1.0, Sealed
-  0.9, Once Around 0.85, Fixed 0.8, a Double alone 0.7) minus what the buyer gains over us, plus
-  what promoting the artist adds to paintings we bought this round. A card that ends the round
-  is scored by this round's payout to us against the others'.
+* **Forecast** (``forecast``): the cards still to be played this round are the hands' cards:
+  ours exactly, the other hands' in proportion to the cards we have not seen. Each further play
+  is of artist ``a`` with probability proportional to that supply (a little more for artists
+  already ahead: players push them). The round ends when the first artist reaches its fifth
+  card, so the number of plays left is the fewest any artist needs (``need / share``, scaled
+  down because the first of several races ends sooner) or the cards left. Final counts are
+  approximately normal around the expected count (capped at five and at the supply); the
+  chance an artist ends in each of the top three places follows from the pairwise chances that
+  another artist finishes ahead of it (ties by board order) and a Poisson-binomial count of
+  those artists. A painting bought now is worth the expected cumulative value of its artist
+  (zero when it ends outside the top three). ``market`` values are the same forecast without
+  our hand (what the other seats can know), used to predict what they bid and accept.
+* **Standing** (``rival_weights``): money decides the game only relative to the others
+  (points go to the richest), so an outcome's worth is our money change minus a weighted sum
+  of the rivals' changes; a rival's weight is half an equal share and half a softmax of its
+  money (a payment to the leader hurts more). Weights sum to one.
+* **Bids.** An outcome is "who buys at what price" with the game's payment rule (payment to the
+  auctioneer, to the bank, or the Double split). The most we pay is where winning stops beating
+  the alternative (the current high bidder buying, the auctioneer taking it at the no-bid price,
+  or the expected winner of a sealed auction), never more than the lot is worth to us, shaded
+  8%. Open: raise in steps of 8% of the value, or just past what any rival can still pay when
+  that is cheaper. Once Around: bid enough to beat the later bidders' likely bids and to deter
+  the auctioneer from buying it back, when it fits the cap; the auctioneer buys it back when
+  that beats selling. Sealed: a share of the cap (70%, more with more players), or one more
+  than any rival can pay when that is less. Fixed price: the price with the best expected
+  outcome when each later seat accepts with a probability falling around 85% of the market
+  value (and we must buy it from the bank if nobody does). Answer: accept when buying beats the
+  expected alternative and the price is within the lot's value to us.
+* **Offers** (which card, so which auction, Doubles included): each card is scored by the
+  expected sale (a share of the market value of the lot after the card is played, per auction
+  type; or keeping it when it is worth more to us than it would fetch) plus what the card does
+  to the forecast: the paintings bought this round (ours against the rivals') and, at a
+  quarter weight, the cards we still hold. A Double alone is scored by the chance another seat
+  adds a partner (from the cards of that artist they are expected to hold) against keeping it
+  free. A card that ends the round is scored by the exact payout against the forecast. Adding
+  a partner to another seat's Double is scored the same way, against passing (the seller then
+  keeps it free) and the worth of selling that card alone later.
 
-The same estimates give the ISMCTS bot its candidate bids (``candidates``): pass, the minimum
-raise, and fractions of the cap (or of the lot's value for prices), always legal amounts.
+Ratings (``rate``) are in money units, so a softmax of them with a temperature of a few money
+units is a sensible softened policy (priors, opponent models). The same estimates give the
+ISMCTS bot its candidate bids (``candidates``) and its cut-off evaluation (``evaluate``).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
-from bots.heuristics.base import GameKnowledge
+from bots.heuristics.base import GameKnowledge, pick_best
 from games.modern_art.cards import (
     ARTIST_NAMES,
     DOUBLE,
@@ -53,6 +76,7 @@ from games.modern_art.engine import (
     ADD_BASE,
     AMOUNT_BASE,
     ANSWER,
+    DECLINE,
     OFFER_BASE,
     ONCE_BIDS,
     OPEN_BIDS,
@@ -64,101 +88,398 @@ from games.modern_art.engine import (
     ModernArtEngine,
 )
 
-PLACE_CONFIDENCE = (0.95, 0.85, 0.65)
-OUTSIDE_SHARE = 0.15
-OWN_CARDS_WEIGHT = 0.5
-OTHER_CARDS_WEIGHT = 1.0 / 3.0
-SHADE = 0.95
-TYPE_FACTOR = {OPEN: 1.0, ONCE_AROUND: 0.85, SEALED: 0.9, FIXED: 0.8, DOUBLE: 0.7}
-CAP_FRACTIONS = (0.5, 0.7, 0.85, 1.0, 1.15)
-PRICE_FRACTIONS = (0.5, 0.65, 0.8, 1.0, 1.2)
+# Forecast.
+MOMENTUM = 0.15  # a further play's odds grow by this much per card the artist already has
+RACE_FACTOR = 0.85  # the first of several races to five ends before the expected finish of any
+COUNT_SPREAD = 0.35  # variance added to every final count (players choose what they play)
+# Standing: share of a rival's weight that is equal for all (the rest follows money).
+EQUAL_SHARE = 0.5
+STANDING_TEMPERATURE = 40.0
+# Bidding.
+SHADE = 0.92  # the most we pay, as a share of the lot's value to us
+OPEN_STEP = 0.08  # open-auction raise, as a share of the lot's value
+SEALED_SHARE = 0.7  # sealed bid as a share of the cap, plus SEALED_PER_PLAYER per seat above 3
+SEALED_PER_PLAYER = 0.04
+LATER_SHARE = 0.75  # what a later Once Around bidder is expected to bid, share of market value
+ACCEPT_SHARE = 0.85  # a rival's fixed-price acceptance threshold, share of market value
+ACCEPT_SOFTNESS = 0.08  # logistic width of that threshold, share of market value
+# Offers: expected price as a share of the market value, by auction type (+ per seat above 3).
+SALE_SHARE = {OPEN: 0.85, ONCE_AROUND: 0.7, SEALED: 0.72, FIXED: 0.8}
+SALE_PER_PLAYER = 0.03
+HAND_WEIGHT = 0.25  # weight of our held cards in an offer's effect on the forecast
+QUICK_PUSH = 0.15  # rollouts: an offered card raises its artist's value by this share
+ADD_RATE = 0.5  # chance another seat adds to a Double alone: 1 - exp(-rate * their cards)
+# Candidate bids for the search (shares of the cap, or of the market value for prices).
+CAP_FRACTIONS = (0.5, 0.7, 0.85, 1.0)
+PRICE_FRACTIONS = (0.5, 0.65, 0.8, 0.9, 1.0)
+AMOUNT_RATING = 0.5  # rating lost per money unit away from the chosen amount
 
-
+_FORECASTS: dict[tuple, tuple[tuple[float, ...], tuple[float, ...]]] = {}
+_FORECAST_CACHE = 20_000  # entries per memo (a few MB), cleared when full
 _DECK_BY_ARTIST: dict[Any, tuple[int, ...]] = {}
+
+
+# --- forecast ----------------------------------------------------------------------------------
+def forecast(
+    counts: tuple[int, ...],
+    supply: tuple[float, ...],
+    values: tuple[int, ...],
+    places: tuple[int, ...],
+    plays: int,
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Per artist: the expected payout of one painting bought now, and the chance to be ranked.
+
+    ``counts`` this round's cards, ``supply`` the cards of each artist expected in the hands,
+    ``values`` the cumulative values, ``places`` the place values, ``plays`` the cards in all
+    hands (the round ends by then at the latest). Memoised: a whole auction asks the same.
+    """
+    key = (counts, supply, values, places, plays)
+    hit = _FORECASTS.get(key)
+    if hit is not None:
+        return hit
+    artists = len(counts)
+    weights = [s * (1.0 + MOMENTUM * c) for s, c in zip(supply, counts, strict=True)]
+    total = sum(weights)
+    left = min(float(plays), sum(supply))
+    if total > 0.0:
+        share = [w / total for w in weights]
+        for a in range(artists):
+            need = ROUND_END_COUNT - counts[a]
+            if share[a] > 0.0 and supply[a] + 1.0 >= need:
+                left = min(left, RACE_FACTOR * need / share[a])
+    else:
+        share = [0.0] * artists
+    mean = [
+        min(ROUND_END_COUNT, c + min(left * p, s))
+        for c, p, s in zip(counts, share, supply, strict=True)
+    ]
+    var = [left * p * (1.0 - p) + COUNT_SPREAD for p in share]
+    present = [1.0 if c else 1.0 - math.exp(-left * p) for c, p in zip(counts, share, strict=True)]
+    # ahead[b][a]: chance b finishes ahead of a if both are ranked; one erf per pair, since
+    # the normal is symmetric: ahead[a][b] = 1 - ahead[b][a].
+    erf = math.erf
+    sqrt = math.sqrt
+    ahead = [[0.0] * artists for _ in range(artists)]
+    for a in range(artists):
+        for b in range(a):  # b < a: board order gives b the ties
+            x = 0.5 * (1.0 + erf((mean[b] - mean[a] + 0.5) / sqrt(2.0 * (var[a] + var[b]))))
+            ahead[b][a] = x
+            ahead[a][b] = 1.0 - x
+    # Poisson-binomial over the others: d0, d1, d2 = chance exactly 0, 1, 2 finish ahead.
+    p0, p1, p2 = (*places, 0, 0, 0)[:3]
+    value = [0.0] * artists
+    top = [0.0] * artists
+    for a in range(artists):
+        here = present[a]
+        if here <= 1e-6:
+            continue
+        d0, d1, d2 = 1.0, 0.0, 0.0
+        row = ahead
+        for b in range(artists):
+            if b != a:
+                x = present[b] * row[b][a]
+                y = 1.0 - x
+                d2 = d2 * y + d1 * x
+                d1 = d1 * y + d0 * x
+                d0 *= y
+        if len(places) < 3:
+            d2 = 0.0
+            if len(places) < 2:
+                d1 = 0.0
+        v = values[a]
+        value[a] = here * (d0 * (v + p0) + d1 * (v + p1) + d2 * (v + p2))
+        top[a] = here * (d0 + d1 + d2)
+    out = (tuple(value), tuple(top))
+    if len(_FORECASTS) >= _FORECAST_CACHE:
+        _FORECASTS.clear()
+    _FORECASTS[key] = out
+    return out
+
+
+def _deck_by_artist(cfg: Any) -> tuple[int, ...]:
+    deck = _DECK_BY_ARTIST.get(cfg)
+    if deck is None:
+        deck = tuple(sum(cfg.deck[a * NUM_TYPES : (a + 1) * NUM_TYPES]) for a in range(cfg.artists))
+        _DECK_BY_ARTIST[cfg] = deck
+    return deck
+
+
+def held(engine: ModernArtEngine, seat: int) -> list[int]:
+    """``seat``'s own cards per artist."""
+    hand = engine.hands[seat]
+    return [sum(hand[a * NUM_TYPES : (a + 1) * NUM_TYPES]) for a in range(engine.cfg.artists)]
+
+
+def supply_of(
+    engine: ModernArtEngine, seat: int, played: int = -1, cards: int = 0
+) -> tuple[float, ...]:
+    """Cards per artist expected in all hands, from ``seat``'s view (``seat < 0``: the market's,
+    with no hand known): ours exactly, the hidden hands' in proportion to the cards not seen.
+    ``played``/``cards``: as if ``cards`` of artist ``played`` had just been played from the
+    seat's hand (for the market: from some hand)."""
+    cfg = engine.cfg
+    deck = _deck_by_artist(cfg)
+    seen = engine.seen
+    artists = cfg.artists
+    mine = held(engine, seat) if seat >= 0 else [0] * artists
+    # Cards neither seen nor in our hand; a card we play moves from one to the other.
+    unseen = [
+        deck[a] - sum(seen[a * NUM_TYPES : (a + 1) * NUM_TYPES]) - mine[a] for a in range(artists)
+    ]
+    hidden = sum(engine.hand_size) - (engine.hand_size[seat] if seat >= 0 else 0)
+    if played >= 0:
+        if seat >= 0:
+            mine[played] -= cards
+        else:
+            unseen[played] = max(0, unseen[played] - cards)
+            hidden -= cards
+    total = sum(unseen)
+    scale = hidden / total if total > 0 else 0.0
+    return tuple(round(m + scale * u, 3) for m, u in zip(mine, unseen, strict=True))
+
+
+_VIEWS: dict[tuple, tuple[tuple[float, ...], tuple[float, ...]]] = {}
+
+
+def values_of(
+    engine: ModernArtEngine, seat: int, played: int = -1, cards: int = 0
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """``forecast`` from ``seat``'s view (``-1``: the market's), optionally after a play.
+
+    Memoised on everything it reads (the board and the seat's own hand), so the many decisions
+    of one auction pay for it once.
+    """
+    key = (
+        engine.cfg,
+        seat,
+        played,
+        cards,
+        tuple(engine.counts),
+        tuple(engine.values),
+        tuple(engine.seen),
+        tuple(engine.hand_size),
+        tuple(engine.hands[seat]) if seat >= 0 else None,
+    )
+    hit = _VIEWS.get(key)
+    if hit is not None:
+        return hit
+    counts = list(engine.counts)
+    plays = sum(engine.hand_size)
+    if played >= 0:
+        counts[played] += cards
+        plays -= cards
+    out = forecast(
+        tuple(counts),
+        supply_of(engine, seat, played, cards),
+        tuple(engine.values),
+        tuple(engine.cfg.place_values),
+        plays,
+    )
+    if len(_VIEWS) >= _FORECAST_CACHE:
+        _VIEWS.clear()
+    _VIEWS[key] = out
+    return out
 
 
 def artist_values(engine: ModernArtEngine, seat: int) -> list[float]:
     """Expected payout of one painting of each artist bought now, from ``seat``'s view."""
-    cfg = engine.cfg
-    artists = cfg.artists
-    deck = _DECK_BY_ARTIST.get(cfg)
-    if deck is None:
-        deck = tuple(sum(cfg.deck[a * NUM_TYPES : (a + 1) * NUM_TYPES]) for a in range(artists))
-        _DECK_BY_ARTIST[cfg] = deck
-    hand = engine.hands[seat]
-    seen = engine.seen
-    counts = engine.counts
-    mine = [0] * artists
-    unseen = [0] * artists
-    for a in range(artists):
-        b = a * NUM_TYPES
-        m = hand[b] + hand[b + 1] + hand[b + 2] + hand[b + 3] + hand[b + 4]
-        mine[a] = m
-        # Cards not yet seen by this seat: the deck minus cards played and our own hand.
-        unseen[a] = deck[a] - (seen[b] + seen[b + 1] + seen[b + 2] + seen[b + 3] + seen[b + 4]) - m
-    unseen_total = sum(unseen) or 1
-    others = (sum(engine.hand_size) - engine.hand_size[seat]) * OTHER_CARDS_WEIGHT / unseen_total
-    # Sort key: an artist at four cards this round is the likely round-ender, so first.
-    keys = [
-        -(100 if counts[a] >= ROUND_END_COUNT - 1 else 0)
-        - counts[a]
-        - OWN_CARDS_WEIGHT * mine[a]
-        - others * unseen[a]
-        + 0.001 * a
-        for a in range(artists)
-    ]
-    places = cfg.place_values
-    values = engine.values
-    out = [0.0] * artists
-    for rank, a in enumerate(sorted(range(artists), key=keys.__getitem__)):
-        if not counts[a] and not mine[a] and unseen[a] <= 0:
-            continue  # nobody can play it this round: it cannot be ranked
-        if rank < len(places):
-            out[a] = (values[a] + places[rank]) * PLACE_CONFIDENCE[rank]
-        else:
-            out[a] = (values[a] + places[-1]) * OUTSIDE_SHARE
+    return list(values_of(engine, seat)[0])
+
+
+def market_values(engine: ModernArtEngine) -> list[float]:
+    """The same forecast from public information only (what any seat can know)."""
+    return list(values_of(engine, -1)[0])
+
+
+def rival_weights(engine: ModernArtEngine, seat: int) -> list[float]:
+    """How much each rival's money change counts against ours (0 for ``seat``; they sum to 1)."""
+    n = engine.num_players
+    money = engine.money
+    rivals = [r for r in range(n) if r != seat]
+    top = max(money[r] for r in rivals)
+    soft = [math.exp((money[r] - top) / STANDING_TEMPERATURE) for r in rivals]
+    total = sum(soft)
+    out = [0.0] * n
+    for r, s in zip(rivals, soft, strict=True):
+        out[r] = EQUAL_SHARE / len(rivals) + (1.0 - EQUAL_SHARE) * s / total
     return out
 
 
-def public_values(engine: ModernArtEngine) -> list[float]:
-    """Artist values from public counts alone (for evaluating every seat alike)."""
-    cfg = engine.cfg
-    order = sorted(range(cfg.artists), key=lambda a: (-engine.counts[a], a))
-    out = [0.0] * cfg.artists
-    for rank, a in enumerate(order):
-        if engine.counts[a] and rank < len(cfg.place_values):
-            out[a] = (engine.values[a] + cfg.place_values[rank]) * PLACE_CONFIDENCE[rank]
-    return out
-
-
-def round_payouts(engine: ModernArtEngine, artist: int, extra: int) -> list[int]:
-    """Every seat's payout if the round ended now with ``extra`` more cards of ``artist``."""
+def exact_values(engine: ModernArtEngine, artist: int, extra: int) -> list[int]:
+    """Each artist's payout per painting if the round ended now, ``extra`` more of ``artist``."""
     cfg = engine.cfg
     counts = list(engine.counts)
     counts[artist] += extra
     present = [a for a in range(cfg.artists) if counts[a]]
-    present.sort(key=lambda a: -counts[a])
-    ranked = present[: len(cfg.place_values)]
-    value = {a: engine.values[a] + cfg.place_values[i] for i, a in enumerate(ranked)}
-    return [sum(b[a] * value.get(a, 0) for a in range(cfg.artists)) for b in engine.bought]
+    present.sort(key=lambda a: -counts[a])  # stable: board order breaks ties
+    out = [0] * cfg.artists
+    for place, a in enumerate(present[: len(cfg.place_values)]):
+        out[a] = engine.values[a] + cfg.place_values[place]
+    return out
 
 
+# --- one decision's view -----------------------------------------------------------------------
 class Lot:
-    """The auction in progress as the seat to move sees it: value and cap."""
+    """The auction in progress as the seat to move sees it.
 
-    __slots__ = ("cap", "value")
+    ``value`` is the lot's worth to us, ``market`` to the others (as far as we can tell),
+    ``cap`` the most we would pay given the alternative outcome (``None`` before an auction).
+    """
+
+    __slots__ = ("cap", "engine", "market", "seat", "value", "weights")
 
     def __init__(self, engine: ModernArtEngine, seat: int) -> None:
+        self.engine = engine
+        self.seat = seat
+        self.weights = rival_weights(engine, seat)
+        cards = engine.ncards
+        self.value = artist_values(engine, seat)[engine.artist] * cards
+        self.market = market_values(engine)[engine.artist] * cards
+        self.cap = self.reservation(self.alternative())
+
+    def outcome(self, buyer: int, price: int) -> float:
+        """Our standing change if ``buyer`` buys the lot at ``price`` (payments as the rules)."""
+        seat = self.seat
+        w = self.weights
+        u = self.value if buyer == seat else -w[buyer] * self.market
+        for payer, payee, amount in self.engine.payments(buyer, price):
+            u -= amount if payer == seat else -w[payer] * amount
+            if payee >= 0:
+                u += amount if payee == seat else -w[payee] * amount
+        return u
+
+    def reservation(self, alternative: float) -> float:
+        """The highest price at which buying still beats ``alternative`` (within the shade)."""
+        full = self.outcome(self.seat, 0)
+        slope = (full - self.outcome(self.seat, 100)) / 100.0
+        best = (full - alternative) / slope if slope > 0 else self.value
+        return max(0.0, min(SHADE * self.value, best))
+
+    def alternative(self) -> float:
+        """What happens if we do not buy: the standing bid wins, or the sealed winner does."""
+        engine = self.engine
+        phase = engine.phase
+        if phase in (OPEN_BIDS, ONCE_BIDS) and engine.high_bidder >= 0:
+            return self.outcome(engine.high_bidder, engine.high)
+        if phase == SEALED_BIDS:
+            price = int(self.sealed_share() * SHADE * self.market)
+            rivals = [r for r in range(engine.num_players) if r != self.seat]
+            return sum(self.outcome(r, price) for r in rivals) / len(rivals)
+        if phase == ANSWER:
+            return self.fixed_alternative(engine.price)
+        return self.outcome(engine.auctioneer, engine.no_bid_price())
+
+    def sealed_share(self) -> float:
+        return SEALED_SHARE + SEALED_PER_PLAYER * (self.engine.num_players - 3)
+
+    def accepts(self, rival: int, price: int) -> float:
+        """Chance ``rival`` accepts a fixed ``price`` (it must be able to pay)."""
+        if self.engine.money[rival] < price:
+            return 0.0
+        width = ACCEPT_SOFTNESS * self.market + 1.0
+        z = (ACCEPT_SHARE * self.market - price) / width
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+    def fixed_outcome(self, price: int, after: int) -> float:
+        """Expected outcome of a fixed ``price`` answered by the seats after ``after`` (up to
+        the auctioneer, who buys it if nobody does)."""
+        engine = self.engine
         n = engine.num_players
-        self.value = artist_values(engine, seat)[engine.artist] * engine.ncards
-        if seat == engine.auctioneer:
-            self.cap = SHADE * self.value
-        else:
-            self.cap = SHADE * self.value * (n - 1) / n
+        x = engine.auctioneer
+        expected = 0.0
+        remain = 1.0
+        r = (after + 1) % n
+        while r != x:
+            if r != self.seat:
+                p = self.accepts(r, price)
+                expected += remain * p * self.outcome(r, price)
+                remain *= 1.0 - p
+            r = (r + 1) % n
+        return expected + remain * self.outcome(x, price)
+
+    def fixed_alternative(self, price: int) -> float:
+        return self.fixed_outcome(price, self.seat)
 
 
 def _amount(x: float, low: int, high: int) -> int:
-    return max(low, min(high, round(x)))
+    return max(low, min(high, int(x)))
+
+
+def _sale_share(auction: int, n: int) -> float:
+    return SALE_SHARE[auction] + SALE_PER_PLAYER * (n - 3)
+
+
+def amount_candidates(
+    engine: ModernArtEngine,
+    own: int,
+    cap: float,
+    price_ref: float,
+    cap_fractions: tuple[float, ...] = CAP_FRACTIONS,
+    price_fractions: tuple[float, ...] = PRICE_FRACTIONS,
+    whole: Callable[[float], int] = int,
+) -> list[int]:
+    """The amounts a search considers (both styles): pass, the minimum raise, shares of the
+    cap (of ``price_ref`` for a fixed price) and the heuristic's own choice ``own``; ``whole``
+    turns a share into money (the simple style rounds, this one truncates)."""
+    phase = engine.phase
+    money = engine.money[engine.to_move]
+
+    def amount(x: float, low: int) -> int:
+        return max(low, min(money, whole(x)))
+
+    if phase == PRICE:
+        if money == 0:
+            return [AMOUNT_BASE]
+        amounts = {1, *(amount(f * price_ref, 1) for f in price_fractions)}
+    elif phase == SEALED_BIDS:
+        amounts = {0, *(amount(f * cap, 0) for f in cap_fractions)}
+    else:
+        high = engine.high
+        if money <= high:
+            return [PASS]
+        amounts = {high + 1, *(amount(f * cap, high + 1) for f in cap_fractions)}
+    actions = {AMOUNT_BASE + x for x in amounts}
+    actions.add(own)
+    if phase in (OPEN_BIDS, ONCE_BIDS):
+        actions.add(PASS)
+    return sorted(actions)
+
+
+def sealed_prior(centre: int, cap: float, candidates: list[int]) -> list[float]:
+    """Weights of a hidden sealed bid: peaked at the heuristic's bid ``centre``, spread a
+    quarter of the cap."""
+    spread = max(3.0, 0.25 * cap)
+    return [math.exp(-abs(a - AMOUNT_BASE - centre) / spread) for a in candidates]
+
+
+def estimated_returns(engine: ModernArtEngine, values: list[float]) -> list[float]:
+    """Returns estimated from money plus this round's paintings at ``values``: final money,
+    or for points the chance of first place from a softmax of it (second place, five players,
+    by the remainder)."""
+    est = [
+        engine.money[s] + sum(b * v for b, v in zip(engine.bought[s], values, strict=True))
+        for s in range(engine.num_players)
+    ]
+    cfg = engine.cfg
+    if not cfg.points:
+        return est
+    top = max(est)
+    weights = [math.exp((x - top) / 30.0) for x in est]
+    total = sum(weights)
+    table = cfg.points_table
+    return [
+        w / total * table[0] + (1 - w / total) * table[1] / max(1, len(est) - 1) for w in weights
+    ]
+
+
+def decode_offer(action: int) -> tuple[int, int, int]:
+    """An offer action as (artist, auction type, cards): a Double with a partner is two cards
+    sold by the partner's type."""
+    if action >= PAIR_BASE:
+        artist, t = divmod(action - PAIR_BASE, 4)
+        return artist, t, 2
+    artist, t = divmod(action - OFFER_BASE, NUM_TYPES)
+    return artist, t, 1
 
 
 class ModernArtKnowledge(GameKnowledge):
@@ -169,102 +490,269 @@ class ModernArtKnowledge(GameKnowledge):
     default_rollout = "heuristic"
     default_rollout_depth = 40
 
-    # --- the heuristic's own choice ------------------------------------------------------------
+    # --- amounts -----------------------------------------------------------------------------
     def bid(self, engine: ModernArtEngine, lot: Lot | None = None) -> int:
         """The amount phases' choice (an action id)."""
         seat = engine.to_move
-        phase = engine.phase
-        money = engine.money[seat]
         lot = lot or Lot(engine, seat)
+        phase = engine.phase
         if phase == OPEN_BIDS:
-            high = engine.high
-            if engine.high_bidder == seat or lot.cap <= high or money <= high:
-                return PASS
-            step = max(1, int(lot.cap / 10))
-            return AMOUNT_BASE + _amount(high + step, high + 1, min(money, int(lot.cap)))
+            return self._open_bid(engine, seat, lot)
         if phase == ONCE_BIDS:
-            high = engine.high
-            if lot.cap <= high + 1 or money <= high:
-                return PASS
-            if seat == engine.auctioneer:
-                return AMOUNT_BASE + high + 1
-            return AMOUNT_BASE + _amount(0.8 * lot.cap, high + 1, min(money, int(lot.cap)))
+            return self._once_bid(engine, seat, lot)
         if phase == SEALED_BIDS:
-            return AMOUNT_BASE + _amount(0.8 * lot.cap, 0, money)
+            return AMOUNT_BASE + self._sealed_amount(engine, seat, lot)
         if phase == PRICE:
-            if money == 0:
-                return AMOUNT_BASE
-            return AMOUNT_BASE + _amount(0.75 * lot.value, 1, money)
+            return AMOUNT_BASE + self._price(engine, seat, lot)
         raise ValueError(f"no amount to choose in phase {phase}")
 
+    @staticmethod
+    def _rivals_top(engine: ModernArtEngine, seat: int) -> int:
+        return max(m for s, m in enumerate(engine.money) if s != seat)
+
+    def _open_bid(self, engine: ModernArtEngine, seat: int, lot: Lot) -> int:
+        high = engine.high
+        money = engine.money[seat]
+        if engine.high_bidder == seat or money <= high:
+            return PASS
+        if engine.high_bidder < 0 and seat == engine.auctioneer:
+            return PASS  # nobody bidding gives it to us at the no-bid price
+        cap = int(lot.cap)
+        if cap <= high:
+            return PASS
+        target = high + max(1, int(OPEN_STEP * lot.value))
+        beyond = self._rivals_top(engine, seat) + 1  # nobody can raise past this
+        if beyond <= target:
+            target = max(high + 1, beyond)
+        return AMOUNT_BASE + _amount(target, high + 1, min(money, cap))
+
+    def _once_bid(self, engine: ModernArtEngine, seat: int, lot: Lot) -> int:
+        high = engine.high
+        money = engine.money[seat]
+        if money <= high:
+            return PASS
+        x = engine.auctioneer
+        if seat == x:  # last to act: buy it back only when that beats selling
+            if engine.high_bidder < 0:
+                return PASS  # we take it at the no-bid price anyway
+            buy = lot.outcome(seat, high + 1) > lot.outcome(engine.high_bidder, high)
+            if buy and high + 1 <= lot.value:
+                return AMOUNT_BASE + high + 1
+            return PASS
+        cap = int(lot.cap)
+        if cap <= high:
+            return PASS
+        n = engine.num_players
+        later = 0
+        r = (seat + 1) % n
+        while r != x:
+            later = max(later, min(engine.money[r], int(LATER_SHARE * lot.market) + 1))
+            r = (r + 1) % n
+        # The auctioneer buys it back below ((1 + w) M - 1) / (2 + w) (w: one rival's share).
+        w = 1.0 / (n - 1)
+        deter = math.ceil(((1.0 + w) * lot.market - 1.0) / (2.0 + w))
+        target = max(high + 1, deter, later)
+        return AMOUNT_BASE + _amount(target, high + 1, min(money, cap))
+
+    def _sealed_amount(self, engine: ModernArtEngine, seat: int, lot: Lot) -> int:
+        money = engine.money[seat]
+        bid = lot.sealed_share() * lot.cap
+        top = self._rivals_top(engine, seat)
+        if top + 1 < bid:
+            bid = top + 1  # nobody can pay more: win it for one more than they have
+        return _amount(bid, 0, money)
+
+    def _price(self, engine: ModernArtEngine, seat: int, lot: Lot) -> int:
+        money = engine.money[seat]
+        if money == 0:
+            return 0
+        market = lot.market
+        prices = {1, money, *(_amount(f * market, 1, money) for f in PRICE_FRACTIONS)}
+        prices.update(_amount(engine.money[r], 1, money) for r in range(engine.num_players))
+        best, best_u = 1, -math.inf
+        for p in sorted(prices):
+            u = lot.fixed_outcome(p, seat)
+            if u > best_u + 1e-9:
+                best, best_u = p, u
+        return best
+
+    def _answer(self, engine: ModernArtEngine, seat: int, lot: Lot) -> float:
+        """How much better accepting the fixed price is than declining (money units)."""
+        price = engine.price
+        if engine.money[seat] < price or price > lot.value:
+            return -math.inf
+        return lot.outcome(seat, price) - lot.fixed_alternative(price)
+
+    # --- ratings -----------------------------------------------------------------------------
     def rate(self, engine: ModernArtEngine) -> list[tuple[int, float]]:  # type: ignore[override]
         phase = engine.phase
         seat = engine.to_move
         if phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE):
-            chosen = self.bid(engine)
-            others = self.candidates(engine, None)
-            return [(a, 1.0 if a == chosen else -abs(a - chosen) / 1000.0) for a in others]
-        if phase == ANSWER:
             lot = Lot(engine, seat)
-            legal = engine.player_actions()
-            accept = engine.price <= lot.cap and ACCEPT in legal
-            return [(a, 1.0 if (a == ACCEPT) == accept else 0.0) for a in legal]
+            chosen = self.bid(engine, lot)
+            others = self._candidates(lot, chosen)
+            return [(a, -AMOUNT_RATING * self._distance(engine, a, chosen)) for a in others]
+        if phase == ANSWER:
+            gain = self._answer(engine, seat, Lot(engine, seat))
+            if gain == -math.inf:
+                return [(DECLINE, 0.0)]
+            return [(ACCEPT, gain), (DECLINE, 0.0)]
         if phase == ADD:
             return self._rate_add(engine, seat)
         if phase == PLAY:
             return self._rate_offers(engine, seat)
         raise ValueError(f"no decision in phase {phase}")
 
-    def playout(self, engine: ModernArtEngine, rng: Any) -> int:  # type: ignore[override]
-        """The heuristic's bids and answers; a random card to offer (scoring offers is slow)."""
-        phase = engine.phase
-        if phase == PLAY:
-            legal = engine.player_actions()
-            return legal[int(rng.random() * len(legal))]
-        if phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE):
-            return self.bid(engine)
-        return self.choose(engine, rng)
+    @staticmethod
+    def _distance(engine: ModernArtEngine, action: int, chosen: int) -> int:
+        """Money between two amount actions; ``pass`` counts as bidding the standing high."""
+        high = engine.high
+
+        def amount(a: int) -> int:
+            return high if a == PASS else a - AMOUNT_BASE
+
+        return abs(amount(action) - amount(chosen))
 
     def _rate_add(self, engine: ModernArtEngine, seat: int) -> list[tuple[int, float]]:
         n = engine.num_players
-        value = artist_values(engine, seat)[engine.artist]
-        # Adding makes us auctioneer of two paintings; the revenue is shared with the seller.
-        revenue = 0.5 * 2 * value * (n - 1) / n
-        out = [(PASS, 0.0)]
-        for a in engine.player_actions():
-            if a != PASS:
-                t = a - ADD_BASE
-                out.append((a, revenue * TYPE_FACTOR[t] - 0.5 * value))
+        artist = engine.artist
+        seller = engine.seller
+        weights = rival_weights(engine, seat)
+        mean_w = 1.0 / (n - 1)
+        market_one = market_values(engine)[artist]
+        own_now = values_of(engine, seat)[0]
+        rel = self._relative_bought(engine, seat, weights)
+        out = [(PASS, -weights[seller] * market_one)]  # nobody adds: the seller keeps it free
+        for action in engine.player_actions():
+            if action == PASS:
+                continue
+            t = action - ADD_BASE
+            if engine.counts[artist] + 1 >= ROUND_END_COUNT:
+                out.append((action, self._round_end(engine, artist, 1, own_now, rel)))
+                continue
+            own_after = values_of(engine, seat, artist, 1)[0]
+            pair_market = 2 * values_of(engine, -1, artist, 1)[0][artist]
+            price = _sale_share(t, n) * SHADE * pair_market
+            # We auction the pair: half the price to us, half to the seller, the rest to the buyer.
+            sell = 0.5 * price - weights[seller] * 0.5 * price - mean_w * (pair_market - price)
+            keep = 2 * own_after[artist] - price - weights[seller] * 0.5 * price
+            # The card could instead be sold alone on our own turn.
+            alone_price = _sale_share(t, n) * SHADE * market_one
+            alone = max(0.0, alone_price - mean_w * (market_one - alone_price))
+            gain = max(sell, keep) + self._promotion(engine, seat, own_now, own_after, rel, artist)
+            out.append((action, gain - alone))
         return out
+
+    @staticmethod
+    def _relative_bought(engine: ModernArtEngine, seat: int, weights: list[float]) -> list[float]:
+        """Paintings bought this round per artist: ours minus the rivals' weighted."""
+        bought = engine.bought
+        return [
+            bought[seat][a] - sum(weights[s] * bought[s][a] for s in range(engine.num_players))
+            for a in range(engine.cfg.artists)
+        ]
+
+    @staticmethod
+    def _round_end(
+        engine: ModernArtEngine, artist: int, cards: int, own_now: Any, rel: list[float]
+    ) -> float:
+        """Ending the round now: the exact payout against the forecast, ours against theirs."""
+        exact = exact_values(engine, artist, cards)
+        return sum((e - v) * r for e, v, r in zip(exact, own_now, rel, strict=True))
+
+    @staticmethod
+    def _promotion(
+        engine: ModernArtEngine,
+        seat: int,
+        own_now: Any,
+        own_after: Any,
+        rel: list[float],
+        artist: int,
+        cards: int = 1,
+    ) -> float:
+        """What moving the forecast does to this round's paintings and (a little) our hand."""
+        mine = held(engine, seat)
+        mine[artist] -= cards
+        return sum(
+            (after - now) * (r + HAND_WEIGHT * m)
+            for now, after, r, m in zip(own_now, own_after, rel, mine, strict=True)
+        )
 
     def _rate_offers(self, engine: ModernArtEngine, seat: int) -> list[tuple[int, float]]:
         n = engine.num_players
-        values = artist_values(engine, seat)
+        weights = rival_weights(engine, seat)
+        mean_w = 1.0 / (n - 1)
+        own_now = values_of(engine, seat)[0]
+        rel = self._relative_bought(engine, seat, weights)
+        supply = supply_of(engine, seat)
+        mine = held(engine, seat)
         out = []
         for action in engine.player_actions():
-            if action >= PAIR_BASE:
-                artist, t = divmod(action - PAIR_BASE, 4)
-                cards, factor = 2, TYPE_FACTOR[t]
-            else:
-                artist, t = divmod(action - OFFER_BASE, NUM_TYPES)
-                cards, factor = 1, TYPE_FACTOR[t]
+            artist, t, cards = decode_offer(action)
             if engine.counts[artist] + cards >= ROUND_END_COUNT:
-                pay = round_payouts(engine, artist, cards)
-                others = (sum(pay) - pay[seat]) / (n - 1)
-                out.append((action, pay[seat] - others))
+                out.append((action, self._round_end(engine, artist, cards, own_now, rel)))
                 continue
-            # The artist one card further up: its value to the buyers after our offer.
-            engine.counts[artist] += cards
-            promoted = artist_values(engine, seat)
-            engine.counts[artist] -= cards
-            lot = promoted[artist] * cards
-            price = lot * (n - 1) / n * factor
-            buyer_gain = lot - price
-            promotion = engine.bought[seat][artist] * (promoted[artist] - values[artist])
-            out.append((action, price - buyer_gain / (n - 1) + promotion))
+            own_after = values_of(engine, seat, artist, cards)[0]
+            market_after = values_of(engine, -1, artist, cards)[0][artist]
+            promotion = self._promotion(engine, seat, own_now, own_after, rel, artist, cards)
+            if t == DOUBLE:  # alone: another seat may add a partner, else we keep it free
+                theirs = max(0.0, supply[artist] - mine[artist])
+                p_add = 1.0 - math.exp(-ADD_RATE * theirs)
+                pair = 2 * market_after
+                price = _sale_share(OPEN, n) * SHADE * pair
+                added = 0.5 * price - mean_w * (0.5 * price + pair - price)
+                sale = p_add * added + (1.0 - p_add) * own_after[artist]
+            else:
+                lot_market = cards * market_after
+                price = _sale_share(t, n) * SHADE * lot_market
+                sell = price - mean_w * (lot_market - price)
+                keep = cards * own_after[artist] - price
+                sale = max(sell, keep)
+            out.append((action, sale + promotion))
         return out
 
-    # --- action abstraction for search ---------------------------------------------------------
+    def playout(self, engine: ModernArtEngine, rng: Any) -> int:  # type: ignore[override]
+        """Rollout moves: the heuristic's own bids and answers (what ``choose`` plays, without
+        rating the other amounts), and offers by a quick rule from the same forecast.
+
+        Scoring an offer exactly takes a forecast per artist in hand, about two thirds of the
+        heuristic's time, so rollouts score offers from the current forecast only: the
+        expected sale, a card's push as a fixed share of the artist's value, and the exact
+        payout for a card that ends the round.
+        """
+        phase = engine.phase
+        if phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE):
+            return self.bid(engine)
+        if phase == PLAY:
+            return pick_best(self._quick_offers(engine, engine.to_move), rng)
+        return self.choose(engine, rng)
+
+    def _quick_offers(self, engine: ModernArtEngine, seat: int) -> list[tuple[int, float]]:
+        n = engine.num_players
+        weights = rival_weights(engine, seat)
+        mean_w = 1.0 / (n - 1)
+        own = values_of(engine, seat)[0]
+        market = values_of(engine, -1)[0]
+        rel = self._relative_bought(engine, seat, weights)
+        mine = held(engine, seat)
+        out = []
+        for action in engine.player_actions():
+            artist, t, cards = decode_offer(action)
+            if engine.counts[artist] + cards >= ROUND_END_COUNT:
+                out.append((action, self._round_end(engine, artist, cards, own, rel)))
+                continue
+            push = QUICK_PUSH * cards * own[artist] * (rel[artist] + HAND_WEIGHT * mine[artist])
+            lot = cards * market[artist]
+            price = _sale_share(OPEN if t == DOUBLE else t, n) * SHADE * lot
+            sale = max(price - mean_w * (lot - price), cards * own[artist] - price)
+            out.append((action, sale + push))
+        return out
+
+    # --- action abstraction for search -------------------------------------------------------
+    @staticmethod
+    def _candidates(lot: Lot, own: int) -> list[int]:
+        return amount_candidates(lot.engine, own, lot.cap, lot.market)
+
     def candidates(  # type: ignore[override]
         self, engine: ModernArtEngine, legal: list[int] | None
     ) -> list[int]:
@@ -272,64 +760,31 @@ class ModernArtKnowledge(GameKnowledge):
         if phase not in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE):
             return legal if legal is not None else engine.player_actions()
         seat = engine.to_move
-        money = engine.money[seat]
         lot = Lot(engine, seat)
-        own = self.bid(engine, lot)  # the heuristic's own choice is always a candidate
-        if phase == PRICE:
-            if money == 0:
-                return [AMOUNT_BASE]
-            amounts = {1, *(_amount(f * lot.value, 1, money) for f in PRICE_FRACTIONS)}
-        elif phase == SEALED_BIDS:
-            amounts = {0, *(_amount(f * lot.cap, 0, money) for f in CAP_FRACTIONS)}
-        else:
-            high = engine.high
-            if money <= high:
-                return [PASS]
-            amounts = {high + 1, *(_amount(f * lot.cap, high + 1, money) for f in CAP_FRACTIONS)}
-        actions = {AMOUNT_BASE + x for x in amounts}
-        actions.add(own)
-        if phase in (OPEN_BIDS, ONCE_BIDS):
-            actions.add(PASS)
-        return sorted(actions)
+        return self._candidates(lot, self.bid(engine, lot))
 
     def commit_prior(  # type: ignore[override]
         self, engine: ModernArtEngine, candidates: list[int]
     ) -> list[float]:
         """An unrevealed sealed bid: most likely near the heuristic's bid for that seat."""
         lot = Lot(engine, engine.to_move)
-        centre = self.bid(engine, lot) - AMOUNT_BASE
-        spread = max(3.0, 0.25 * lot.cap)
-        return [math.exp(-abs(a - AMOUNT_BASE - centre) / spread) for a in candidates]
+        return sealed_prior(self.bid(engine, lot) - AMOUNT_BASE, lot.cap, candidates)
 
-    # --- evaluation -------------------------------------------------------------------------
+    # --- evaluation --------------------------------------------------------------------------
     def evaluate(self, engine: ModernArtEngine) -> list[float]:  # type: ignore[override]
-        """Final money estimated from money and this round's paintings at public values."""
-        values = public_values(engine)
-        est = [
-            engine.money[s] + sum(b * v for b, v in zip(engine.bought[s], values, strict=True))
-            for s in range(engine.num_players)
-        ]
-        cfg = engine.cfg
-        if not cfg.points:
-            return est
-        top = max(est)
-        weights = [math.exp((x - top) / 30.0) for x in est]
-        total = sum(weights)
-        table = cfg.points_table
-        # Chance of first place from a softmax; second place (five players) by the remainder.
-        return [
-            w / total * table[0] + (1 - w / total) * table[1] / max(1, len(est) - 1)
-            for w in weights
-        ]
+        """Final money estimated from money and this round's paintings at market forecasts."""
+        return estimated_returns(engine, market_values(engine))
 
     def explain(self, engine: ModernArtEngine) -> dict[str, Any]:  # type: ignore[override]
         seat = engine.to_move
-        values = artist_values(engine, seat)
+        values, ranked = values_of(engine, seat)
         out: dict[str, Any] = {
-            "artist_values": {ARTIST_NAMES[a]: round(v, 1) for a, v in enumerate(values)}
+            "artist_values": {ARTIST_NAMES[a]: round(v, 1) for a, v in enumerate(values)},
+            "top_three_chances": {ARTIST_NAMES[a]: round(p, 3) for a, p in enumerate(ranked)},
         }
         if engine.phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE, ANSWER):
             lot = Lot(engine, seat)
             out["lot_value"] = round(lot.value, 1)
+            out["lot_market_value"] = round(lot.market, 1)
             out["bid_cap"] = round(lot.cap, 1)
         return out
