@@ -8,14 +8,15 @@ clone. Everything game-specific is delegated to the game's ``GameDefinition``.
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from games.core.definition import GameDefinition, InvalidAction
+from games.core.definition import GameDefinition, InvalidAction, Prior
 from games.core.engine import CHANCE, TERMINAL, Engine
-from games.core.infoset import build_infoset, canonical_json
+from games.core.infoset import build_infoset, canonical_json, sample_engine
 from games.core.params import InvalidParams
 
 # The engine's ids are OpenSpiel's own, so states can hand them over unchanged.
@@ -23,12 +24,15 @@ assert int(pyspiel.PlayerId.CHANCE) == CHANCE and int(pyspiel.PlayerId.TERMINAL)
 
 
 class AtelierGame(pyspiel.Game):
-    """A ``pyspiel.Game`` backed by a ``GameDefinition``; subclassed once per game."""
+    """A ``pyspiel.Game`` backed by a ``GameDefinition``: one class for every game.
 
-    definition: GameDefinition
+    ``register`` hands pyspiel a factory bound to the definition, so there is no per-game class
+    to look up by name and ``pickle`` (multiprocessing, Dask, OpenSpiel's ``games_sim_test``)
+    stores a game as its name and parameters (``__reduce__``).
+    """
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        defn = self.definition
+    def __init__(self, definition: GameDefinition, params: dict[str, Any] | None = None) -> None:
+        self.definition = defn = definition
         self.params = defn.validate_params(params or {})
         nums = defn.numbers(self.params)
         self.numbers = nums
@@ -43,6 +47,9 @@ class AtelierGame(pyspiel.Game):
             max_game_length=nums.max_game_length,
         )
         super().__init__(game_type, info, self.params)
+
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        return load_game, (self.definition.name, dict(self.params))
 
     def new_initial_state(self, struct: Any = None) -> AtelierState:
         """A fresh state, or the state a ``to_struct()`` dict (or StateStruct) describes."""
@@ -233,11 +240,54 @@ class AtelierObserver:
         return json.dumps(state.engine.observation(player), sort_keys=True, separators=(",", ":"))
 
 
-def register(defn: GameDefinition) -> type[AtelierGame]:
-    """Registers ``defn`` with pyspiel; returns the game class."""
-    cls = type(f"{type(defn).__name__}Game", (AtelierGame,), {"definition": defn})
-    pyspiel.register_game(make_game_type(defn), cls)
-    return cls
+def register(defn: GameDefinition) -> None:
+    """Registers ``defn`` with pyspiel: ``pyspiel.load_game(defn.name, params)`` works after it."""
+    pyspiel.register_game(make_game_type(defn), GameFactory(defn))
 
 
-__all__ = ["AtelierGame", "AtelierObserver", "AtelierState", "InvalidAction", "register"]
+class GameFactory:
+    """What pyspiel's registry calls with the parameters: ``AtelierGame(definition, params)``.
+
+    The registry is C++ and outlives the interpreter; when it drops its reference at exit, that
+    must not be the last one (freeing a Python object without the GIL aborts the process), so
+    the factory holds itself, as a class object does through its ``__mro__``.
+    """
+
+    def __init__(self, definition: GameDefinition) -> None:
+        self.definition = definition
+        self._self = self
+
+    def __call__(self, params: dict[str, Any] | None = None) -> AtelierGame:
+        return AtelierGame(self.definition, params)
+
+
+def load_game(name: str, params: dict[str, Any]) -> AtelierGame:
+    """``pyspiel.load_game`` for a registered Atelier game (what an unpickled game calls)."""
+    game = pyspiel.load_game(name, params)
+    if not isinstance(game, AtelierGame):
+        raise TypeError(f"{name!r} is not an Atelier game")
+    return game
+
+
+def sample_state(
+    game: pyspiel.Game, infoset: Any, seed: int, prior: Prior | None = None
+) -> pyspiel.State:
+    """A full ``pyspiel.State`` consistent with ``infoset``; ``InvalidInfoset`` if none is.
+
+    ``seed`` drives every random choice; the same seed gives the same state.
+    """
+    if not isinstance(game, AtelierGame):
+        raise TypeError(f"sample_state needs an Atelier game, got {game}")
+    engine = sample_engine(game.definition, game.params, infoset, random.Random(seed), prior)
+    return game.state_from_engine(engine)
+
+
+__all__ = [
+    "AtelierGame",
+    "AtelierObserver",
+    "AtelierState",
+    "InvalidAction",
+    "load_game",
+    "register",
+    "sample_state",
+]

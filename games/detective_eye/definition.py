@@ -20,6 +20,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from cachetools import LRUCache
+
 from games.core.definition import GameDefinition, GameNumbers, InvalidAction, Prior
 from games.core.params import InvalidParams, ParamSpec
 from games.detective_eye.engine import (
@@ -68,6 +70,7 @@ class DetectiveEye(GameDefinition):
         "discard",
     )
     action_types = event_types
+    small_variant = SMALL_VARIANT
     conformance_params = (
         {"players": 2},
         {"players": 3, "max_rounds": 6},
@@ -92,7 +95,8 @@ class DetectiveEye(GameDefinition):
     )
 
     def __init__(self) -> None:
-        self._fresh: dict[tuple, DetectiveEyeEngine] = {}
+        # Bounded: the service loads games with any parameters its clients send.
+        self._fresh: LRUCache[tuple, DetectiveEyeEngine] = LRUCache(maxsize=64)
 
     def check_params(self, params: dict[str, Any]) -> None:
         deck = params["painters"] * params["cards_per_painter"]

@@ -80,6 +80,9 @@ class FingerAuction(GameDefinition):
     version = 1
     zero_sum = True
     rules_doc = "docs/rules/finger_auction.md"
+    event_types = ("reveal", "bid", "tie_break", "pick")
+    action_types = event_types
+    small_variant = SMALL_VARIANT
     conformance_params = (
         {"players": 2},
         {"players": 3},

@@ -324,9 +324,6 @@ class FingerAuctionEngine(Engine):
         else:
             raise ValueError("the game is over")
 
-    def _apply(self, action: int) -> None:
-        raise AssertionError("FingerAuctionEngine overrides apply() directly")
-
     def _start_auction(self) -> None:
         self.phase = BID
         self.bids = []

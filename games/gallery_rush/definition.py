@@ -33,6 +33,17 @@ class GalleryRush(GameDefinition):
     version = 1
     zero_sum = True
     rules_doc = "docs/rules/gallery_rush.md"
+    event_types = (
+        "start_player",
+        "flip",
+        "explore",
+        "declare",
+        "continue",
+        "confirm",
+        "pass",
+        "steal",
+    )
+    action_types = event_types
     conformance_params = ({"players": 2}, {"players": 3}, {"players": 4, "max_turns": 12})
     param_specs = (
         ParamSpec("players", 2, "number of players", min=2, max=4),

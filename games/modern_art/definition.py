@@ -16,6 +16,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from cachetools import LRUCache
+
 from games.core.definition import GameDefinition, GameNumbers, InvalidAction, Prior
 from games.core.engine import CHANCE, Engine
 from games.core.params import InvalidParams, ParamSpec
@@ -45,6 +47,7 @@ from games.modern_art.engine import (
     feature_size,
     num_actions,
 )
+from games.modern_art.sampler import sample_history
 
 _SIMPLE = {"pass": PASS, "accept": ACCEPT, "decline": DECLINE}
 _AMOUNT_TYPES = ("bid", "sealed_bid", "price")
@@ -157,7 +160,8 @@ class ModernArt(GameDefinition):
     )
 
     def __init__(self) -> None:
-        self._configs: dict[tuple, Config] = {}
+        # Bounded: the service loads games with any parameters its clients send.
+        self._configs: LRUCache[tuple, Config] = LRUCache(maxsize=64)
 
     # --- parameters and sizes ----------------------------------------------------------------
     def check_params(self, params: dict[str, Any]) -> None:
@@ -303,8 +307,6 @@ class ModernArt(GameDefinition):
         before they played them, the rest of the unseen cards are dealt at random, and sealed
         bids not yet revealed are drawn uniformly (or by ``prior``) among the legal amounts.
         """
-        from games.modern_art.sampler import sample_history
-
         return sample_history(self, params, infoset, rng, prior)
 
 
