@@ -15,6 +15,11 @@ from typing import Any, Protocol
 
 from games.core.engine import CHANCE, Engine
 from games.core.params import ParamSpec, validate_params
+from games.core.pieces import HistoryFields, Piece
+
+# The most steps the information-state tensor encodes, for games whose bound on the game's
+# length is far above any real game (Modern Art's open auctions allow one raise per coin).
+MAX_RECALL_STEPS = 1024
 
 
 class InvalidInfoset(ValueError):
@@ -46,7 +51,6 @@ class GameNumbers:
     max_utility: float
     utility_sum: float | None
     max_game_length: int
-    observation_size: int
 
 
 class GameDefinition:
@@ -95,6 +99,23 @@ class GameDefinition:
 
     def new_engine(self, params: dict[str, Any]) -> Engine:
         raise NotImplementedError
+
+    # --- observations (declared in games/<game>/observation.py) ------------------------------
+    def observation_pieces(self, engine: Engine) -> tuple[Piece, ...]:
+        """The named pieces of the current picture (``games.core.pieces``)."""
+        raise NotImplementedError
+
+    def history_fields(self, engine: Engine) -> HistoryFields:
+        """The fields of the events and private entries, for the information-state tensor."""
+        raise NotImplementedError
+
+    def recall_steps(self, params: dict[str, Any]) -> int:
+        """Rows of the information-state tensor: the longest history it encodes.
+
+        The game's ``max_game_length``, capped at ``MAX_RECALL_STEPS`` (random games of every
+        game end well within it; a longer history raises instead of being cut).
+        """
+        return min(self.numbers(params).max_game_length, MAX_RECALL_STEPS)
 
     # --- actions -----------------------------------------------------------------------------
     def action_to_struct(self, engine: Engine, player: int, action: int) -> dict[str, Any]:

@@ -11,12 +11,12 @@ import json
 import random
 from typing import Any
 
-import numpy as np
 import pyspiel
 
 from games.core.definition import GameDefinition, InvalidAction, Prior
 from games.core.engine import CHANCE, TERMINAL, Engine
-from games.core.infoset import build_infoset, canonical_json, sample_engine
+from games.core.infoset import build_infoset, sample_engine
+from games.core.observation import AtelierObserver
 from games.core.params import InvalidParams
 
 # The engine's ids are OpenSpiel's own, so states can hand them over unchanged.
@@ -67,10 +67,10 @@ class AtelierGame(pyspiel.Game):
         return state
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> AtelierObserver:
+        """An observer giving exactly what ``iig_obs_type`` names (``games.core.observation``)."""
         if params:
             raise ValueError(f"observer parameters are not supported, got {params}")
-        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return AtelierObserver(self, perfect_recall)
+        return AtelierObserver(self.definition, self.params, iig_obs_type)
 
 
 def make_game_type(defn: GameDefinition) -> pyspiel.GameType:
@@ -212,32 +212,6 @@ class AtelierState(pyspiel.State):
 
     def action_from_string(self, text: str) -> int:
         return self.definition.string_to_action(self.engine, text)
-
-
-class AtelierObserver:
-    """OpenSpiel's PyObserver interface: strings and tensors for one seat.
-
-    The information-state string is the canonical infoset JSON itself, so equal strings mean
-    equal information sets by construction. Tensors encode the current picture the seat sees
-    (``observation_features``): a fixed-length summary, equal whenever the strings are equal.
-    """
-
-    def __init__(self, game: AtelierGame, perfect_recall: bool) -> None:
-        self.game = game
-        self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(game.numbers.observation_size, np.float32)
-        self.dict = {"observation": self.tensor}
-
-    def set_from(self, state: AtelierState, player: int) -> None:
-        self.tensor[:] = state.engine.observation_features(player)
-
-    def string_from(self, state: AtelierState, player: int) -> str:
-        if self.perfect_recall:
-            infoset = build_infoset(
-                self.game.definition, self.game.params, state.engine, player, with_view=False
-            )
-            return canonical_json(infoset)
-        return json.dumps(state.engine.observation(player), sort_keys=True, separators=(",", ":"))
 
 
 def register(defn: GameDefinition) -> None:

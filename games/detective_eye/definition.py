@@ -24,6 +24,8 @@ from cachetools import LRUCache
 
 from games.core.definition import GameDefinition, GameNumbers, InvalidAction, Prior
 from games.core.params import InvalidParams, ParamSpec
+from games.core.pieces import HistoryFields, Piece
+from games.detective_eye import observation
 from games.detective_eye.engine import (
     BID,
     DEAL,
@@ -34,7 +36,6 @@ from games.detective_eye.engine import (
     START,
     TURN,
     DetectiveEyeEngine,
-    feature_size,
     painter_counts,
 )
 from games.detective_eye.sampler import sample_history
@@ -141,10 +142,15 @@ class DetectiveEye(GameDefinition):
             max_utility=1.0,
             utility_sum=0.0,
             max_game_length=2 * n + 1 + params["max_rounds"] * per_round,
-            observation_size=feature_size(n, params["painters"], params["hand_size"]),
         )
 
     # --- actions -----------------------------------------------------------------------------
+    def observation_pieces(self, engine: Any) -> tuple[Piece, ...]:
+        return observation.pieces(engine)
+
+    def history_fields(self, engine: Any) -> HistoryFields:
+        return observation.history_fields(engine, self.event_types)
+
     def action_to_struct(self, engine: Any, player: int, action: int) -> dict[str, Any]:
         names = engine.names
         phase = engine.phase

@@ -30,13 +30,14 @@ from games.core.definition import (
 )
 from games.core.engine import CHANCE
 from games.core.params import InvalidParams, ParamSpec
+from games.core.pieces import HistoryFields, Piece
+from games.finger_auction import observation
 from games.finger_auction.engine import (
     BID,
     PICK,
     REVEAL,
     TIE,
     FingerAuctionEngine,
-    feature_size,
 )
 from games.paintings import FULL_DECK, KIND_BY_NAME, KIND_NAMES, NUM_KINDS
 
@@ -147,7 +148,6 @@ class FingerAuction(GameDefinition):
             max_utility=1.0,
             utility_sum=0.0,
             max_game_length=params["rounds"] * (2 * cards + auctions),
-            observation_size=feature_size(n, m),
         )
 
     def new_engine(self, params: dict[str, Any]) -> FingerAuctionEngine:
@@ -161,6 +161,12 @@ class FingerAuction(GameDefinition):
         )
 
     # --- actions -------------------------------------------------------------------------------
+    def observation_pieces(self, engine: Any) -> tuple[Piece, ...]:
+        return observation.pieces(engine)
+
+    def history_fields(self, engine: Any) -> HistoryFields:
+        return observation.history_fields(engine, self.event_types)
+
     def action_to_struct(self, engine: Any, player: int, action: int) -> dict[str, Any]:
         phase = engine.phase
         if phase == REVEAL:

@@ -14,6 +14,8 @@ from typing import Any
 from games.core.definition import GameDefinition, GameNumbers, InvalidAction
 from games.core.engine import CHANCE
 from games.core.params import ParamSpec
+from games.core.pieces import HistoryFields, Piece
+from games.gallery_rush import observation
 from games.gallery_rush.engine import (
     CALL_BY_NAME,
     NUM_ACTIONS,
@@ -22,7 +24,6 @@ from games.gallery_rush.engine import (
     STEPS_PER_TURN,
     GalleryRushEngine,
     action_struct,
-    feature_size,
 )
 from games.paintings import KIND_BY_NAME, KIND_NAMES, NUM_KINDS
 
@@ -66,11 +67,16 @@ class GalleryRush(GameDefinition):
             max_utility=1.0,
             utility_sum=0.0,
             max_game_length=1 + STEPS_PER_TURN * params["max_turns"],
-            observation_size=feature_size(n),
         )
 
     def new_engine(self, params: dict[str, Any]) -> GalleryRushEngine:
         return GalleryRushEngine(params["players"], params["max_turns"])
+
+    def observation_pieces(self, engine: Any) -> tuple[Piece, ...]:
+        return observation.pieces(engine)
+
+    def history_fields(self, engine: Any) -> HistoryFields:
+        return observation.history_fields(engine, self.event_types)
 
     def action_to_struct(self, engine: Any, player: int, action: int) -> dict[str, Any]:
         if player == CHANCE or engine.current_player() == CHANCE:

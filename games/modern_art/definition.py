@@ -21,6 +21,8 @@ from cachetools import LRUCache
 from games.core.definition import GameDefinition, GameNumbers, InvalidAction, Prior
 from games.core.engine import CHANCE, Engine
 from games.core.params import InvalidParams, ParamSpec
+from games.core.pieces import HistoryFields, Piece
+from games.modern_art import observation
 from games.modern_art.cards import (
     ARTIST_BY_NAME,
     DOUBLE,
@@ -44,7 +46,6 @@ from games.modern_art.engine import (
     ModernArtEngine,
     action_string,
     action_struct,
-    feature_size,
     num_actions,
 )
 from games.modern_art.sampler import sample_history
@@ -202,13 +203,18 @@ class ModernArt(GameDefinition):
             max_utility=float(cfg.points_table[0] if cfg.points else cfg.max_money),
             utility_sum=None,
             max_game_length=dealt + 1 + dealt * per_offer,
-            observation_size=feature_size(cfg),
         )
 
     def new_engine(self, params: dict[str, Any]) -> ModernArtEngine:
         return ModernArtEngine(self.config(params))
 
     # --- actions -----------------------------------------------------------------------------
+    def observation_pieces(self, engine: Any) -> tuple[Piece, ...]:
+        return observation.pieces(engine)
+
+    def history_fields(self, engine: Any) -> HistoryFields:
+        return observation.history_fields(engine, self.event_types)
+
     def action_to_struct(self, engine: Any, player: int, action: int) -> dict[str, Any]:
         if engine.current_player() == CHANCE:
             if engine.phase == FIRST:
