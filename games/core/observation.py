@@ -30,7 +30,7 @@ information set (with the default information-state type, the canonical infoset 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -200,4 +200,32 @@ def canonical_string(observer: AtelierObserver, engine: Engine, player: int) -> 
     return json.dumps(out, sort_keys=True, separators=(",", ":"))
 
 
-__all__ = ["DEFAULT_OBSERVATION", "AtelierObserver", "canonical_string"]
+def tensor_sizes_table(definitions: Mapping[str, GameDefinition]) -> str:
+    """The markdown table of tensor sizes docs/architecture.md shows (a test keeps it true).
+
+    One row per game and setting: the defaults at every player count, and the small variant.
+    """
+    info_type = pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=True, private_info=PrivateInfoType.SINGLE_PLAYER
+    )
+    lines = [
+        "| game | parameters | observation tensor | information-state tensor |",
+        "|---|---|---|---|",
+    ]
+    for name, defn in definitions.items():
+        settings = [{"players": n} for n in range(defn.min_players, defn.max_players + 1)]
+        if defn.small_variant is not None:
+            settings.append(dict(defn.small_variant))
+        for raw in settings:
+            params = defn.validate_params(raw)
+            obs = AtelierObserver(defn, params)
+            info = AtelierObserver(defn, params, info_type)
+            label = "small variant" if raw == defn.small_variant else f"players={raw['players']}"
+            lines.append(
+                f"| {name} | {label} | {obs.tensor.size} | {info.tensor.size} = "
+                f"{info.player_size} + {info.steps} steps x {info.width} |"
+            )
+    return "\n".join(lines)
+
+
+__all__ = ["DEFAULT_OBSERVATION", "AtelierObserver", "canonical_string", "tensor_sizes_table"]

@@ -206,6 +206,18 @@ class AtelierState(pyspiel.State):
     def _struct_to_actions(self, action_dict: dict[str, Any]) -> list[int]:
         return [self.definition.struct_to_action(self.engine, action_dict)]
 
+    # --- resampling ----------------------------------------------------------------------------
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> AtelierState:
+        """A state drawn from ``player_id``'s information set here (OpenSpiel's contract).
+
+        Goes through ``games.sample_state`` with every random number taken from
+        ``probability_sampler`` (``pyspiel.UniformProbabilitySampler`` in OpenSpiel's
+        ``ISMCTSBot``), so OpenSpiel's searches run on every game with no resampler passed.
+        """
+        game = self.get_game()
+        infoset = build_infoset(game.definition, game.params, self.engine, player_id, False)
+        return sample_state(game, infoset, SamplerRandom(probability_sampler))
+
     def action_from_struct(self, action_dict: dict[str, Any]) -> int:
         """The legal action id of a JSON action dict; ``InvalidAction`` if there is none."""
         return self.definition.struct_to_action(self.engine, action_dict)
@@ -244,16 +256,37 @@ def load_game(name: str, params: dict[str, Any]) -> AtelierGame:
 
 
 def sample_state(
-    game: pyspiel.Game, infoset: Any, seed: int, prior: Prior | None = None
+    game: pyspiel.Game, infoset: Any, seed: int | random.Random, prior: Prior | None = None
 ) -> pyspiel.State:
     """A full ``pyspiel.State`` consistent with ``infoset``; ``InvalidInfoset`` if none is.
 
-    ``seed`` drives every random choice; the same seed gives the same state.
+    ``seed`` drives every random choice; the same seed gives the same state. A
+    ``random.Random`` is used as it is (``resample_from_infostate`` passes one that reads
+    OpenSpiel's ``probability_sampler``).
     """
     if not isinstance(game, AtelierGame):
         raise TypeError(f"sample_state needs an Atelier game, got {game}")
-    engine = sample_engine(game.definition, game.params, infoset, random.Random(seed), prior)
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    engine = sample_engine(game.definition, game.params, infoset, rng, prior)
     return game.state_from_engine(engine)
+
+
+class SamplerRandom(random.Random):
+    """A ``random.Random`` whose every draw comes from OpenSpiel's ``probability_sampler``.
+
+    Overriding ``random()`` alone makes ``randrange``, ``choice``, ``choices`` and ``shuffle``
+    use it too (CPython then draws integers from ``random()`` instead of ``getrandbits``).
+    ``getrandbits`` itself stays the Mersenne Twister's, seeded from one sampler draw, so it is
+    a function of the sampler as well.
+    """
+
+    def __init__(self, probability_sampler: Any) -> None:
+        self._sampler = probability_sampler
+        super().__init__(int(probability_sampler() * 2**53))
+
+    def random(self) -> float:
+        u = float(self._sampler())
+        return u if 0.0 <= u < 1.0 else 0.0
 
 
 __all__ = [
