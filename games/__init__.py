@@ -10,9 +10,9 @@ from __future__ import annotations
 import pyspiel
 
 from games.core.definition import GameDefinition, InvalidAction, InvalidInfoset
-from games.core.infoset import build_infoset, canonical_json, sample_engine, sample_state
+from games.core.infoset import build_infoset, canonical_json, sample_engine
 from games.core.params import InvalidParams
-from games.core.spiel import AtelierGame, AtelierState, register
+from games.core.spiel import AtelierGame, AtelierState, register, sample_state
 from games.detective_eye import DETECTIVE_EYE
 from games.finger_auction import FINGER_AUCTION
 from games.gallery_rush import GALLERY_RUSH
@@ -23,10 +23,9 @@ DEFINITIONS: dict[str, GameDefinition] = {
     d.name: d for d in (GALLERY_RUSH, DETECTIVE_EYE, FINGER_AUCTION, MODERN_ART)
 }
 
-GAME_CLASSES: dict[str, type[AtelierGame]] = {}
 for _name, _defn in DEFINITIONS.items():
     if _name not in pyspiel.registered_names():
-        GAME_CLASSES[_name] = register(_defn)
+        register(_defn)
 
 
 def definition(name: str) -> GameDefinition:

@@ -29,10 +29,6 @@ NUM_KINDS = len(KIND_NAMES)
 FULL_DECK = (8, 8, 8, 1, 1, 1, 1)
 
 
-def is_painting(kind: int) -> bool:
-    return kind < 3
-
-
 def is_forgery(kind: int) -> bool:
     return 3 <= kind < 6
 

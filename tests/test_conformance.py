@@ -267,6 +267,19 @@ def test_tensors_have_declared_shape_and_follow_strings(game):
             assert np.array_equal(prev, obs)
 
 
+def test_event_and_action_types_are_declared(game):
+    """Every event and action struct ``type`` met in play is one the definition declares."""
+    defn = game.definition
+    assert defn.event_types and defn.action_types
+    for engine in random_engines(game, seed=53, count=150, keep_every=1):
+        if engine.is_terminal():
+            continue
+        player = engine.current_player()
+        for action in engine.legal_actions()[:20]:
+            assert engine.narrate(action).public["type"] in defn.event_types
+            assert defn.action_to_struct(engine, player, action)["type"] in defn.action_types
+
+
 # --- bad input -------------------------------------------------------------------------------
 def _an_infoset(game):
     engine = next(random_engines(game, seed=61, count=1))
@@ -335,3 +348,47 @@ def test_python_fast_paths_answer_like_openspiels_cpp(game):
                 assert ours == cpp
             assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
             assert state.is_player_node() == pyspiel.State.is_player_node(state)
+
+
+# Every check above that takes only a game, by name. ``test_the_game_checks_are_the_named_list``
+# fails when a check is added, renamed or removed without this list (and its count) following,
+# so a suite run by name (the full Modern Art game under ``-m slow``) cannot skip one silently.
+GAME_CHECKS = (
+    "test_random_sim_with_serialization",
+    "test_legal_actions_and_returns",
+    "test_clone_is_independent",
+    "test_same_seed_same_playthrough",
+    "test_struct_round_trip",
+    "test_action_struct_and_string_round_trip",
+    "test_illegal_action_struct_is_refused",
+    "test_infoset_round_trip",
+    "test_sampling_reads_only_the_json_and_varies",
+    "test_info_key_agrees_with_json",
+    "test_tensors_have_declared_shape_and_follow_strings",
+    "test_event_and_action_types_are_declared",
+    "test_reordered_events_are_rejected",
+    "test_bad_parameters_name_the_parameter",
+    "test_python_fast_paths_answer_like_openspiels_cpp",
+)
+GAME_CHECK_COUNT = 15
+
+
+def run_game_checks(game: pyspiel.Game) -> list[str]:
+    """Runs every check of ``GAME_CHECKS`` on ``game``; returns the names run, in order."""
+    ran = []
+    for name in GAME_CHECKS:
+        globals()[name](game)
+        ran.append(name)
+    return ran
+
+
+def test_the_game_checks_are_the_named_list():
+    takes_a_game = sorted(
+        name
+        for name, value in globals().items()
+        if name.startswith("test_")
+        and callable(value)
+        and value.__code__.co_varnames[: value.__code__.co_argcount] == ("game",)
+    )
+    assert sorted(GAME_CHECKS) == takes_a_game
+    assert len(GAME_CHECKS) == len(set(GAME_CHECKS)) == GAME_CHECK_COUNT

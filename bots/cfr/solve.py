@@ -20,16 +20,12 @@ from bots.cfr.tree import build_engine_tree
 
 
 def reduced_variants() -> dict[str, dict[str, Any]]:
-    """The reduced 2-player variant of every game that publishes one (``SMALL_VARIANT``)."""
-    import importlib
-
-    out: dict[str, dict[str, Any]] = {}
-    for name in games.DEFINITIONS:
-        module = importlib.import_module(f"games.{name}")
-        variant = getattr(module, "SMALL_VARIANT", None)
-        if variant is not None:
-            out[name] = dict(variant)
-    return out
+    """The reduced 2-player variant of every game that declares one (``small_variant``)."""
+    return {
+        name: dict(defn.small_variant)
+        for name, defn in games.DEFINITIONS.items()
+        if defn.small_variant is not None
+    }
 
 
 def solve_variant(

@@ -15,6 +15,11 @@ from typing import Any, Protocol
 
 from games.core.engine import CHANCE, Engine
 from games.core.params import ParamSpec, validate_params
+from games.core.pieces import HistoryFields, Piece
+
+# The most steps the information-state tensor encodes, for games whose bound on the game's
+# length is far above any real game (Modern Art's open auctions allow one raise per coin).
+MAX_RECALL_STEPS = 1024
 
 
 class InvalidInfoset(ValueError):
@@ -46,7 +51,6 @@ class GameNumbers:
     max_utility: float
     utility_sum: float | None
     max_game_length: int
-    observation_size: int
 
 
 class GameDefinition:
@@ -60,6 +64,14 @@ class GameDefinition:
     rules_doc: str = ""
     # Parameter settings the shared conformance suite (tests/test_conformance.py) runs.
     conformance_params: tuple[dict[str, Any], ...] = ()
+    # The ``type`` of every public event and of every action struct (chance outcomes included);
+    # the service's JSON Schemas enumerate them, the conformance suite checks them. Empty means
+    # "not declared" (the schemas then accept any string).
+    event_types: tuple[str, ...] = ()
+    action_types: tuple[str, ...] = ()
+    # A reduced 2-player variant small enough for exact solving (tabular CFR, full-tree
+    # checks), or ``None`` when the game has none.
+    small_variant: dict[str, Any] | None = None
 
     # --- parameters --------------------------------------------------------------------------
     def validate_params(self, raw: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -87,6 +99,23 @@ class GameDefinition:
 
     def new_engine(self, params: dict[str, Any]) -> Engine:
         raise NotImplementedError
+
+    # --- observations (declared in games/<game>/observation.py) ------------------------------
+    def observation_pieces(self, engine: Engine) -> tuple[Piece, ...]:
+        """The named pieces of the current picture (``games.core.pieces``)."""
+        raise NotImplementedError
+
+    def history_fields(self, engine: Engine) -> HistoryFields:
+        """The fields of the events and private entries, for the information-state tensor."""
+        raise NotImplementedError
+
+    def recall_steps(self, params: dict[str, Any]) -> int:
+        """Rows of the information-state tensor: the longest history it encodes.
+
+        The game's ``max_game_length``, capped at ``MAX_RECALL_STEPS`` (random games of every
+        game end well within it; a longer history raises instead of being cut).
+        """
+        return min(self.numbers(params).max_game_length, MAX_RECALL_STEPS)
 
     # --- actions -----------------------------------------------------------------------------
     def action_to_struct(self, engine: Engine, player: int, action: int) -> dict[str, Any]:
@@ -139,6 +168,48 @@ class GameDefinition:
         games whose hidden steps never constrain later ones; games where they do (cards dealt
         face down and played later, commits revealed later) override it.
         """
-        from games.core.infoset import sequential_fill
-
         return sequential_fill(self, params, infoset, rng, prior)
+
+
+def sequential_fill(
+    defn: GameDefinition,
+    params: dict[str, Any],
+    infoset: dict[str, Any],
+    rng: random.Random,
+    prior: Prior | None = None,
+) -> list[int]:
+    """Generic history filler: step by step, keep the actions that reproduce each event."""
+    seat = infoset["seat"]
+    private = {e["at"]: {k: v for k, v in e.items() if k != "at"} for e in infoset["private"]}
+    engine = defn.new_engine(params)
+    for i, event in enumerate(infoset["events"]):
+        if engine.is_terminal():
+            raise InvalidInfoset(f"events[{i}] comes after the end of the game")
+        mine = private.get(i)
+        weights: list[float] = []
+        candidates: list[int] = []
+        chance = dict(engine.chance_outcomes()) if engine.is_chance() else None
+        for action in engine.legal_actions():
+            story = engine.narrate(action)
+            if story.public != event:
+                continue
+            if story.private_for(seat) != mine:
+                continue
+            candidates.append(action)
+            weights.append(chance[action] if chance is not None else 1.0)
+        if not candidates:
+            who = (
+                "chance" if engine.current_player() == CHANCE else f"seat {engine.current_player()}"
+            )
+            raise InvalidInfoset(
+                f"events[{i}] {event} is not possible here ({who} to move"
+                + (", with private entry " + str(mine) if mine is not None else "")
+                + ")"
+            )
+        if prior is not None and chance is None and len(candidates) > 1:
+            weights = list(prior(engine, candidates))
+        action = (
+            rng.choices(candidates, weights=weights)[0] if len(candidates) > 1 else candidates[0]
+        )
+        engine.apply(action)
+    return list(engine.history)

@@ -100,12 +100,29 @@ class Engine:
         return outcomes[-1][0]
 
     def apply(self, action: int) -> None:
-        """Applies a legal action (the caller checks legality) and records it in history."""
-        self.history.append(action)
-        self._apply(action)
-
-    def _apply(self, action: int) -> None:
+        """Applies a legal action (the caller checks legality) and records it in ``history``."""
         raise NotImplementedError
+
+    def is_legal(self, action: int) -> bool:
+        """Whether ``action`` is legal here; engines with huge action ranges answer faster."""
+        return action in self.legal_actions()
+
+    def random_playout(self, rng: random.Random) -> list[float]:
+        """Plays uniformly random legal actions to the end and returns ``returns()``.
+
+        Chance nodes draw ``sample_chance(rng)``, players ``legal[int(rng.random() * n)]``.
+        An engine may override it with a faster loop that makes exactly the same draws and
+        actions (Modern Art does; tests/test_modern_art_playout.py pins it against this one).
+        """
+        while True:
+            player = self.current_player()
+            if player == TERMINAL:
+                return self.returns()
+            if player == CHANCE:
+                self.apply(self.sample_chance(rng))
+                continue
+            legal = self.player_actions()
+            self.apply(legal[int(rng.random() * len(legal))])
 
     def returns(self) -> list[float]:
         """Returns of every seat; all zeros before the end."""
@@ -125,10 +142,6 @@ class Engine:
 
     def observation(self, player: int) -> dict[str, Any]:
         """The current picture ``player`` sees (no history): hand, table, money, whose turn."""
-        raise NotImplementedError
-
-    def observation_features(self, player: int) -> list[float]:
-        """A fixed-length numeric encoding of ``observation(player)``."""
         raise NotImplementedError
 
     def describe(self) -> dict[str, Any]:

@@ -22,14 +22,11 @@ from __future__ import annotations
 
 import json
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.core.definition import GameDefinition, InvalidInfoset, Prior
-from games.core.engine import CHANCE, Engine
+from games.core.engine import Engine
 from games.core.params import InvalidParams
-
-if TYPE_CHECKING:
-    import pyspiel
 
 CANONICAL_KEYS = ("game", "version", "params", "seat", "events", "private")
 MAX_SAMPLE_ATTEMPTS = 200
@@ -189,51 +186,7 @@ def first_difference(path: str, want: Any, got: Any) -> str | None:
     return None
 
 
-# --- sampling --------------------------------------------------------------------------------
-def sequential_fill(
-    defn: GameDefinition,
-    params: dict[str, Any],
-    infoset: dict[str, Any],
-    rng: random.Random,
-    prior: Prior | None = None,
-) -> list[int]:
-    """Generic history filler: step by step, keep the actions that reproduce each event."""
-    seat = infoset["seat"]
-    private = {e["at"]: {k: v for k, v in e.items() if k != "at"} for e in infoset["private"]}
-    engine = defn.new_engine(params)
-    for i, event in enumerate(infoset["events"]):
-        if engine.is_terminal():
-            raise InvalidInfoset(f"events[{i}] comes after the end of the game")
-        mine = private.get(i)
-        weights: list[float] = []
-        candidates: list[int] = []
-        chance = dict(engine.chance_outcomes()) if engine.is_chance() else None
-        for action in engine.legal_actions():
-            story = engine.narrate(action)
-            if story.public != event:
-                continue
-            if story.private_for(seat) != mine:
-                continue
-            candidates.append(action)
-            weights.append(chance[action] if chance is not None else 1.0)
-        if not candidates:
-            who = (
-                "chance" if engine.current_player() == CHANCE else f"seat {engine.current_player()}"
-            )
-            raise InvalidInfoset(
-                f"events[{i}] {event} is not possible here ({who} to move"
-                + (", with private entry " + str(mine) if mine is not None else "")
-                + ")"
-            )
-        if prior is not None and chance is None and len(candidates) > 1:
-            weights = list(prior(engine, candidates))
-        action = (
-            rng.choices(candidates, weights=weights)[0] if len(candidates) > 1 else candidates[0]
-        )
-        engine.apply(action)
-    return list(engine.history)
-
-
+# --- sampling -------------------------------------------------------------------------------
 def sample_engine(
     defn: GameDefinition,
     params: dict[str, Any],
@@ -264,18 +217,3 @@ def sample_engine(
             if problem:
                 raise InvalidInfoset(problem)
     return engine
-
-
-def sample_state(
-    game: pyspiel.Game, infoset: Any, seed: int, prior: Prior | None = None
-) -> pyspiel.State:
-    """A full ``pyspiel.State`` consistent with ``infoset``; ``InvalidInfoset`` if none is.
-
-    ``seed`` drives every random choice; the same seed gives the same state.
-    """
-    from games.core.spiel import AtelierGame
-
-    if not isinstance(game, AtelierGame):
-        raise TypeError(f"sample_state needs an Atelier game, got {game}")
-    engine = sample_engine(game.definition, game.params, infoset, random.Random(seed), prior)
-    return game.state_from_engine(engine)

@@ -8,14 +8,15 @@ clone. Everything game-specific is delegated to the game's ``GameDefinition``.
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
-import numpy as np
 import pyspiel
 
-from games.core.definition import GameDefinition, InvalidAction
+from games.core.definition import GameDefinition, InvalidAction, Prior
 from games.core.engine import CHANCE, TERMINAL, Engine
-from games.core.infoset import build_infoset, canonical_json
+from games.core.infoset import build_infoset, sample_engine
+from games.core.observation import AtelierObserver
 from games.core.params import InvalidParams
 
 # The engine's ids are OpenSpiel's own, so states can hand them over unchanged.
@@ -23,12 +24,15 @@ assert int(pyspiel.PlayerId.CHANCE) == CHANCE and int(pyspiel.PlayerId.TERMINAL)
 
 
 class AtelierGame(pyspiel.Game):
-    """A ``pyspiel.Game`` backed by a ``GameDefinition``; subclassed once per game."""
+    """A ``pyspiel.Game`` backed by a ``GameDefinition``: one class for every game.
 
-    definition: GameDefinition
+    ``register`` hands pyspiel a factory bound to the definition, so there is no per-game class
+    to look up by name and ``pickle`` (multiprocessing, Dask, OpenSpiel's ``games_sim_test``)
+    stores a game as its name and parameters (``__reduce__``).
+    """
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        defn = self.definition
+    def __init__(self, definition: GameDefinition, params: dict[str, Any] | None = None) -> None:
+        self.definition = defn = definition
         self.params = defn.validate_params(params or {})
         nums = defn.numbers(self.params)
         self.numbers = nums
@@ -43,6 +47,9 @@ class AtelierGame(pyspiel.Game):
             max_game_length=nums.max_game_length,
         )
         super().__init__(game_type, info, self.params)
+
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        return load_game, (self.definition.name, dict(self.params))
 
     def new_initial_state(self, struct: Any = None) -> AtelierState:
         """A fresh state, or the state a ``to_struct()`` dict (or StateStruct) describes."""
@@ -60,10 +67,10 @@ class AtelierGame(pyspiel.Game):
         return state
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> AtelierObserver:
+        """An observer giving exactly what ``iig_obs_type`` names (``games.core.observation``)."""
         if params:
             raise ValueError(f"observer parameters are not supported, got {params}")
-        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return AtelierObserver(self, perfect_recall)
+        return AtelierObserver(self.definition, self.params, iig_obs_type)
 
 
 def make_game_type(defn: GameDefinition) -> pyspiel.GameType:
@@ -199,6 +206,18 @@ class AtelierState(pyspiel.State):
     def _struct_to_actions(self, action_dict: dict[str, Any]) -> list[int]:
         return [self.definition.struct_to_action(self.engine, action_dict)]
 
+    # --- resampling ----------------------------------------------------------------------------
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> AtelierState:
+        """A state drawn from ``player_id``'s information set here (OpenSpiel's contract).
+
+        Goes through ``games.sample_state`` with every random number taken from
+        ``probability_sampler`` (``pyspiel.UniformProbabilitySampler`` in OpenSpiel's
+        ``ISMCTSBot``), so OpenSpiel's searches run on every game with no resampler passed.
+        """
+        game = self.get_game()
+        infoset = build_infoset(game.definition, game.params, self.engine, player_id, False)
+        return sample_state(game, infoset, SamplerRandom(probability_sampler))
+
     def action_from_struct(self, action_dict: dict[str, Any]) -> int:
         """The legal action id of a JSON action dict; ``InvalidAction`` if there is none."""
         return self.definition.struct_to_action(self.engine, action_dict)
@@ -207,37 +226,75 @@ class AtelierState(pyspiel.State):
         return self.definition.string_to_action(self.engine, text)
 
 
-class AtelierObserver:
-    """OpenSpiel's PyObserver interface: strings and tensors for one seat.
+def register(defn: GameDefinition) -> None:
+    """Registers ``defn`` with pyspiel: ``pyspiel.load_game(defn.name, params)`` works after it."""
+    pyspiel.register_game(make_game_type(defn), GameFactory(defn))
 
-    The information-state string is the canonical infoset JSON itself, so equal strings mean
-    equal information sets by construction. Tensors encode the current picture the seat sees
-    (``observation_features``): a fixed-length summary, equal whenever the strings are equal.
+
+class GameFactory:
+    """What pyspiel's registry calls with the parameters: ``AtelierGame(definition, params)``.
+
+    The registry is C++ and outlives the interpreter; when it drops its reference at exit, that
+    must not be the last one (freeing a Python object without the GIL aborts the process), so
+    the factory holds itself, as a class object does through its ``__mro__``.
     """
 
-    def __init__(self, game: AtelierGame, perfect_recall: bool) -> None:
-        self.game = game
-        self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(game.numbers.observation_size, np.float32)
-        self.dict = {"observation": self.tensor}
+    def __init__(self, definition: GameDefinition) -> None:
+        self.definition = definition
+        self._self = self
 
-    def set_from(self, state: AtelierState, player: int) -> None:
-        self.tensor[:] = state.engine.observation_features(player)
-
-    def string_from(self, state: AtelierState, player: int) -> str:
-        if self.perfect_recall:
-            infoset = build_infoset(
-                self.game.definition, self.game.params, state.engine, player, with_view=False
-            )
-            return canonical_json(infoset)
-        return json.dumps(state.engine.observation(player), sort_keys=True, separators=(",", ":"))
+    def __call__(self, params: dict[str, Any] | None = None) -> AtelierGame:
+        return AtelierGame(self.definition, params)
 
 
-def register(defn: GameDefinition) -> type[AtelierGame]:
-    """Registers ``defn`` with pyspiel; returns the game class."""
-    cls = type(f"{type(defn).__name__}Game", (AtelierGame,), {"definition": defn})
-    pyspiel.register_game(make_game_type(defn), cls)
-    return cls
+def load_game(name: str, params: dict[str, Any]) -> AtelierGame:
+    """``pyspiel.load_game`` for a registered Atelier game (what an unpickled game calls)."""
+    game = pyspiel.load_game(name, params)
+    if not isinstance(game, AtelierGame):
+        raise TypeError(f"{name!r} is not an Atelier game")
+    return game
 
 
-__all__ = ["AtelierGame", "AtelierObserver", "AtelierState", "InvalidAction", "register"]
+def sample_state(
+    game: pyspiel.Game, infoset: Any, seed: int | random.Random, prior: Prior | None = None
+) -> pyspiel.State:
+    """A full ``pyspiel.State`` consistent with ``infoset``; ``InvalidInfoset`` if none is.
+
+    ``seed`` drives every random choice; the same seed gives the same state. A
+    ``random.Random`` is used as it is (``resample_from_infostate`` passes one that reads
+    OpenSpiel's ``probability_sampler``).
+    """
+    if not isinstance(game, AtelierGame):
+        raise TypeError(f"sample_state needs an Atelier game, got {game}")
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    engine = sample_engine(game.definition, game.params, infoset, rng, prior)
+    return game.state_from_engine(engine)
+
+
+class SamplerRandom(random.Random):
+    """A ``random.Random`` whose every draw comes from OpenSpiel's ``probability_sampler``.
+
+    Overriding ``random()`` alone makes ``randrange``, ``choice``, ``choices`` and ``shuffle``
+    use it too (CPython then draws integers from ``random()`` instead of ``getrandbits``).
+    ``getrandbits`` itself stays the Mersenne Twister's, seeded from one sampler draw, so it is
+    a function of the sampler as well.
+    """
+
+    def __init__(self, probability_sampler: Any) -> None:
+        self._sampler = probability_sampler
+        super().__init__(int(probability_sampler() * 2**53))
+
+    def random(self) -> float:
+        u = float(self._sampler())
+        return u if 0.0 <= u < 1.0 else 0.0
+
+
+__all__ = [
+    "AtelierGame",
+    "AtelierObserver",
+    "AtelierState",
+    "InvalidAction",
+    "load_game",
+    "register",
+    "sample_state",
+]

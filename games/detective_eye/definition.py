@@ -20,8 +20,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from cachetools import LRUCache
+
 from games.core.definition import GameDefinition, GameNumbers, InvalidAction, Prior
 from games.core.params import InvalidParams, ParamSpec
+from games.core.pieces import HistoryFields, Piece
+from games.detective_eye import observation
 from games.detective_eye.actions import BID as BID_ACTION
 from games.detective_eye.actions import DISCARD as DISCARD_ACTION
 from games.detective_eye.actions import FLIP as FLIP_ACTION
@@ -37,7 +41,6 @@ from games.detective_eye.engine import (
     START,
     TURN,
     DetectiveEyeEngine,
-    feature_size,
     painter_counts,
 )
 from games.detective_eye.sampler import sample_history
@@ -73,6 +76,7 @@ class DetectiveEye(GameDefinition):
         "discard",
     )
     action_types = event_types
+    small_variant = SMALL_VARIANT
     conformance_params = (
         {"players": 2},
         {"players": 3, "max_rounds": 6},
@@ -97,7 +101,8 @@ class DetectiveEye(GameDefinition):
     )
 
     def __init__(self) -> None:
-        self._fresh: dict[tuple, DetectiveEyeEngine] = {}
+        # Bounded: the service loads games with any parameters its clients send.
+        self._fresh: LRUCache[tuple, DetectiveEyeEngine] = LRUCache(maxsize=64)
 
     def check_params(self, params: dict[str, Any]) -> None:
         deck = params["painters"] * params["cards_per_painter"]
@@ -134,10 +139,15 @@ class DetectiveEye(GameDefinition):
             max_utility=1.0,
             utility_sum=0.0,
             max_game_length=2 * n + 1 + params["max_rounds"] * per_round,
-            observation_size=feature_size(n, params["painters"], params["hand_size"]),
         )
 
     # --- actions -----------------------------------------------------------------------------
+    def observation_pieces(self, engine: Any) -> tuple[Piece, ...]:
+        return observation.pieces(engine)
+
+    def history_fields(self, engine: Any) -> HistoryFields:
+        return observation.history_fields(engine, self.event_types)
+
     def action_to_struct(self, engine: Any, player: int, action: int) -> dict[str, Any]:
         names = engine.names
         phase = engine.phase

@@ -1098,59 +1098,6 @@ class DetectiveEyeEngine(Engine):
             out["end"] = END_NAMES[self.end_reason]
         return out
 
-    def observation_features(self, player: int) -> list[float]:
-        n = self.num_players
-        p = self.painters
-        hs = self.hand_size
-        qmax = self.max_quantity
-        feats = [0.0] * feature_size(n, p, hs)
-        feats[player] = 1.0
-        if self.player >= 0:
-            feats[n + self.player] = 1.0
-        if self.start >= 0:
-            feats[2 * n + self.start] = 1.0
-        i = 3 * n
-        feats[i + self.phase] = 1.0
-        i += NUM_PHASES
-        for c in range(p):
-            feats[i + c] = self.hands[player][c] / hs
-        i += p
-        width = p + 1
-        for seat in range(n):
-            mask = self.flipped[seat]
-            for pos, c in enumerate(self.rows[seat]):
-                at = i + (seat * hs + pos) * width
-                feats[at] = 1.0
-                if seat == player or mask >> pos & 1:
-                    feats[at + 1 + c] = 1.0
-        i += n * hs * width
-        for seat in range(n):
-            feats[i + seat] = sum(self.hands[seat]) / hs
-            feats[i + n + seat] = float(self.held[seat])
-            feats[i + 2 * n + seat] = self.misses[seat] / MISSES_PER_FORGERY
-            if self.bid_quantity:
-                feats[i + 3 * n + seat] = float(self.bid_passed >> seat & 1)
-            feats[i + 4 * n + seat] = float(seat in self.winners)
-        i += 5 * n
-        if self.bidder >= 0 and self.bid_quantity:
-            feats[i + self.bidder] = 1.0
-            feats[i + n + self.bid_painter] = 1.0
-        i += n + p
-        for c in range(p):
-            feats[i + c] = self.discard_pile[c] / self.cards_per_painter
-            if self.passed_cards[player] is not None:
-                feats[i + p + c] = float(self.passed_cards[player][c])
-            if self.received[player] is not None:
-                feats[i + 2 * p + c] = float(self.received[player][c])
-        i += 3 * p
-        feats[i] = self.bid_quantity / qmax
-        feats[i + 1] = self.found / qmax if self.phase == FLIP else 0.0
-        feats[i + 2] = self.discards_left / n
-        feats[i + 3] = self.round / self.max_rounds
-        feats[i + 4] = float(self.forgeries)
-        feats[i + 5] = self.table / qmax
-        return feats
-
 
 # Per phase (indexed by the phase number): the step.
 _APPLY = (
@@ -1165,8 +1112,3 @@ _APPLY = (
     DetectiveEyeEngine._over,
 )
 assert len(_APPLY) == NUM_PHASES
-
-
-def feature_size(num_players: int, painters: int, hand_size: int) -> int:
-    n, p = num_players, painters
-    return 3 * n + NUM_PHASES + p + n * hand_size * (p + 1) + 5 * n + n + p + 3 * p + 6

@@ -24,6 +24,8 @@ from games.core.definition import (
 )
 from games.core.engine import CHANCE
 from games.core.params import InvalidParams, ParamSpec
+from games.core.pieces import HistoryFields, Piece
+from games.finger_auction import observation
 from games.finger_auction.actions import bid as bid_id
 from games.finger_auction.actions import num_actions, pick, picked, take_block
 from games.finger_auction.engine import (
@@ -32,7 +34,6 @@ from games.finger_auction.engine import (
     REVEAL,
     TIE,
     FingerAuctionEngine,
-    feature_size,
 )
 from games.paintings import FULL_DECK, KIND_BY_NAME, KIND_NAMES, NUM_KINDS
 
@@ -79,6 +80,8 @@ class FingerAuction(GameDefinition):
     rules_doc = "docs/rules/finger_auction.md"
     # The ``type`` of every public event; the service's JSON Schemas enumerate them.
     event_types = ("reveal", "bid", "tie_break", "pick")
+    action_types = event_types
+    small_variant = SMALL_VARIANT
     conformance_params = (
         {"players": 2},
         {"players": 3},
@@ -143,7 +146,6 @@ class FingerAuction(GameDefinition):
             max_utility=1.0,
             utility_sum=0.0,
             max_game_length=params["rounds"] * (2 * cards + auctions),
-            observation_size=feature_size(n, m),
         )
 
     def new_engine(self, params: dict[str, Any]) -> FingerAuctionEngine:
@@ -157,6 +159,12 @@ class FingerAuction(GameDefinition):
         )
 
     # --- actions -------------------------------------------------------------------------------
+    def observation_pieces(self, engine: Any) -> tuple[Piece, ...]:
+        return observation.pieces(engine)
+
+    def history_fields(self, engine: Any) -> HistoryFields:
+        return observation.history_fields(engine, self.event_types)
+
     def action_to_struct(self, engine: Any, player: int, action: int) -> dict[str, Any]:
         phase = engine.phase
         if phase == REVEAL:

@@ -333,9 +333,6 @@ class FingerAuctionEngine(Engine):
         else:
             raise ValueError("the game is over")
 
-    def _apply(self, action: int) -> None:
-        raise AssertionError("FingerAuctionEngine overrides apply() directly")
-
     def _start_auction(self) -> None:
         self.phase = BID
         self.bids = []
@@ -586,56 +583,3 @@ class FingerAuctionEngine(Engine):
                 {"seat": self.active[i], **self.bid_struct(i, a)} for i, a in enumerate(self.bids)
             ]
         return out
-
-    def observation_features(self, player: int) -> list[float]:
-        n = self.num_players
-        m = self.max_bid
-        feats = [0.0] * feature_size(n, m)
-        feats[player] = 1.0
-        cur = self.current_player()
-        if cur >= 0:
-            feats[n + cur] = 1.0
-        i = 2 * n
-        feats[i + self.phase] = 1.0
-        i += 5
-        feats[i] = self.round / self.rounds
-        i += 1
-        for k in range(NUM_KINDS):
-            feats[i + k] = self.table[k] / 8.0
-            feats[i + NUM_KINDS + k] = self.deck[k] / 8.0
-        i += 2 * NUM_KINDS
-        for c in self.collections:
-            for k in range(NUM_KINDS):
-                feats[i + k] = c[k] / 8.0
-            i += NUM_KINDS
-        for s in self.active:
-            feats[i + s] = 1.0
-        i += n
-        if self.phase == BID:
-            if len(self.active) == 2:
-                for s in self.active:
-                    feats[i + s] = self.last_take[s] / m
-            feats[i + n] = self.voids / self.max_void
-        i += n + 1
-        k = len(self.bids)
-        if self.phase == BID:
-            for s in self.active[:k]:
-                feats[i + s] = 1.0
-            if player in self.active[:k]:
-                take, block = self.decode_bid(self.bids[self.active.index(player)])
-                feats[i + n + take - 1] = 1.0
-                if block:
-                    feats[i + n + m + block - 1] = 1.0
-        i += n + 2 * m
-        if self.phase == PICK:
-            feats[i + self.picker] = 1.0
-            feats[i + n] = self.picks_left / m
-        i += n + 1
-        for s in self.tied:
-            feats[i + s] = 1.0
-        return feats
-
-
-def feature_size(num_players: int, max_bid: int) -> int:
-    n = num_players
-    return 2 * n + 5 + 1 + 2 * NUM_KINDS + NUM_KINDS * n + n + n + 1 + n + 2 * max_bid + n + 1 + n

@@ -10,6 +10,8 @@ from typing import Any
 from games.core.definition import GameDefinition, GameNumbers, InvalidAction
 from games.core.engine import CHANCE
 from games.core.params import ParamSpec
+from games.core.pieces import HistoryFields, Piece
+from games.gallery_rush import observation
 from games.gallery_rush.actions import SIMPLE, declare, steal
 from games.gallery_rush.engine import (
     CALL_BY_NAME,
@@ -19,7 +21,6 @@ from games.gallery_rush.engine import (
     STEPS_PER_TURN,
     GalleryRushEngine,
     action_struct,
-    feature_size,
 )
 from games.paintings import KIND_BY_NAME, KIND_NAMES, NUM_KINDS
 
@@ -42,6 +43,7 @@ class GalleryRush(GameDefinition):
         "pass",
         "steal",
     )
+    action_types = event_types
     conformance_params = ({"players": 2}, {"players": 3}, {"players": 4, "max_turns": 12})
     param_specs = (
         ParamSpec("players", 2, "number of players", min=2, max=4),
@@ -64,11 +66,16 @@ class GalleryRush(GameDefinition):
             max_utility=1.0,
             utility_sum=0.0,
             max_game_length=1 + STEPS_PER_TURN * params["max_turns"],
-            observation_size=feature_size(n),
         )
 
     def new_engine(self, params: dict[str, Any]) -> GalleryRushEngine:
         return GalleryRushEngine(params["players"], params["max_turns"])
+
+    def observation_pieces(self, engine: Any) -> tuple[Piece, ...]:
+        return observation.pieces(engine)
+
+    def history_fields(self, engine: Any) -> HistoryFields:
+        return observation.history_fields(engine, self.event_types)
 
     def action_to_struct(self, engine: Any, player: int, action: int) -> dict[str, Any]:
         if player == CHANCE or engine.current_player() == CHANCE:

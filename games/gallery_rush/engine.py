@@ -500,45 +500,6 @@ class GalleryRushEngine(Engine):
             out["winners"] = self.winners()
         return out
 
-    def observation_features(self, player: int) -> list[float]:
-        n = self.num_players
-        feats = [0.0] * feature_size(n)
-        feats[player] = 1.0
-        if self.player >= 0:
-            feats[n + self.player] = 1.0
-        if self.start >= 0:
-            feats[2 * n + self.start] = 1.0
-        i = 3 * n
-        feats[i + self.phase] = 1.0
-        i += 6
-        for c in self.collections:
-            for s in range(4):
-                feats[i + s] = c[s] / 8.0
-            i += 4
-        for s in range(n):
-            feats[i + s] = 1.0 if self.qualified[s] else 0.0
-        i += n
-        if self.phase == STEAL:
-            feats[i + self.victims[0]] = 1.0
-        i += n
-        for k in range(NUM_KINDS):
-            feats[i + k] = self.deck[k] / 8.0
-            feats[i + NUM_KINDS + k] = self.discard[k] / 8.0
-        i += 2 * NUM_KINDS
-        for p in range(3):
-            feats[i + p] = float(self.keep[p])
-        i += 3
-        if self.declared >= 0:
-            feats[i + self.declared] = 1.0
-        i += 5
-        feats[i] = self.bonus_left / 2.0
-        feats[i + 1] = self.turns / self.max_turns
-        return feats
-
-
-def feature_size(num_players: int) -> int:
-    return 3 * num_players + 6 + 4 * num_players + 2 * num_players + 2 * NUM_KINDS + 3 + 5 + 2
-
 
 def action_struct(engine: GalleryRushEngine, action: int) -> dict[str, Any]:
     """The JSON form of a player action in ``engine``'s current phase."""

@@ -16,9 +16,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from cachetools import LRUCache
+
 from games.core.definition import GameDefinition, GameNumbers, InvalidAction, Prior
 from games.core.engine import CHANCE, Engine
 from games.core.params import InvalidParams, ParamSpec
+from games.core.pieces import HistoryFields, Piece
+from games.modern_art import observation
 from games.modern_art.actions import ACCEPT, DECLINE, PASS, add, amount, offer, offer_pair
 from games.modern_art.cards import (
     ARTIST_BY_NAME,
@@ -36,9 +40,9 @@ from games.modern_art.engine import (
     ModernArtEngine,
     action_string,
     action_struct,
-    feature_size,
     num_actions,
 )
+from games.modern_art.sampler import sample_history
 
 _SIMPLE = {"pass": PASS, "accept": ACCEPT, "decline": DECLINE}
 _AMOUNT_TYPES = ("bid", "sealed_bid", "price")
@@ -151,7 +155,8 @@ class ModernArt(GameDefinition):
     )
 
     def __init__(self) -> None:
-        self._configs: dict[tuple, Config] = {}
+        # Bounded: the service loads games with any parameters its clients send.
+        self._configs: LRUCache[tuple, Config] = LRUCache(maxsize=64)
 
     # --- parameters and sizes ----------------------------------------------------------------
     def check_params(self, params: dict[str, Any]) -> None:
@@ -192,13 +197,18 @@ class ModernArt(GameDefinition):
             max_utility=float(cfg.points_table[0] if cfg.points else cfg.max_money),
             utility_sum=None,
             max_game_length=dealt + 1 + dealt * per_offer,
-            observation_size=feature_size(cfg),
         )
 
     def new_engine(self, params: dict[str, Any]) -> ModernArtEngine:
         return ModernArtEngine(self.config(params))
 
     # --- actions -----------------------------------------------------------------------------
+    def observation_pieces(self, engine: Any) -> tuple[Piece, ...]:
+        return observation.pieces(engine)
+
+    def history_fields(self, engine: Any) -> HistoryFields:
+        return observation.history_fields(engine, self.event_types)
+
     def action_to_struct(self, engine: Any, player: int, action: int) -> dict[str, Any]:
         if engine.current_player() == CHANCE:
             if engine.phase == FIRST:
@@ -296,8 +306,6 @@ class ModernArt(GameDefinition):
         before they played them, the rest of the unseen cards are dealt at random, and sealed
         bids not yet revealed are drawn uniformly (or by ``prior``) among the legal amounts.
         """
-        from games.modern_art.sampler import sample_history
-
         return sample_history(self, params, infoset, rng, prior)
 
 

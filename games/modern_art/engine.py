@@ -929,69 +929,6 @@ class ModernArtEngine(Engine):
             out["returns"] = self.returns()
         return out
 
-    def observation_features(self, player: int) -> list[float]:
-        cfg = self.cfg
-        n = self.num_players
-        A = cfg.artists
-        K = cfg.kinds
-        feats = [0.0] * feature_size(cfg)
-        feats[player] = 1.0
-        i = n
-        if self.to_move >= 0:
-            feats[i + self.to_move] = 1.0
-        i += n
-        feats[i + self.phase] = 1.0
-        i += NUM_PHASES
-        if self.phase != OVER:
-            feats[i + self.round] = 1.0
-        i += cfg.rounds
-        for s in range(n):
-            feats[i + s] = self.money[s] / 100.0
-            feats[i + n + s] = self.hand_size[s] / 10.0
-        i += 2 * n
-        hand = self.hands[player]
-        for k in range(K):
-            feats[i + k] = hand[k] / 4.0
-            feats[i + K + k] = self.seen[k] / 4.0
-        i += 2 * K
-        feats[i] = self.deck_size / cfg.deck_size
-        i += 1
-        for a in range(A):
-            feats[i + a] = self.counts[a] / 5.0
-            feats[i + A + a] = self.values[a] / 100.0
-        i += 2 * A
-        for s in range(n):
-            bought = self.bought[s]
-            for a in range(A):
-                feats[i + a] = bought[a] / 4.0
-            i += A
-        if PLAY <= self.phase < OVER:
-            feats[i + self.seller] = 1.0
-        i += n
-        phase = self.phase
-        if phase in AUCTION_PHASES:
-            feats[i + self.auctioneer] = 1.0
-            if self.partner >= 0:
-                feats[i + n + self.partner] = 1.0
-            feats[i + 2 * n + self.artist] = 1.0
-            feats[i + 2 * n + A + self.auction] = 1.0
-            feats[i + 2 * n + A + NUM_TYPES] = self.ncards / 2.0
-            j = i + 2 * n + A + NUM_TYPES + 1
-            if phase in (OPEN_BIDS, ONCE_BIDS):
-                feats[j] = self.high / 100.0
-                if self.high_bidder >= 0:
-                    feats[j + 1 + self.high_bidder] = 1.0
-            if phase == OPEN_BIDS:
-                feats[j + 1 + n] = self.passes / n
-            if phase == ANSWER:
-                feats[j + 2 + n] = self.price / 100.0
-            if phase == SEALED_BIDS:
-                for s in range(self.to_move):
-                    feats[j + 3 + n + s] = 1.0
-                if player < self.to_move:
-                    feats[j + 3 + 2 * n] = self.bids[player] / 100.0
-        return feats
-
 
 # The compiled playout, if the extension is built (and agrees with this module's id layout).
 try:
@@ -1041,13 +978,6 @@ _LEGAL = (
     ModernArtEngine._no_actions,
 )
 assert len(_APPLY) == len(_LEGAL) == NUM_PHASES
-
-
-def feature_size(cfg: Config) -> int:
-    n, A, K = cfg.n, cfg.artists, cfg.kinds
-    base = 2 * n + NUM_PHASES + cfg.rounds + 2 * n + 2 * K + 1 + 2 * A + n * A + n
-    auction = 2 * n + A + NUM_TYPES + 1 + 1 + n + 1 + 1 + n + 1
-    return base + auction
 
 
 def artist_counts(counts: list[int] | tuple[int, ...]) -> dict[str, int]:

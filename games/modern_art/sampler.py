@@ -44,8 +44,8 @@ from games.modern_art.cards import (
 )
 from games.modern_art.engine import DEAL, FIRST, SEALED_BIDS
 
-if TYPE_CHECKING:
-    from games.modern_art.definition import ModernArt
+if TYPE_CHECKING:  # not the definition module, which imports this one
+    from games.core.definition import GameDefinition as ModernArt
 
 # Event fields that report consequences of a step rather than the action itself.
 OUTCOME_FIELDS = ("seat", "sale", "scoring", "bids")
