@@ -106,5 +106,7 @@ def history_fields(engine: FingerAuctionEngine, event_types: tuple[str, ...]) ->
             **revealed,
         },
         private={"bid": None, "take": None, "block": None},
-        derived=("tied",),  # the seats a tie-break draws among follow from the revealed bids
+        # Follow from the steps before: the seats a tie-break draws among (the revealed bids),
+        # the cards taken without a choice and the leftover taken at the end (the table).
+        derived=("tied", "auto_picked", "leftover"),
     )

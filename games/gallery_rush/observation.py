@@ -52,4 +52,7 @@ def history_fields(engine: GalleryRushEngine, event_types: tuple[str, ...]) -> H
         event_types=event_types,
         public={"seat": None, "call": CALL_NAMES, "card": KIND_NAMES, "from": None},
         private={},
+        # What a step led to (bust, penalty, bonus draws, reshuffle, ...) follows from the steps
+        # up to it, so it adds nothing that tells two information sets apart.
+        derived=("outcomes",),
     )
