@@ -32,6 +32,7 @@ from typing import Any
 import bots
 import games
 from games.core.engine import CHANCE, Engine
+from games.core.episode import Step, play_episode
 from games.core.infoset import build_infoset
 from server.answers import compact_view
 from server.cache import digest
@@ -318,26 +319,29 @@ class MatchService:
         engine = match.engine
         record = match.record
         saved = len(record.history)
-        thought = 0.0
+        thought = [0.0]
+        limit = self.config.match_request_bot_ms
+
+        def bot_move(engine: Engine, seat: int, _: int) -> int:
+            if thought[0] >= limit:
+                raise BotsPaused(f"the bots used this request's {limit:g} ms of thinking")
+            started = time.perf_counter()
+            action = self._bot_move(match, seat, len(engine.history))
+            thought[0] += (time.perf_counter() - started) * 1000.0
+            return action
+
+        def chance(engine: Engine) -> int:
+            step = len(engine.history)
+            return engine.sample_chance(random.Random(f"{record.seed}:chance:{step}"))
+
+        def record_event(engine: Engine, step: Step) -> None:
+            event = engine.narrate(step.action).public
+            played.append({"step": len(engine.history), "event": event})
+
         try:
-            while match.needs_automation():
-                step = len(engine.history)
-                player = engine.current_player()
-                if player == CHANCE:
-                    rng = random.Random(f"{record.seed}:chance:{step}")
-                    action = engine.sample_chance(rng)
-                else:
-                    if thought >= self.config.match_request_bot_ms:
-                        raise BotsPaused(
-                            f"the bots used this request's {self.config.match_request_bot_ms:g} "
-                            "ms of thinking"
-                        )
-                    started = time.perf_counter()
-                    action = self._bot_move(match, player, step)
-                    thought += (time.perf_counter() - started) * 1000.0
-                story = engine.narrate(action)
-                engine.apply(action)
-                played.append({"step": step, "event": story.public})
+            play_episode(
+                engine, bot_move, chance, record_event, stop=lambda _: not match.needs_automation()
+            )
         finally:
             if len(engine.history) != saved:
                 record.history = list(engine.history)

@@ -15,6 +15,8 @@ arguments:
 * ``on_step(engine, step)`` is called before each step is applied, with the engine still in
   the state the step is taken from, so it can narrate the step or evaluate its alternatives.
 
+``stop(engine)``, if given, ends the loop early (a hosted match stops where a human must act).
+
 The loop itself checks nothing: a caller that must refuse an illegal answer checks it in its
 chooser, where it knows whom to blame.
 """
@@ -71,12 +73,13 @@ def play_episode(
     choose: Chooser,
     chance: ChanceDraw,
     on_step: Callable[[Engine, Step], None] | None = None,
+    stop: Callable[[Engine], bool] | None = None,
 ) -> int:
-    """Plays ``engine`` to the end in place; returns the number of steps taken."""
+    """Plays ``engine`` in place to the end (or until ``stop``); returns the steps taken."""
     step = 0
     while True:
         player = engine.current_player()
-        if player == TERMINAL:
+        if player == TERMINAL or (stop is not None and stop(engine)):
             return step
         if player == CHANCE:
             action, answer = chance(engine), None
