@@ -19,10 +19,24 @@ every game through one mechanism:
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 CHANCE = -1
 TERMINAL = -4
+
+
+def inverse_cdf(outcomes: Sequence[tuple[int, float]], u: float) -> int:
+    """The outcome whose cumulative probability interval contains ``u`` (in ``[0, 1)``).
+
+    ``outcomes`` are ``(outcome, probability)`` pairs in a fixed order (engines sort them by
+    outcome id), so the same ``u`` gives the same outcome on the same distribution.
+    """
+    for action, prob in outcomes:
+        u -= prob
+        if u < 0.0:
+            return action
+    return outcomes[-1][0]
 
 
 class Narration:
@@ -91,13 +105,7 @@ class Engine:
 
     def sample_chance(self, rng: random.Random) -> int:
         """Draws a chance outcome by its probability; engines override it with a faster draw."""
-        u = rng.random()
-        outcomes = self.chance_outcomes()
-        for action, prob in outcomes:
-            u -= prob
-            if u < 0.0:
-                return action
-        return outcomes[-1][0]
+        return inverse_cdf(self.chance_outcomes(), rng.random())
 
     def apply(self, action: int) -> None:
         """Applies a legal action (the caller checks legality) and records it in ``history``."""

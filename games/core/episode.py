@@ -28,8 +28,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core.engine import CHANCE, TERMINAL, Engine
+from games.core.engine import CHANCE, TERMINAL, Engine, inverse_cdf
 from games.core.infoset import build_infoset
+
+__all__ = ["Step", "ask_bots", "inverse_cdf", "play_episode", "sampled_chance", "stream_chance"]
 
 Chooser = Callable[[Engine, int, int], Any]
 ChanceDraw = Callable[[Engine], int]
@@ -43,19 +45,6 @@ class Step:
     player: int  # the seat, or CHANCE
     action: int
     answer: Any = None  # the chooser's answer (e.g. a Hint); None at chance nodes
-
-
-def inverse_cdf(outcomes: Sequence[tuple[int, float]], u: float) -> int:
-    """The outcome whose cumulative probability interval contains ``u`` (in ``[0, 1)``).
-
-    ``outcomes`` are ``(outcome, probability)`` pairs in a fixed order (engines sort them by
-    outcome id), so the same ``u`` gives the same outcome on the same distribution.
-    """
-    for action, prob in outcomes:
-        u -= prob
-        if u < 0.0:
-            return action
-    return outcomes[-1][0]
 
 
 def stream_chance(rng: random.Random) -> ChanceDraw:
