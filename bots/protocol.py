@@ -274,10 +274,8 @@ class Worlds:
             # ``info_key``, which the engine contract makes equal exactly when the
             # information sets are: the same validation, without rebuilding the JSON.
             engine = defn.new_engine(params)
-            legal = getattr(engine, "is_legal", None)
             for action in defn.sample_history(params, infoset, r, prior):
-                ok = legal(action) if legal is not None else action in engine.legal_actions()
-                if engine.is_terminal() or not ok:
+                if engine.is_terminal() or not engine.is_legal(action):
                     raise InvalidInfoset("a sampled history is not legal: the sampler is wrong")
                 engine.apply(action)
             if engine.info_key(seat) != key:

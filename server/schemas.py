@@ -49,9 +49,8 @@ def params_schema(defn: GameDefinition) -> dict[str, Any]:
 def event_schema(defn: GameDefinition) -> dict[str, Any]:
     """One public event: an object with a string ``type`` (enumerated if the game lists them)."""
     type_schema: dict[str, Any] = {"type": "string"}
-    event_types = getattr(defn, "event_types", None)
-    if event_types:
-        type_schema["enum"] = list(event_types)
+    if defn.event_types:
+        type_schema["enum"] = list(defn.event_types)
     return {
         "type": "object",
         "required": ["type"],
@@ -113,9 +112,8 @@ def infoset_schema(defn: GameDefinition | None = None) -> dict[str, Any]:
 def action_schema(defn: GameDefinition | None = None) -> dict[str, Any]:
     """An action struct: an object with a string ``type`` plus the fields that type needs."""
     type_schema: dict[str, Any] = {"type": "string"}
-    action_types = getattr(defn, "action_types", None) if defn is not None else None
-    if action_types:
-        type_schema["enum"] = list(action_types)
+    if defn is not None and defn.action_types:
+        type_schema["enum"] = list(defn.action_types)
     return {
         "title": "ActionStruct",
         "description": (
