@@ -186,7 +186,8 @@ class DetectiveEye(GameDefinition):
         if kind in ("declare", "raise"):
             return f"{kind} {s['quantity']} {s['painter']}"
         if kind == "flip":
-            return f"flip seat {s['owner']} card {s['position']}"
+            # Positions count from 1 for people (the struct's ``position`` stays 0-based).
+            return f"flip card {s['position'] + 1} of seat {s['owner']}'s row"
         return kind
 
     def struct_to_action(self, engine: Any, struct: Any) -> int:
