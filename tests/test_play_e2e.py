@@ -280,9 +280,10 @@ def play_one_game(driver, base_url, game, shots: Path) -> dict:
         view = api_get(base_url, f"/v1/matches/{match['id']}", match["token"])
         assert view["current_player"] == match["seat"] and not view["terminal"]
         buttons, amounts, on_table = offered_moves(driver)
-        check_offers_exactly_legal(view["infoset"]["view"]["legal_actions"], buttons, amounts)
+        legal = view["infoset"]["view"]["legal_actions"]
+        check_offers_exactly_legal(legal, buttons, amounts)
         if game == "detective_eye":
-            check_detective_eye_cards_count_from_one(driver, view["legal_actions"])
+            check_detective_eye_cards_count_from_one(driver, legal)
         assert set(on_table) <= set(buttons), "the table offers a move the panel does not"
         step = driver.execute_script("return document.body.dataset.step")
         assert int(step) == view["step"]
@@ -304,7 +305,7 @@ def play_one_game(driver, base_url, game, shots: Path) -> dict:
             assert not amount_play_button(box).is_enabled()
             legal_amounts = sorted(
                 next(v for k, v in a["struct"].items() if k != "type")
-                for a in view["legal_actions"]
+                for a in legal
                 if a["struct"]["type"] == spec["type"]
             )
             # Mostly low amounts (a short game), sometimes any legal one.
