@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from bots.heuristics import GameKnowledge, knowledge_for
@@ -56,8 +55,9 @@ from bots.protocol import (
     InvalidBotSpec,
     Worlds,
 )
+from bots.rollout import play_out
 from games.core.definition import Prior
-from games.core.engine import CHANCE, TERMINAL, Engine
+from games.core.engine import CHANCE
 from games.core.params import ParamSpec
 
 ROLLOUT_POLICIES = ("auto", "random", "heuristic")
@@ -181,7 +181,7 @@ def search(
         if playout is not None:
             returns = playout(engine, rng)
         else:
-            returns = _rollout(engine, rng, rollout_depth, heuristic, candidates, evaluate)
+            returns = play_out(engine, rng, heuristic, candidates, evaluate, rollout_depth)
 
         # Backup: each node takes the return of the player who moves there.
         for node, i, player in path:
@@ -206,34 +206,6 @@ def search(
         worlds=len(pool),
         nodes=len(table),
     )
-
-
-def _rollout(
-    engine: Engine,
-    rng: random.Random,
-    rollout_depth: int,
-    heuristic: Callable[[Engine, random.Random], int] | None,
-    candidates: Callable[[Engine, list[int] | None], list[int]] | None,
-    evaluate: Callable[[Engine], list[float]] | None,
-) -> list[float]:
-    """Plays ``engine`` to the end (or ``rollout_depth`` decisions, then ``evaluate``)."""
-    random_ = rng.random
-    depth = 0
-    while True:
-        player = engine.current_player()
-        if player == TERMINAL:
-            return engine.returns()
-        if player == CHANCE:
-            engine.apply(engine.sample_chance(rng))
-            continue
-        if depth == rollout_depth:
-            return evaluate(engine)  # type: ignore[misc]
-        depth += 1
-        if heuristic is not None:
-            engine.apply(heuristic(engine, rng))
-        else:
-            legal = engine.player_actions() if candidates is None else candidates(engine, None)
-            engine.apply(legal[int(random_() * len(legal))])
 
 
 class IsmctsBot(Bot):

@@ -96,9 +96,10 @@ from bots.protocol import (
 )
 from bots.random_bot import RandomBot
 from bots.registry import make_bot
+from bots.rollout import play_out
 from bots.spiel_engine import SpielEngine
 from games.core.definition import GameDefinition
-from games.core.engine import CHANCE, TERMINAL, Engine
+from games.core.engine import Engine
 from games.core.infoset import build_infoset
 from games.core.params import ParamSpec
 
@@ -337,28 +338,20 @@ def rollout(
     first ``model_depth`` decisions (-1: all), everything else by ``fast`` (uniform random
     when the game has no heuristic)."""
     left = math.inf if model_depth < 0 else model_depth
-    evaluate = knowledge.evaluate if knowledge is not None and rollout_depth >= 0 else None
-    depth = 0
-    while True:
+
+    def policy(engine: Engine, r: random.Random) -> int:
+        nonlocal left
         player = engine.current_player()
-        if player == TERMINAL:
-            return engine.returns()
-        if player == CHANCE:
-            engine.apply(engine.sample_chance(rng))
-            continue
-        if depth == rollout_depth and evaluate is not None:
-            estimate = evaluate(engine)
-            if estimate is not None:
-                return estimate
-        depth += 1
         if player != seat and left > 0:
             left -= 1
-            engine.apply(model.sample(context, engine, player, rng))
-        elif fast is not None:
-            engine.apply(fast(engine, rng))
-        else:
-            legal = engine.legal_actions()
-            engine.apply(legal[int(rng.random() * len(legal))])
+            return model.sample(context, engine, player, r)
+        if fast is not None:
+            return fast(engine, r)
+        legal = engine.legal_actions()
+        return legal[int(r.random() * len(legal))]
+
+    evaluate = knowledge.evaluate if knowledge is not None else None
+    return play_out(engine, rng, policy, evaluate=evaluate, cutoff=rollout_depth)
 
 
 class BestResponder(Bot):
