@@ -88,6 +88,7 @@ LEGACY_OPTIONS: dict[str, object] = {
     "hidden_moves": "sample",
     "selection": "uct",
     "prior_weight": 0.0,
+    "rollout_opponents": 0,
 }
 
 
@@ -145,6 +146,7 @@ def search(
     smooth: bool = False,
     prior_weight: float = 0.0,
     hidden_moves: bool = False,
+    rollout_opponents: int = 0,
 ) -> SearchResult:
     """Runs ISMCTS from ``worlds.seat``'s information set within ``budget``.
 
@@ -205,6 +207,13 @@ def search(
         if heuristic is None and candidates is None and rollout_depth < 0
         else None
     )
+    modelled = (
+        _ModelledOpponents(seat, knowledge.choose, heuristic, candidates)  # type: ignore[union-attr]
+        if rollout_opponents > 0 and has_rating(knowledge)
+        else None
+    )
+    if modelled is not None:
+        playout = None
     declared = worlds.max_utility - worlds.min_utility
     c = exploration * declared
     bias_scale = prior_weight * declared
@@ -281,7 +290,10 @@ def search(
             engine.apply(node.actions[i])
 
         # Rollout (or cut-off evaluation).
-        if playout is not None:
+        if modelled is not None:
+            modelled.left = rollout_opponents
+            returns = play_out(engine, rng, modelled, candidates, evaluate, rollout_depth)
+        elif playout is not None:
             returns = playout(engine, rng)
         else:
             returns = play_out(engine, rng, heuristic, candidates, evaluate, rollout_depth)
@@ -405,6 +417,37 @@ def _rewound(world: Engine, tail: int, fresh: Callable[[Engine], Engine]) -> Eng
     return engine
 
 
+class _ModelledOpponents:
+    """A rollout policy: the other seats' first ``left`` decisions by the heuristic bot's move
+    (``GameKnowledge.choose``, the opponent model), everything else by the rollout policy."""
+
+    __slots__ = ("candidates", "choose", "left", "rest", "seat")
+
+    def __init__(
+        self,
+        seat: int,
+        choose: Callable[[Engine, random.Random], int],
+        rest: Callable[[Engine, random.Random], int] | None,
+        candidates: Callable[[Engine, list[int] | None], list[int]] | None,
+    ) -> None:
+        self.seat = seat
+        self.choose = choose
+        self.rest = rest
+        self.candidates = candidates
+        self.left = 0
+
+    def __call__(self, engine: Engine, rng: random.Random) -> int:
+        if self.left > 0 and engine.current_player() != self.seat:
+            self.left -= 1
+            return self.choose(engine, rng)
+        if self.rest is not None:
+            return self.rest(engine, rng)
+        acts = engine.player_actions()
+        if self.candidates is not None:
+            acts = self.candidates(engine, acts)
+        return acts[int(rng.random() * len(acts))]
+
+
 def _biased_node(actions: list[int], rated: list[tuple[int, float]]) -> _Node:
     """A node whose untried actions start with the heuristic's best, which get the prior."""
     top = max(score for _, score in rated)
@@ -497,15 +540,23 @@ class IsmctsBot(Bot):
         ),
         ParamSpec(
             "hidden_moves",
-            "sample",
+            "tree",
             "other seats' moves we did not see just before our turn (sealed and finger bids, "
             "face-down placements): 'tree' (searched from before them, each mover choosing in "
             "its own node) or 'sample' (drawn with the world, by opponent_model)",
             choices=("tree", "sample"),
         ),
+        ParamSpec(
+            "rollout_opponents",
+            0,
+            "other seats' decisions per rollout played by the game's heuristic bot (its rated "
+            "move, the opponent model) before the rollout policy takes over; 0: none",
+            min=0,
+            max=1_000_000,
+        ),
         FloatSpec(
             "prior_weight",
-            0.0,
+            0.5,
             "progressive bias toward the game's heuristic move, in units of the return range "
             "(weight / (visits + 1)); 0: none",
             min=0,
@@ -551,6 +602,7 @@ class IsmctsBot(Bot):
             smooth=cfg["selection"] == "smooth",
             prior_weight=cfg["prior_weight"],
             hidden_moves=cfg["hidden_moves"] == "tree",
+            rollout_opponents=cfg["rollout_opponents"],
         )
         return hint_from_result(result)
 

@@ -57,8 +57,9 @@ ISMCTS_DEFAULTS = {
     "epsilon": 0.2,
     "belief_effective": 0.25,
     "selection": "uct",
-    "hidden_moves": "sample",
-    "prior_weight": 0.0,
+    "hidden_moves": "tree",
+    "prior_weight": 0.5,
+    "rollout_opponents": 0,
 }
 
 

@@ -144,6 +144,6 @@ def test_searching_unseen_moves_makes_finger_auction_less_exploitable():
     conv = {}
     for label, hidden in (("sample", "sample"), ("tree", "tree")):
         bot = make_bot({"name": "ismcts", "options": {**LEGACY_OPTIONS, "hidden_moves": hidden}})
-        report = bot_exploitability("finger_auction", params, bot, Budget(60), 0, tree=tree)
+        report = bot_exploitability("finger_auction", params, bot, Budget(150), 0, tree=tree)
         conv[label] = report["nash_conv"]
     assert conv["tree"] < 0.8 * conv["sample"], conv
