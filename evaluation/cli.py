@@ -225,7 +225,6 @@ def bench_strength(
     as_json: bool,
 ) -> None:
     """Win shares with 95% intervals: ISMCTS against random, heuristic and OpenSpiel's ISMCTS."""
-    import shlex
     from pathlib import Path
 
     from bots import InvalidBotSpec, make_bot
@@ -280,13 +279,33 @@ def bench_strength(
     except games.InvalidParams as err:
         raise click.BadParameter(str(err), param_hint="--param") from None
     if docs_path:
-        command = "atelier " + shlex.join(sys.argv[1:])
+        command = _command_line(click.get_current_context())
         bench_mod.write_docs(Path(docs_path), docs_section, bench_mod.markdown(report, command))
     if as_json:
         json.dump(report, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         click.echo(bench_mod.format_table(report))
+
+
+def _command_line(ctx: click.Context) -> str:
+    """The command as it was given (options that differ from their defaults), to be rerun."""
+    import shlex
+
+    words = ["atelier", *ctx.command_path.split()[1:]]
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name or "")
+        if not isinstance(param, click.Option) or value in (None, (), False, param.default):
+            continue
+        flag = param.opts[-1] if param.opts[-1].startswith("--") else param.opts[0]
+        if param.is_flag:
+            words.append(flag)
+        elif param.multiple:
+            for item in value:
+                words += [flag, str(item)]
+        else:
+            words += [flag, str(value)]
+    return shlex.join(words)
 
 
 if __name__ == "__main__":
