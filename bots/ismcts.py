@@ -556,7 +556,7 @@ class IsmctsBot(Bot):
         ),
         FloatSpec(
             "prior_weight",
-            0.5,
+            0.0,
             "progressive bias toward the game's heuristic move, in units of the return range "
             "(weight / (visits + 1)); 0: none",
             min=0,
