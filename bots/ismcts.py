@@ -36,6 +36,32 @@ value) and the hint's policy is the root's visit distribution.
 Large bid ranges use the game's action abstraction (``GameKnowledge.candidates``): a node
 considers only candidate bids (for example around the value estimate and the current price,
 always legal moves), and random rollouts pick among the same candidates.
+
+On top of the paper's algorithm (each piece an option; ``LEGACY_OPTIONS`` turns them all off
+and reproduces the ``ismcts`` of commit a322b0d):
+
+* **Beliefs** (``beliefs``, default ``heuristic``): instead of a pool of uniform worlds, a
+  pool of ``belief_worlds`` uniform worlds weighted by Bayes' rule with the likelihood of the
+  other seats' actions under the game's heuristic, with a trembling floor ``epsilon``
+  (``bots.beliefs``), tempered so that at least ``belief_effective`` of the pool keeps
+  weight; every iteration draws its world by weight (sampling-importance-resampling).
+* **Unseen moves in the tree** (``hidden_moves``, default ``tree``): other seats' moves we
+  could not see just before our turn (sealed and finger bids, face-down placements) are not
+  sampled with the world but searched from before them, each mover choosing in its own
+  information-set node, as MO-ISMCTS treats partially observable moves (Cowling, Powley and
+  Whitehouse 2012, section V). A fixed model of those moves is what a best responder exploits.
+* **Smooth UCT** (``selection: smooth``): with a probability that decays with the node's
+  visits, follow the node's average strategy instead of UCB1 (J. Heinrich and D. Silver,
+  "Smooth UCT Search in Computer Poker", IJCAI 2015), so that the visit distribution (the
+  hint's policy) tends toward an equilibrium.
+* **Progressive bias** (``prior_weight``): a bonus ``w * H(a) / (n(a) + 1)`` toward the
+  heuristic's best actions, which are also tried first (G. Chaslot, M. Winands, H. J. van den
+  Herik, J. Uiterwijk and B. Bouzy, "Progressive Strategies for Monte-Carlo Tree Search", New
+  Mathematics and Natural Computation 4(3), 2008).
+* **Heuristic opponents in rollouts** (``rollout_opponents``): the other seats' first
+  decisions of each rollout by the heuristic bot's rated move.
+
+docs/bots.md gives what each piece measured.
 """
 
 from __future__ import annotations
@@ -460,8 +486,9 @@ def _biased_node(actions: list[int], rated: list[tuple[int, float]]) -> _Node:
 class IsmctsBot(Bot):
     name = "ismcts"
     description = (
-        "Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012) on the engines: "
-        "information-set nodes, a pool of sampled worlds, UCT, random or heuristic rollouts."
+        "ISMCTS (Cowling, Powley & Whitehouse 2012) on the engines: information-set nodes, "
+        "worlds weighted by the heuristic's likelihood of the opponents' moves, unseen moves "
+        "searched in the tree, UCT or Smooth UCT, random or heuristic rollouts."
     )
     options = (
         FloatSpec(
