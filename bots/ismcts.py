@@ -304,14 +304,19 @@ def search(
                 k = c * sqrt(log(node.visits))
                 best, i = -math.inf, 0
                 bias = node.bias
-                for j in range(len(counts)):
-                    n = counts[j]
-                    score = totals[j] / n + k / sqrt(n)
-                    if bias is not None:
+                if bias is None:
+                    for j in range(len(counts)):
+                        n = counts[j]
+                        score = totals[j] / n + k / sqrt(n)
+                        if score > best:
+                            best, i = score, j
+                else:
+                    for j in range(len(counts)):
+                        n = counts[j]
                         # Progressive bias (Chaslot et al. 2008): H(a) / (n + 1).
-                        score += bias_scale * bias[j] / (n + 1)
-                    if score > best:
-                        best, i = score, j
+                        score = totals[j] / n + k / sqrt(n) + bias_scale * bias[j] / (n + 1)
+                        if score > best:
+                            best, i = score, j
             path.append((node, i, player))
             engine.apply(node.actions[i])
 
