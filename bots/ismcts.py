@@ -193,7 +193,11 @@ def search(
     fresh = worlds.fresh
     # Other seats' moves we could not see, just before our turn (sealed and finger bids,
     # face-down placements): searched as their decisions in the tree, not sampled.
-    tail = unseen_tail(first, seat, fresh) if hidden_moves and fresh is not None else 0
+    tail = (
+        unseen_tail(first, seat, fresh)
+        if hidden_moves and fresh is not None and not worlds.public_history
+        else 0
+    )
     if tail:
         first = _rewound(first, tail, fresh)  # type: ignore[arg-type]
         drawn_sample = sample
@@ -404,17 +408,28 @@ def unseen_tail(first: Engine, seat: int, fresh: Callable[[Engine], Engine]) -> 
     """
     history = list(first.history)
     key = first.info_key(seat)
-    states = [fresh(first)]
+    # One replay for who moved at each step; states are kept only for the trailing run of
+    # other seats' decisions, the only steps that can be unseen moves before our turn.
+    engine = fresh(first)
+    movers = []
     for action in history:
-        nxt = states[-1].copy()
-        nxt.apply(action)
-        states.append(nxt)
+        movers.append(engine.current_player())
+        engine.apply(action)
+    start = len(history)
+    while start and movers[start - 1] >= 0 and movers[start - 1] != seat:
+        start -= 1
+    if start == len(history):
+        return 0
+    engine = fresh(first)
+    for action in history[:start]:
+        engine.apply(action)
+    states = {start: engine.copy()}
+    for j in range(start, len(history) - 1):
+        engine.apply(history[j])
+        states[j + 1] = engine.copy()
     tail = 0
-    for j in range(len(history) - 1, -1, -1):
+    for j in range(len(history) - 1, start - 1, -1):
         state = states[j]
-        player = state.current_player()
-        if player < 0 or player == seat:
-            break
         legal = state.legal_actions()
         if len(legal) < 2:
             break
