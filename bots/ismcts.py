@@ -222,7 +222,13 @@ def search(
             epsilon,
             belief_effective,
         )
-        pool_size = len(pool)
+        if len(pool) >= MIN_BELIEF_POOL:
+            pool_size = len(pool)
+        else:
+            # The time ran out before a pool worth weighing was drawn (a short budget on a
+            # busy machine): keep what was drawn and go on drawing uniform worlds lazily.
+            pool_size = max(pool_size, len(pool))
+            weighted, effective = None, None
 
     abstract = knowledge is not None and knowledge.abstracts
     candidates = knowledge.candidates if abstract else None  # type: ignore[union-attr]
@@ -259,7 +265,7 @@ def search(
             engine = pool[min(bisect_right(weighted, random_() * weighted[-1]), pool_size - 1)]
             engine = engine.copy()
         elif iteration < pool_size:
-            if iteration:
+            if iteration >= len(pool):
                 pool.append(sample(random.Random(rng.getrandbits(64))))
             engine = pool[iteration].copy()
         else:
@@ -443,6 +449,8 @@ def unseen_tail(first: Engine, seat: int, fresh: Callable[[Engine], Engine]) -> 
 
 
 UNSEEN_PROBES = 6
+# Fewer weighed worlds than this and Bayes weights are not worth their cost: uniform pool.
+MIN_BELIEF_POOL = 8
 
 
 def _same_view(state: Engine, action: int, later: list[int], seat: int, key: object) -> bool:
