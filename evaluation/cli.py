@@ -275,6 +275,7 @@ def bench_strength(
             players=counts,
             budgets=parsed_budgets,
             min_games=least,
+            on_row=lambda so_far: _strength_row_done(so_far, docs_path, docs_section),
         )
     except games.InvalidParams as err:
         raise click.BadParameter(str(err), param_hint="--param") from None
@@ -286,6 +287,19 @@ def bench_strength(
         sys.stdout.write("\n")
     else:
         click.echo(bench_mod.format_table(report))
+
+
+def _strength_row_done(report: dict, docs_path: str | None, section: str) -> None:
+    """Prints a finished row and, with ``--docs``, writes the table so far (a long run that is
+    stopped keeps what it measured)."""
+    from pathlib import Path
+
+    from evaluation.bench import strength as bench_mod
+
+    click.echo(bench_mod.format_table({"rows": report["rows"][-1:]}).splitlines()[-1], err=True)
+    if docs_path:
+        command = _command_line(click.get_current_context())
+        bench_mod.write_docs(Path(docs_path), section, bench_mod.markdown(report, command))
 
 
 def _command_line(ctx: click.Context) -> str:

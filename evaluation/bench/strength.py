@@ -213,6 +213,7 @@ def run(
     players: list[int] | None = None,
     budgets: list[dict[str, float | int]] | None = None,
     min_games: dict[str, int] | None = None,
+    on_row: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Plays every pairing in every game, player count and budget; returns the JSON report.
 
@@ -265,6 +266,8 @@ def run(
                             progress,
                         )
                         report["rows"].append(row)
+                        if on_row is not None:
+                            on_row(report)  # so a long run keeps every finished row
                         entry = report["games"].setdefault(
                             name, {"params": game_params, "pairings": {}}
                         )
