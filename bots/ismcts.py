@@ -36,15 +36,52 @@ value) and the hint's policy is the root's visit distribution.
 Large bid ranges use the game's action abstraction (``GameKnowledge.candidates``): a node
 considers only candidate bids (for example around the value estimate and the current price,
 always legal moves), and random rollouts pick among the same candidates.
+
+On top of the paper's algorithm (each piece an option; ``LEGACY_OPTIONS`` turns them all off
+and reproduces the ``ismcts`` of commit a322b0d):
+
+* **Beliefs** (``beliefs``, default ``heuristic``): instead of a pool of uniform worlds, a
+  pool of ``belief_worlds`` uniform worlds weighted by Bayes' rule with the likelihood of the
+  other seats' actions under the game's heuristic, with a trembling floor ``epsilon``
+  (``bots.beliefs``), tempered so that at least ``belief_effective`` of the pool keeps
+  weight; every iteration draws its world by weight (sampling-importance-resampling).
+* **Unseen moves in the tree** (``hidden_moves``, default ``tree``): other seats' moves we
+  could not see just before our turn (sealed and finger bids, face-down placements) are not
+  sampled with the world but searched from before them, each mover choosing in its own
+  information-set node, as MO-ISMCTS treats partially observable moves (Cowling, Powley and
+  Whitehouse 2012, section V). A fixed model of those moves is what a best responder exploits.
+* **Smooth UCT** (``selection: smooth``): with a probability that decays with the node's
+  visits, follow the node's average strategy instead of UCB1 (J. Heinrich and D. Silver,
+  "Smooth UCT Search in Computer Poker", IJCAI 2015), so that the visit distribution (the
+  hint's policy) tends toward an equilibrium.
+* **Progressive bias** (``prior_weight``): a bonus ``w * H(a) / (n(a) + 1)`` toward the
+  heuristic's best actions, which are also tried first (G. Chaslot, M. Winands, H. J. van den
+  Herik, J. Uiterwijk and B. Bouzy, "Progressive Strategies for Monte-Carlo Tree Search", New
+  Mathematics and Natural Computation 4(3), 2008).
+* **Heuristic opponents in rollouts** (``rollout_opponents``): the other seats' first
+  decisions of each rollout by the heuristic bot's rated move.
+
+docs/bots.md gives what each piece measured.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import accumulate
 
+from bots.beliefs import (
+    HeuristicModel,
+    Probability,
+    effective_size,
+    has_rating,
+    log_likelihood,
+    tempered,
+)
 from bots.heuristics import GameKnowledge, knowledge_for
 from bots.protocol import (
     ActionStat,
@@ -56,20 +93,40 @@ from bots.protocol import (
     InvalidBotSpec,
     Worlds,
 )
+from bots.rollout import play_out
 from games.core.definition import Prior
 from games.core.engine import CHANCE, TERMINAL, Engine
 from games.core.params import ParamSpec
 
 ROLLOUT_POLICIES = ("auto", "random", "heuristic")
 
+# The option set that reproduces the ``ismcts`` of commit a322b0d (single-observer ISMCTS,
+# uniform worlds with the heuristic's commit prior, UCB1, no prior, unseen moves sampled with
+# the world): ``make_bot({"name": "ismcts", "options": LEGACY_OPTIONS})``. Same hints for
+# the same seeds as that commit, as long as the games' heuristics (its rollouts) are the same.
+LEGACY_OPTIONS: dict[str, object] = {
+    "exploration": 0.7,
+    "rollout": "auto",
+    "rollout_depth": -1,
+    "opponent_model": "heuristic",
+    "worlds": 32,
+    "beliefs": "uniform",
+    "hidden_moves": "sample",
+    "selection": "uct",
+    "prior_weight": 0.0,
+    "rollout_opponents": 0,
+}
+
 
 class _Node:
-    """One information set's statistics: per action, visits and the sum of returns."""
+    """One information set's statistics: per action, visits and the sum of returns, and the
+    heuristic's prior when progressive bias is on."""
 
-    __slots__ = ("actions", "counts", "totals", "tried", "visits")
+    __slots__ = ("actions", "bias", "counts", "totals", "tried", "visits")
 
-    def __init__(self, actions: list[int]) -> None:
+    def __init__(self, actions: list[int], bias: list[float] | None = None) -> None:
         self.actions = actions
+        self.bias = bias
         self.counts = [0] * len(actions)
         self.totals = [0.0] * len(actions)
         self.tried = 0
@@ -88,6 +145,14 @@ class SearchResult:
     stopped_by: str
     worlds: int
     nodes: int
+    effective_worlds: float | None = None  # Kish's effective size of the belief weights
+
+
+# Smooth UCT's mixing schedule (Heinrich and Silver 2015, section 4): at a node visited N
+# times, UCB1 picks the action with probability max(GAMMA, ETA / (1 + D * sqrt(N))), and
+# otherwise the action is drawn from the node's average strategy (its visit distribution).
+# The paper's values for Kuhn and Leduc poker.
+SMOOTH_ETA, SMOOTH_GAMMA, SMOOTH_D = 0.9, 0.1, 0.001
 
 
 def search(
@@ -100,8 +165,22 @@ def search(
     rollout_depth: int = -1,
     pool_size: int = 32,
     knowledge: GameKnowledge | None = None,
+    beliefs: Probability | None = None,
+    belief_worlds: int = 64,
+    epsilon: float = 0.2,
+    belief_effective: float = 0.25,
+    smooth: bool = False,
+    prior_weight: float = 0.0,
+    hidden_moves: bool = False,
+    rollout_opponents: int = 0,
 ) -> SearchResult:
-    """Runs ISMCTS from ``worlds.seat``'s information set within ``budget``."""
+    """Runs ISMCTS from ``worlds.seat``'s information set within ``budget``.
+
+    ``beliefs`` (an opponent model's ``probability``) weights a pool of ``belief_worlds``
+    uniformly sampled worlds by Bayes' rule (``bots.beliefs``) and every iteration draws its
+    world from the pool by weight; ``smooth`` selects by Smooth UCT; ``prior_weight`` > 0 adds
+    the heuristic's progressive bias.
+    """
     clock = Clock(budget, worlds.started)
     seat = worlds.seat
     first = worlds.first
@@ -109,13 +188,53 @@ def search(
         pool_size = min(pool_size, budget.simulations)
     if worlds.public_history:
         pool_size = 1
-    pool = [first]
+    root_key = first.info_key(seat)
     sample = worlds.sample
+    fresh = worlds.fresh
+    # Other seats' moves we could not see, just before our turn (sealed and finger bids,
+    # face-down placements): searched as their decisions in the tree, not sampled.
+    tail = (
+        unseen_tail(first, seat, fresh)
+        if hidden_moves and fresh is not None and not worlds.public_history
+        else 0
+    )
+    if tail:
+        first = _rewound(first, tail, fresh)  # type: ignore[arg-type]
+        drawn_sample = sample
+
+        def sample(r: random.Random) -> Engine:
+            return _rewound(drawn_sample(r), tail, fresh)  # type: ignore[arg-type]
+
+    pool = [first]
+    weighted = None
+    effective = None
+    if beliefs is not None and pool_size > 1 and fresh is not None:
+        pool, weighted, effective = _belief_pool(
+            first,
+            sample,
+            fresh,
+            seat,
+            worlds.started,
+            budget,
+            rng,
+            beliefs,
+            belief_worlds,
+            epsilon,
+            belief_effective,
+        )
+        if len(pool) >= MIN_BELIEF_POOL:
+            pool_size = len(pool)
+        else:
+            # The time ran out before a pool worth weighing was drawn (a short budget on a
+            # busy machine): keep what was drawn and go on drawing uniform worlds lazily.
+            pool_size = max(pool_size, len(pool))
+            weighted, effective = None, None
 
     abstract = knowledge is not None and knowledge.abstracts
     candidates = knowledge.candidates if abstract else None  # type: ignore[union-attr]
     heuristic = knowledge.playout if rollout == "heuristic" else None  # type: ignore[union-attr]
     evaluate = knowledge.evaluate if rollout_depth >= 0 else None  # type: ignore[union-attr]
+    rate = knowledge.rate if prior_weight > 0 and has_rating(knowledge) else None  # type: ignore[union-attr]
     # Uniform random rollouts to the end are the engine's own loop when it has one
     # (``random_playout``: the same draws and actions as the loop below, without a list of
     # legal actions and an ``apply`` call per step).
@@ -124,25 +243,36 @@ def search(
         if heuristic is None and candidates is None and rollout_depth < 0
         else None
     )
+    modelled = (
+        _ModelledOpponents(seat, knowledge.choose, heuristic, candidates)  # type: ignore[union-attr]
+        if rollout_opponents > 0 and has_rating(knowledge)
+        else None
+    )
+    if modelled is not None:
+        playout = None
     declared = worlds.max_utility - worlds.min_utility
     c = exploration * declared
+    bias_scale = prior_weight * declared
     lo, hi = math.inf, -math.inf  # returns seen so far: they rescale ``c`` once they spread
     random_ = rng.random
     sqrt, log = math.sqrt, math.log
 
     table: dict[object, _Node] = {}
-    root_key = first.info_key(seat)
     iteration = 0
     # At least one iteration, so even a budget spent on sampling the first world answers.
     while not iteration or clock.running():
-        if iteration < pool_size:
-            if iteration:
+        if weighted is not None:
+            engine = pool[min(bisect_right(weighted, random_() * weighted[-1]), pool_size - 1)]
+            engine = engine.copy()
+        elif iteration < pool_size:
+            if iteration >= len(pool):
                 pool.append(sample(random.Random(rng.getrandbits(64))))
             engine = pool[iteration].copy()
         else:
             engine = pool[int(random_() * pool_size)].copy()
         iteration += 1
         path: list[tuple[_Node, int, int]] = []
+        before_root = tail > 0  # in the unseen moves before our turn: expand, do not stop
 
         # Selection and expansion.
         while True:
@@ -153,35 +283,61 @@ def search(
                     continue
                 break
             key = engine.info_key(player)
+            if before_root and player == seat:
+                before_root = False
             node = table.get(key)
             if node is None:
                 legal = engine.player_actions() if candidates is None else candidates(engine, None)
                 acts = list(legal)
                 rng.shuffle(acts)
-                node = _Node(acts)
+                node = _Node(acts) if rate is None else _biased_node(acts, rate(engine))
                 table[key] = node
             if node.tried < len(node.actions):
                 i = node.tried
                 node.tried = i + 1
                 path.append((node, i, player))
                 engine.apply(node.actions[i])
+                if before_root:
+                    continue
                 break
             counts, totals = node.counts, node.totals
-            k = c * sqrt(log(node.visits))
-            best, i = -math.inf, 0
-            for j in range(len(counts)):
-                n = counts[j]
-                score = totals[j] / n + k / sqrt(n)
-                if score > best:
-                    best, i = score, j
+            if smooth and random_() >= max(
+                SMOOTH_GAMMA, SMOOTH_ETA / (1.0 + SMOOTH_D * sqrt(node.visits))
+            ):
+                # Smooth UCT: follow the node's average strategy (its visit distribution).
+                u = random_() * node.visits
+                i = 0
+                while i < len(counts) - 1 and u >= counts[i]:
+                    u -= counts[i]
+                    i += 1
+            else:
+                k = c * sqrt(log(node.visits))
+                best, i = -math.inf, 0
+                bias = node.bias
+                if bias is None:
+                    for j in range(len(counts)):
+                        n = counts[j]
+                        score = totals[j] / n + k / sqrt(n)
+                        if score > best:
+                            best, i = score, j
+                else:
+                    for j in range(len(counts)):
+                        n = counts[j]
+                        # Progressive bias (Chaslot et al. 2008): H(a) / (n + 1).
+                        score = totals[j] / n + k / sqrt(n) + bias_scale * bias[j] / (n + 1)
+                        if score > best:
+                            best, i = score, j
             path.append((node, i, player))
             engine.apply(node.actions[i])
 
         # Rollout (or cut-off evaluation).
-        if playout is not None:
+        if modelled is not None:
+            modelled.left = rollout_opponents
+            returns = play_out(engine, rng, modelled, candidates, evaluate, rollout_depth)
+        elif playout is not None:
             returns = playout(engine, rng)
         else:
-            returns = _rollout(engine, rng, rollout_depth, heuristic, candidates, evaluate)
+            returns = play_out(engine, rng, heuristic, candidates, evaluate, rollout_depth)
 
         # Backup: each node takes the return of the player who moves there.
         for node, i, player in path:
@@ -193,6 +349,7 @@ def search(
             lo, hi = min(lo, low), max(hi, high)
             if hi > lo:
                 c = exploration * min(declared, hi - lo)
+                bias_scale = prior_weight * min(declared, hi - lo)
         clock.tick()
 
     root = table[root_key]
@@ -205,42 +362,161 @@ def search(
         stopped_by=clock.stopped_by(),
         worlds=len(pool),
         nodes=len(table),
+        effective_worlds=effective,
     )
 
 
-def _rollout(
-    engine: Engine,
+def _belief_pool(
+    first: Engine,
+    sample: Callable[[random.Random], Engine],
+    fresh: Callable[[Engine], Engine],
+    seat: int,
+    started: float,
+    budget: Budget,
     rng: random.Random,
-    rollout_depth: int,
-    heuristic: Callable[[Engine, random.Random], int] | None,
-    candidates: Callable[[Engine, list[int] | None], list[int]] | None,
-    evaluate: Callable[[Engine], list[float]] | None,
-) -> list[float]:
-    """Plays ``engine`` to the end (or ``rollout_depth`` decisions, then ``evaluate``)."""
-    random_ = rng.random
-    depth = 0
-    while True:
-        player = engine.current_player()
-        if player == TERMINAL:
-            return engine.returns()
-        if player == CHANCE:
-            engine.apply(engine.sample_chance(rng))
-            continue
-        if depth == rollout_depth:
-            return evaluate(engine)  # type: ignore[misc]
-        depth += 1
-        if heuristic is not None:
-            engine.apply(heuristic(engine, rng))
-        else:
-            legal = engine.player_actions() if candidates is None else candidates(engine, None)
-            engine.apply(legal[int(random_() * len(legal))])
+    probability: Probability,
+    size: int,
+    epsilon: float,
+    min_effective: float,
+) -> tuple[list[Engine], list[float], float]:
+    """A pool of uniformly sampled worlds, its cumulative Bayes weights (tempered to keep
+    ``min_effective`` of the pool) and their effective size (``bots.beliefs``).
+
+    Drawing and weighing stop at a third of a time budget (at least the first world), so
+    the search keeps most of the time.
+    """
+    deadline = started + budget.milliseconds / 3000.0 if budget.milliseconds else math.inf
+    pool = [first]
+    while len(pool) < size and time.perf_counter() < deadline:
+        pool.append(sample(random.Random(rng.getrandbits(64))))
+    logs: list[float] = []
+    for world in pool:
+        if logs and time.perf_counter() >= deadline:
+            break
+        logs.append(log_likelihood(fresh, world, seat, probability, epsilon))
+    pool = pool[: len(logs)]
+    weights, _ = tempered(logs, min_effective * len(logs))
+    return pool, list(accumulate(weights)), round(effective_size(weights), 2)
+
+
+def unseen_tail(first: Engine, seat: int, fresh: Callable[[Engine], Engine]) -> int:
+    """How many of the last steps before our turn are other seats' moves we did not see.
+
+    A step is unseen when any other legal choice there (at most ``UNSEEN_PROBES`` of them,
+    spread over the legal range), followed by the same later steps, leaves our information
+    set unchanged: a sealed bid, a finger bid, a face-down placement. The count is the same
+    in every world of the information set (what we saw is the same in all), so it is found on
+    the first. Searching from before those steps, with the movers choosing in their own
+    nodes, is what the partially observable moves of MO-ISMCTS (Cowling, Powley and
+    Whitehouse 2012, section V) and the public-state root of online outcome sampling (Lisy,
+    Lanctot and Bowling 2015) do: the opponents' commits are then answers to our play that
+    the search learns, not draws from a fixed model, so it cannot be exploited through them.
+    """
+    history = list(first.history)
+    key = first.info_key(seat)
+    # One replay for who moved at each step; states are kept only for the trailing run of
+    # other seats' decisions, the only steps that can be unseen moves before our turn.
+    engine = fresh(first)
+    movers = []
+    for action in history:
+        movers.append(engine.current_player())
+        engine.apply(action)
+    start = len(history)
+    while start and movers[start - 1] >= 0 and movers[start - 1] != seat:
+        start -= 1
+    if start == len(history):
+        return 0
+    engine = fresh(first)
+    for action in history[:start]:
+        engine.apply(action)
+    states = {start: engine.copy()}
+    for j in range(start, len(history) - 1):
+        engine.apply(history[j])
+        states[j + 1] = engine.copy()
+    tail = 0
+    for j in range(len(history) - 1, start - 1, -1):
+        state = states[j]
+        legal = state.legal_actions()
+        if len(legal) < 2:
+            break
+        step = len(legal) / min(len(legal), UNSEEN_PROBES)
+        probes = {legal[int(i * step)] for i in range(min(len(legal), UNSEEN_PROBES))}
+        probes.add(legal[-1])
+        if not all(_same_view(state, a, history[j + 1 :], seat, key) for a in probes):
+            break
+        tail += 1
+    return tail
+
+
+UNSEEN_PROBES = 6
+# Fewer weighed worlds than this and Bayes weights are not worth their cost: uniform pool.
+MIN_BELIEF_POOL = 8
+
+
+def _same_view(state: Engine, action: int, later: list[int], seat: int, key: object) -> bool:
+    engine = state.copy()
+    engine.apply(action)
+    for a in later:
+        if engine.current_player() == TERMINAL or a not in engine.legal_actions():
+            return False
+        engine.apply(a)
+    return engine.info_key(seat) == key
+
+
+def _rewound(world: Engine, tail: int, fresh: Callable[[Engine], Engine]) -> Engine:
+    """``world`` without its last ``tail`` steps."""
+    engine = fresh(world)
+    for action in list(world.history)[:-tail]:
+        engine.apply(action)
+    return engine
+
+
+class _ModelledOpponents:
+    """A rollout policy: the other seats' first ``left`` decisions by the heuristic bot's move
+    (``GameKnowledge.choose``, the opponent model), everything else by the rollout policy."""
+
+    __slots__ = ("candidates", "choose", "left", "rest", "seat")
+
+    def __init__(
+        self,
+        seat: int,
+        choose: Callable[[Engine, random.Random], int],
+        rest: Callable[[Engine, random.Random], int] | None,
+        candidates: Callable[[Engine, list[int] | None], list[int]] | None,
+    ) -> None:
+        self.seat = seat
+        self.choose = choose
+        self.rest = rest
+        self.candidates = candidates
+        self.left = 0
+
+    def __call__(self, engine: Engine, rng: random.Random) -> int:
+        if self.left > 0 and engine.current_player() != self.seat:
+            self.left -= 1
+            return self.choose(engine, rng)
+        if self.rest is not None:
+            return self.rest(engine, rng)
+        acts = engine.player_actions()
+        if self.candidates is not None:
+            acts = self.candidates(engine, acts)
+        return acts[int(rng.random() * len(acts))]
+
+
+def _biased_node(actions: list[int], rated: list[tuple[int, float]]) -> _Node:
+    """A node whose untried actions start with the heuristic's best, which get the prior."""
+    top = max(score for _, score in rated)
+    best = {a for a, score in rated if score >= top - 1e-9}
+    actions.sort(key=lambda a: a not in best)  # stable: the shuffled order otherwise
+    share = 1.0 / len(best)
+    return _Node(actions, [share if a in best else 0.0 for a in actions])
 
 
 class IsmctsBot(Bot):
     name = "ismcts"
     description = (
-        "Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012) on the engines: "
-        "information-set nodes, a pool of sampled worlds, UCT, random or heuristic rollouts."
+        "ISMCTS (Cowling, Powley & Whitehouse 2012) on the engines: information-set nodes, "
+        "worlds weighted by the heuristic's likelihood of the opponents' moves, unseen moves "
+        "searched in the tree, UCT or Smooth UCT, random or heuristic rollouts."
     )
     options = (
         FloatSpec(
@@ -275,9 +551,71 @@ class IsmctsBot(Bot):
         ParamSpec(
             "worlds",
             32,
-            "size of the pool of sampled worlds (drawn once per search, copied per iteration)",
+            "size of the pool of sampled worlds (drawn once per search, copied per iteration) "
+            "when beliefs are 'uniform'",
             min=1,
             max=100_000,
+        ),
+        ParamSpec(
+            "beliefs",
+            "heuristic",
+            "how worlds are weighted: 'heuristic' (a pool of belief_worlds uniform worlds "
+            "weighted by the likelihood of the other seats' actions under the game's heuristic "
+            "with a trembling floor, drawn by weight) or 'uniform' (every sampled world alike)",
+            choices=("heuristic", "uniform"),
+        ),
+        ParamSpec(
+            "belief_worlds",
+            64,
+            "size of the weighted pool when beliefs are 'heuristic'",
+            min=1,
+            max=100_000,
+        ),
+        FloatSpec(
+            "epsilon",
+            0.2,
+            "trembling floor of the opponent model: likelihood (1 - eps) * pi + eps / |legal|",
+            min=0,
+            max=1,
+        ),
+        FloatSpec(
+            "belief_effective",
+            0.25,
+            "least effective share of the weighted pool: the likelihood is tempered "
+            "(raised to the largest power <= 1) until the weights keep this share of worlds",
+            min=0,
+            max=1,
+        ),
+        ParamSpec(
+            "selection",
+            "uct",
+            "tree policy: 'uct' (UCB1) or 'smooth' (Smooth UCT: mixes in each node's average "
+            "strategy, so the visit distribution tends toward an equilibrium)",
+            choices=("uct", "smooth"),
+        ),
+        ParamSpec(
+            "hidden_moves",
+            "tree",
+            "other seats' moves we did not see just before our turn (sealed and finger bids, "
+            "face-down placements): 'tree' (searched from before them, each mover choosing in "
+            "its own node) or 'sample' (drawn with the world, by opponent_model)",
+            choices=("tree", "sample"),
+        ),
+        ParamSpec(
+            "rollout_opponents",
+            0,
+            "other seats' decisions per rollout played by the game's heuristic bot (its rated "
+            "move, the opponent model) before the rollout policy takes over; 0: none",
+            min=0,
+            max=1_000_000,
+        ),
+        FloatSpec(
+            "prior_weight",
+            0.0,
+            "progressive bias toward the game's heuristic move, in units of the return range "
+            "(weight / (visits + 1)); 0: none",
+            min=0,
+            max=100,
         ),
     )
 
@@ -312,8 +650,23 @@ class IsmctsBot(Bot):
             rollout_depth=depth,
             pool_size=cfg["worlds"],
             knowledge=knowledge,
+            beliefs=self.opponent_model(knowledge),
+            belief_worlds=cfg["belief_worlds"],
+            epsilon=cfg["epsilon"],
+            belief_effective=cfg["belief_effective"],
+            smooth=cfg["selection"] == "smooth",
+            prior_weight=cfg["prior_weight"],
+            hidden_moves=cfg["hidden_moves"] == "tree",
+            rollout_opponents=cfg["rollout_opponents"],
         )
         return hint_from_result(result)
+
+    def opponent_model(self, knowledge: GameKnowledge | None) -> Probability | None:
+        """The model whose likelihoods weight the worlds (``None``: uniform worlds)."""
+        if self.config["beliefs"] == "uniform" or not has_rating(knowledge):
+            return None
+        # One model (and its cache) per search: the cache is exact within one game setting.
+        return HeuristicModel(knowledge).probability  # type: ignore[arg-type]
 
 
 def resolve_rollout(rollout: str, depth: int, knowledge: GameKnowledge | None) -> tuple[str, int]:
@@ -353,6 +706,11 @@ def hint_from_result(result: SearchResult) -> Hint:
         extra={
             "worlds": result.worlds,
             "nodes": result.nodes,
+            **(
+                {"effective_worlds": result.effective_worlds}
+                if result.effective_worlds is not None
+                else {}
+            ),
             "simulations_per_s": round(result.iterations / seconds, 1) if seconds else None,
         },
     )

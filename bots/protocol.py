@@ -199,11 +199,13 @@ class Worlds:
     seat's own observation; the rest of it is a guess). ``sample(rng)`` draws another world;
     samplers are comparatively slow (they replay and validate), so search bots draw a bounded
     pool and copy from it. ``public_history`` says every world has the same history (nothing
-    hidden but the future), so one world is the whole pool.
+    hidden but the future), so one world is the whole pool. ``fresh(world)``, when known, is
+    the initial state of the game (to replay a world's history, as beliefs do).
     """
 
     __slots__ = (
         "first",
+        "fresh",
         "game",
         "max_utility",
         "min_utility",
@@ -223,7 +225,9 @@ class Worlds:
         max_utility: float,
         public_history: bool = False,
         started: float | None = None,
+        fresh: Callable[[Engine], Engine] | None = None,
     ) -> None:
+        self.fresh = fresh
         self.game = game
         self.seat = seat
         self.first = first
@@ -293,6 +297,7 @@ class Worlds:
             numbers.max_utility,
             public_history=knowledge is not None and knowledge.public_history,
             started=started,
+            fresh=lambda _world: defn.new_engine(params),
         )
 
     @classmethod
@@ -316,6 +321,7 @@ class Worlds:
             game.min_utility(),
             game.max_utility(),
             started=started,
+            fresh=lambda _world: SpielEngine(game.new_initial_state()),
         )
 
 

@@ -81,6 +81,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bots.beliefs import Beliefs, opponent_steps
+from bots.beliefs import bayes_beliefs as shared_beliefs
 from bots.heuristic_bot import HeuristicBot
 from bots.heuristics import GameKnowledge, knowledge_for
 from bots.ismcts import IsmctsBot, resolve_rollout
@@ -96,9 +98,10 @@ from bots.protocol import (
 )
 from bots.random_bot import RandomBot
 from bots.registry import make_bot
+from bots.rollout import play_out
 from bots.spiel_engine import SpielEngine
 from games.core.definition import GameDefinition
-from games.core.engine import CHANCE, TERMINAL, Engine
+from games.core.engine import Engine
 from games.core.infoset import build_infoset
 from games.core.params import ParamSpec
 
@@ -226,40 +229,9 @@ class PolicyModel:
         return answer.action
 
 
-@dataclass
-class Beliefs:
-    """The pool of worlds and their normalised Bayes weights, with what it cost."""
-
-    pool: list[Engine]
-    weights: list[float]
-    log_likelihoods: list[float]
-    steps_weighed: int  # decisions of other seats whose likelihood differs between worlds
-    steps_skipped: int  # other seats' decisions with the same factor in every world
-
-    @property
-    def effective_size(self) -> float:
-        """Kish's effective sample size of the weights: 1 (one world counts) to len(pool)."""
-        square = sum(w * w for w in self.weights)
-        return 1.0 / square if square > 0 else 0.0
-
-
 def time_left(clock: Clock) -> bool:
     """Whether the budget's time limit (if any) still allows work; simulations not counted."""
     return time.perf_counter() < clock.deadline
-
-
-def opponent_steps(
-    context: GameContext, world: Engine, seat: int
-) -> list[tuple[int, int, Any, int]]:
-    """``(step, player, info_key, action)`` for every decision of another seat in ``world``."""
-    engine = context.fresh(world)
-    out = []
-    for step, action in enumerate(list(world.history)):
-        player = engine.current_player()
-        if player >= 0 and player != seat:
-            out.append((step, player, engine.info_key(player), action))
-        engine.apply(action)
-    return out
 
 
 def bayes_beliefs(
@@ -271,55 +243,17 @@ def bayes_beliefs(
     belief_depth: int = -1,
     clock: Clock | None = None,
 ) -> Beliefs:
-    """Weights of ``pool`` by the likelihood of the other seats' actions under ``model``.
+    """Weights of ``pool`` by the likelihood of the other seats' actions under the bot's
+    policy: ``bots.beliefs.bayes_beliefs`` (the one implementation, shared with ISMCTS's
+    beliefs) with ``model`` as the opponent model. Steps with the same factor in every world
+    are skipped, so the bot is asked only where its answer can tell worlds apart; with a
+    ``clock`` whose time runs out, the pool is cut to the worlds already weighed."""
 
-    Every world is a full history consistent with ``seat``'s information set; the weight of a
-    world is the product over the other seats' decisions of ``(1 - epsilon) * pi(a | I) +
-    epsilon / |A(I)|`` (see the module docstring), normalised over the pool. A step whose
-    ``(player, info_key, action)`` is the same in every world, or that had a single legal
-    action, contributes the same factor to every world and is skipped. ``belief_depth`` >= 0
-    keeps only that many of the most recent remaining steps. With a ``clock`` whose time runs
-    out, the pool is cut to the worlds already weighed (at least one).
-    """
-    steps = [opponent_steps(context, world, seat) for world in pool]
-    by_step: dict[int, set[tuple[int, Any, int]]] = {}
-    counts: dict[int, int] = {}
-    for world_steps in steps:
-        for step, player, key, action in world_steps:
-            by_step.setdefault(step, set()).add((player, key, action))
-            counts[step] = counts.get(step, 0) + 1
-    informative = sorted(
-        step for step, seen in by_step.items() if len(seen) > 1 or counts[step] < len(pool)
-    )
-    skipped = len(by_step) - len(informative)
-    if belief_depth >= 0:
-        informative = informative[-belief_depth:] if belief_depth else []
-    wanted = set(informative)
+    def probability(engine: Engine, player: int, action: int) -> float:
+        return model.policy(context, engine, player).probability(action)
 
-    logs: list[float] = []
-    for index, world in enumerate(pool):
-        if index and clock is not None and not time_left(clock):
-            break
-        engine = context.fresh(world)
-        total = 0.0
-        for step, action in enumerate(list(world.history)):
-            if step in wanted:
-                player = engine.current_player()
-                # The step may be chance or our own move in this world and another seat's in
-                # others: only other seats' decisions with a choice have a factor here.
-                legal = engine.legal_actions() if player >= 0 and player != seat else ()
-                if len(legal) > 1:
-                    pi = model.policy(context, engine, player).probability(action)
-                    p = (1.0 - epsilon) * pi + epsilon / len(legal)
-                    total += math.log(p) if p > 0.0 else -math.inf
-            engine.apply(action)
-        logs.append(total)
-    pool = pool[: len(logs)]
-    top = max(logs)
-    # Every world impossible (possible only with a floor of 0): fall back to uniform weights.
-    raw = [1.0] * len(logs) if top == -math.inf else [math.exp(x - top) for x in logs]
-    norm = sum(raw)
-    return Beliefs(pool, [r / norm for r in raw], logs, len(wanted), skipped)
+    deadline = clock.deadline if clock is not None else None
+    return shared_beliefs(context.fresh, pool, seat, probability, epsilon, belief_depth, deadline)
 
 
 def rollout(
@@ -337,28 +271,20 @@ def rollout(
     first ``model_depth`` decisions (-1: all), everything else by ``fast`` (uniform random
     when the game has no heuristic)."""
     left = math.inf if model_depth < 0 else model_depth
-    evaluate = knowledge.evaluate if knowledge is not None and rollout_depth >= 0 else None
-    depth = 0
-    while True:
+
+    def policy(engine: Engine, r: random.Random) -> int:
+        nonlocal left
         player = engine.current_player()
-        if player == TERMINAL:
-            return engine.returns()
-        if player == CHANCE:
-            engine.apply(engine.sample_chance(rng))
-            continue
-        if depth == rollout_depth and evaluate is not None:
-            estimate = evaluate(engine)
-            if estimate is not None:
-                return estimate
-        depth += 1
         if player != seat and left > 0:
             left -= 1
-            engine.apply(model.sample(context, engine, player, rng))
-        elif fast is not None:
-            engine.apply(fast(engine, rng))
-        else:
-            legal = engine.legal_actions()
-            engine.apply(legal[int(rng.random() * len(legal))])
+            return model.sample(context, engine, player, r)
+        if fast is not None:
+            return fast(engine, r)
+        legal = engine.legal_actions()
+        return legal[int(r.random() * len(legal))]
+
+    evaluate = knowledge.evaluate if knowledge is not None else None
+    return play_out(engine, rng, policy, evaluate=evaluate, cutoff=rollout_depth)
 
 
 class BestResponder(Bot):

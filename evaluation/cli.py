@@ -202,40 +202,88 @@ def bench_ismcts(
 @click.option("--game", "names", multiple=True, type=click.Choice(sorted(games.DEFINITIONS)))
 @click.option("--param", "-p", "param", multiple=True, help="NAME=VALUE for every game.")
 @click.option(
+    "--players",
+    "players",
+    multiple=True,
+    type=int,
+    help="Player counts (repeatable). Default: every count each game supports, unless "
+    "-p players=N is given.",
+)
+@click.option(
     "--pairing",
     "pairings",
     multiple=True,
     type=click.Choice(
-        ["ismcts-vs-random", "ismcts-vs-heuristic", "ismcts-vs-openspiel", "heuristic-vs-random"]
+        [
+            "ismcts-vs-random",
+            "ismcts-vs-heuristic",
+            "ismcts-vs-openspiel",
+            "heuristic-vs-random",
+            "ismcts-vs-legacy",
+        ]
     ),
-    help="Default: the three ISMCTS pairings.",
+    help="Default: the three ISMCTS pairings. ismcts-vs-legacy: against a322b0d's ISMCTS.",
 )
 @click.option("--games", "games_per_pairing", default=12, show_default=True, help="Per pairing.")
-@click.option("--simulations", default=1000, show_default=True, help="ISMCTS budget per move.")
+@click.option(
+    "--min-games",
+    "min_games",
+    multiple=True,
+    help="GAME=N: at least N games per row for that game (e.g. detective_eye=60).",
+)
+@click.option(
+    "--budget",
+    "budgets",
+    multiple=True,
+    help="Budget of our ISMCTS a move: simulations ('1000') or time ('500ms'); repeatable. "
+    "Default: --simulations if given, else both 1000 and 500ms (the service's default).",
+)
+@click.option("--simulations", default=None, type=int, help="ISMCTS budget per move.")
 @click.option(
     "--milliseconds", default=200.0, show_default=True, help="Per move, ours vs OpenSpiel's."
 )
 @click.option("--workers", default=1, show_default=True, help="Processes playing games.")
 @click.option("--ismcts-options", default="{}", help="JSON options of our ISMCTS bot.")
 @click.option("--seed", default=0, show_default=True)
+@click.option(
+    "--docs",
+    "docs_path",
+    type=click.Path(dir_okay=False),
+    help="Also write the table, with this command, into this markdown file (docs/bots.md).",
+)
+@click.option(
+    "--docs-section", default="main", show_default=True, help="Which generated section to replace."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
 def bench_strength(
     names: tuple[str, ...],
     param: tuple[str, ...],
+    players: tuple[int, ...],
     pairings: tuple[str, ...],
     games_per_pairing: int,
-    simulations: int,
+    min_games: tuple[str, ...],
+    budgets: tuple[str, ...],
+    simulations: int | None,
     milliseconds: float,
     workers: int,
     ismcts_options: str,
     seed: int,
+    docs_path: str | None,
+    docs_section: str,
     as_json: bool,
 ) -> None:
     """Win shares with 95% intervals: ISMCTS against random, heuristic and OpenSpiel's ISMCTS."""
+    from pathlib import Path
+
     from bots import InvalidBotSpec, make_bot
     from evaluation.bench import strength as bench_mod
 
-    if games_per_pairing < 1 or simulations < 1 or milliseconds <= 0 or workers < 1:
+    if (
+        games_per_pairing < 1
+        or (simulations is not None and simulations < 1)
+        or milliseconds <= 0
+        or workers < 1
+    ):
         raise click.BadParameter("--games, --simulations, --milliseconds, --workers: positive")
     try:
         options = json.loads(ismcts_options)
@@ -249,25 +297,83 @@ def bench_strength(
         except games.InvalidParams as err:
             raise click.BadParameter(f"{name}: {err}", param_hint="--param") from None
     try:
+        parsed_budgets = [bench_mod.parse_budget(b) for b in budgets]
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--budget") from None
+    if not parsed_budgets:
+        parsed_budgets = (
+            [{"simulations": simulations}]
+            if simulations is not None
+            else [{"simulations": 1000}, {"milliseconds": 500.0}]
+        )
+    least: dict[str, int] = {}
+    for item in min_games:
+        name, _, count = item.partition("=")
+        if name not in games.DEFINITIONS or not count.isdigit():
+            raise click.BadParameter(f"expected GAME=N, got {item!r}", param_hint="--min-games")
+        least[name] = int(count)
+    parsed = parse_params(param)
+    counts = list(players) or (None if "players" in parsed else [2, 3, 4, 5])
+    try:
         report = bench_mod.run(
             list(names) or None,
             games_per_pairing,
             pairings or bench_mod.PAIRINGS,
-            simulations,
+            simulations or 1000,
             milliseconds,
             seed,
-            parse_params(param),
+            parsed,
             workers,
             progress=lambda text: click.echo(f"playing {text} ...", err=True),
             ismcts_options=options,
+            players=counts,
+            budgets=parsed_budgets,
+            min_games=least,
+            on_row=lambda so_far: _strength_row_done(so_far, docs_path, docs_section),
         )
     except games.InvalidParams as err:
         raise click.BadParameter(str(err), param_hint="--param") from None
+    if docs_path:
+        command = _command_line(click.get_current_context())
+        bench_mod.write_docs(Path(docs_path), docs_section, bench_mod.markdown(report, command))
     if as_json:
         json.dump(report, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         click.echo(bench_mod.format_table(report))
+
+
+def _strength_row_done(report: dict, docs_path: str | None, section: str) -> None:
+    """Prints a finished row and, with ``--docs``, writes the table so far (a long run that is
+    stopped keeps what it measured)."""
+    from pathlib import Path
+
+    from evaluation.bench import strength as bench_mod
+
+    click.echo(bench_mod.format_table({"rows": report["rows"][-1:]}).splitlines()[-1], err=True)
+    if docs_path:
+        command = _command_line(click.get_current_context())
+        bench_mod.write_docs(Path(docs_path), section, bench_mod.markdown(report, command))
+
+
+def _command_line(ctx: click.Context) -> str:
+    """The command as it was given (options that differ from their defaults), to be rerun."""
+    import shlex
+
+    words = ["atelier", *ctx.command_path.split()[1:]]
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name or "")
+        if not isinstance(param, click.Option) or value in (None, (), False, param.default):
+            continue
+        flag = param.opts[-1] if param.opts[-1].startswith("--") else param.opts[0]
+        if param.is_flag:
+            words.append(flag)
+        elif param.multiple:
+            for item in value:
+                words += [flag, str(item)]
+        else:
+            words += [flag, str(value)]
+    return shlex.join(words)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import pytest
 import games
 from bots import BOTS, Budget, InvalidBotSpec, InvalidBudget, bot_catalog, make_bot
 from bots.heuristics import KNOWLEDGE, knowledge_for
+from bots.ismcts import LEGACY_OPTIONS
 from bots.protocol import NotYourTurn
 from bots.spiel_bot import SpielBot
 from games.core.infoset import build_infoset
@@ -44,30 +45,38 @@ def test_every_game_has_a_heuristic():
     assert set(GAMES) <= set(KNOWLEDGE)
 
 
+# The ismcts bot's options and defaults (docs/bots.md lists the same).
+ISMCTS_DEFAULTS = {
+    "exploration": 0.7,
+    "rollout": "auto",
+    "rollout_depth": -1,
+    "opponent_model": "heuristic",
+    "worlds": 32,
+    "beliefs": "heuristic",
+    "belief_worlds": 64,
+    "epsilon": 0.2,
+    "belief_effective": 0.25,
+    "selection": "uct",
+    "hidden_moves": "tree",
+    "prior_weight": 0.0,
+    "rollout_opponents": 0,
+}
+
+
 def test_registry_builds_bots_from_plain_specs():
     assert {"random", "heuristic", "ismcts"} <= set(BOTS)
     bot = make_bot({"name": "ismcts", "options": {"exploration": 1, "worlds": 4}})
     assert bot.spec() == {
         "name": "ismcts",
-        "options": {
-            "exploration": 1.0,
-            "rollout": "auto",
-            "rollout_depth": -1,
-            "opponent_model": "heuristic",
-            "worlds": 4,
-        },
+        "options": {**ISMCTS_DEFAULTS, "exploration": 1.0, "worlds": 4},
     }
     assert make_bot("random").spec() == {"name": "random", "options": {}}
     names = {entry["name"] for entry in bot_catalog()}
     assert {"random", "heuristic", "ismcts"} <= names
     ismcts = next(e for e in bot_catalog() if e["name"] == "ismcts")
-    assert {o["name"] for o in ismcts["options"]} == {
-        "exploration",
-        "rollout",
-        "rollout_depth",
-        "opponent_model",
-        "worlds",
-    }
+    assert {o["name"] for o in ismcts["options"]} == set(ISMCTS_DEFAULTS)
+    # The documented option set of the ISMCTS of a322b0d names real options.
+    assert set(LEGACY_OPTIONS) <= set(ISMCTS_DEFAULTS)
 
 
 @pytest.mark.parametrize(

@@ -154,5 +154,11 @@ def test_games_declared_public_history_have_one_world_per_information_set():
                 for s in range(4)
             }
             assert worlds == {tuple(engine.history)}
+        # The search itself keeps a pool of one world (the last state with a real choice).
+        chosen = [e for e in states if len(knowledge.candidates(e, e.legal_actions())) > 1]
+        assert chosen, f"{name}: no decision state with a choice to search"
+        engine = chosen[-1]
+        infoset = build_infoset(defn, params, engine, engine.current_player())
         hint = make_bot("ismcts").hint(defn, params, infoset, Budget(simulations=20), seed=0)
-        assert hint.stopped_by == "single_action" or hint.extra["worlds"] == 1
+        assert hint.stopped_by == "simulations"
+        assert hint.extra["worlds"] == 1

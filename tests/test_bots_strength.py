@@ -50,3 +50,17 @@ def test_our_ismcts_is_much_faster_than_openspiels():
     report = speed.run(seconds=2.0, rounds=2)
     for name, row in report["games"].items():
         assert row["ratio"] >= 5.0, (name, row)
+
+
+def test_ismcts_beats_the_heuristic_in_four_player_detective_eye():
+    """The worst row of issue 15 (0.117 before beliefs at this budget): now above uniform."""
+    report = strength.run(
+        ["detective_eye"],
+        games_per_pairing=60,
+        pairings=("ismcts-vs-heuristic",),
+        players=[4],
+        budgets=[{"simulations": 300}],
+        seed=1,
+    )
+    row = report["rows"][0]
+    assert row["score"] > row["uniform"], row

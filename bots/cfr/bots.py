@@ -35,6 +35,7 @@ from typing import Any
 
 from bots.cfr import store
 from bots.protocol import ActionStat, Bot, Budget, Clock, FloatSpec, Hint, InvalidBotSpec, Worlds
+from bots.rollout import play_out
 from games.core.engine import CHANCE, TERMINAL
 from games.core.params import ParamSpec
 
@@ -283,26 +284,7 @@ def online_outcome_sampling(
 
     def rollout(engine) -> list[float]:
         """Plays on with the rollout policy; the evaluation cuts it off when one is given."""
-        moves = 0
-        while True:
-            player = engine.current_player()
-            if player == TERMINAL:
-                return engine.returns()
-            if player == CHANCE:
-                engine.apply(engine.sample_chance(rng))
-                continue
-            if evaluate is not None and moves >= rollout_depth:
-                values = evaluate(engine)
-                if values is not None:
-                    return values
-            moves += 1
-            if playout is not None:
-                engine.apply(playout(engine, rng))
-                continue
-            acts = engine.player_actions()
-            if candidates is not None:
-                acts = candidates(engine, acts)
-            engine.apply(acts[int(random_() * len(acts))])
+        return play_out(engine, rng, playout, candidates, evaluate, rollout_depth)
 
     total_return = 0.0
     iteration = wasted = 0

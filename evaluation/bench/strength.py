@@ -6,7 +6,13 @@ Pairings (bot A against bot B), for every game:
 * ``ismcts-vs-heuristic``: the same ISMCTS against the game's heuristic bot;
 * ``ismcts-vs-openspiel``: our ISMCTS against OpenSpiel's Python ``ISMCTSBot`` (resampling with
   ``games.sample_state``) at equal wall time per move (``--milliseconds``);
-* ``heuristic-vs-random`` (a reference, only on request): how far the heuristic alone gets.
+* ``heuristic-vs-random`` (a reference, only on request): how far the heuristic alone gets;
+* ``ismcts-vs-legacy`` (on request): ISMCTS against the ISMCTS of commit a322b0d (the
+  documented option set ``bots.ismcts.LEGACY_OPTIONS``) at the same budget, so at equal time
+  with a time budget.
+
+Every game runs at each of ``--players`` (default: every player count it supports) and each
+``--budget`` (simulations, or milliseconds a move such as the service's default ``500ms``).
 
 Bot A sits in one seat and bot B in all the others; each deal (a seed for chance and the bots)
 is played once with A in every seat, so seat advantages cancel. A's score in one game is its
@@ -24,18 +30,21 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pyspiel
 
 import games
 from bots import Budget, make_bot
+from bots.ismcts import LEGACY_OPTIONS
 from games.core.engine import CHANCE
 from games.core.infoset import build_infoset
 
 PAIRINGS = ("ismcts-vs-random", "ismcts-vs-heuristic", "ismcts-vs-openspiel")
 # Reference pairings, run only when asked for.
-REFERENCE_PAIRINGS = ("heuristic-vs-random",)
+REFERENCE_PAIRINGS = ("heuristic-vs-random", "ismcts-vs-legacy")
+ALL_PAIRINGS = (*PAIRINGS, *REFERENCE_PAIRINGS)
 
 
 @dataclass(frozen=True)
@@ -49,14 +58,24 @@ class Seat:
 
 
 def seats_for(
-    pairing: str, simulations: int, milliseconds: float, options: dict[str, Any] | None = None
+    pairing: str,
+    budget: int | dict[str, float | int],
+    milliseconds: float,
+    options: dict[str, Any] | None = None,
 ) -> tuple[Seat, Seat]:
+    """Bot A and bot B of a pairing; ``budget`` is A's (simulations, or a budget dict)."""
+    if isinstance(budget, int):
+        budget = {"simulations": budget}
+    sims, ms = budget.get("simulations"), budget.get("milliseconds")
     spec = {"name": "ismcts", "options": dict(options or {})}
-    ours = Seat("ismcts", spec, simulations=simulations)
+    ours = Seat("ismcts", spec, simulations=sims, milliseconds=ms)  # type: ignore[arg-type]
     if pairing == "ismcts-vs-random":
         return ours, Seat("random", {"name": "random"}, simulations=1)
     if pairing == "ismcts-vs-heuristic":
         return ours, Seat("heuristic", {"name": "heuristic"}, simulations=1)
+    if pairing == "ismcts-vs-legacy":
+        legacy = {"name": "ismcts", "options": dict(LEGACY_OPTIONS)}
+        return ours, Seat("ismcts (a322b0d)", legacy, simulations=sims, milliseconds=ms)  # type: ignore[arg-type]
     if pairing == "heuristic-vs-random":
         return (
             Seat("heuristic", {"name": "heuristic"}, simulations=1),
@@ -142,9 +161,42 @@ def target_for(pairing: str, players: int) -> tuple[str, Callable[[float], bool]
         return f"first place >= {2 * uniform:.3f} (2x uniform)", lambda s: s >= 2 * uniform
     if pairing == "ismcts-vs-heuristic":
         return f"first place > {uniform:.3f} (uniform)", lambda s: s > uniform
+    if pairing == "ismcts-vs-legacy" and players == 2:
+        return "win share >= 0.55", lambda s: s >= 0.55
     if players == 2:
         return "win share >= 0.65", lambda s: s >= 0.65
     return f"first place > {uniform:.3f} (uniform)", lambda s: s > uniform
+
+
+def parse_budget(text: str) -> dict[str, float | int]:
+    """``"1000"`` (simulations a move) or ``"500ms"`` (milliseconds a move)."""
+    text = text.strip().lower()
+    try:
+        if text.endswith("ms"):
+            value = float(text[:-2])
+            if value > 0:
+                return {"milliseconds": value}
+        elif int(text) >= 1:
+            return {"simulations": int(text)}
+    except ValueError:
+        pass
+    raise ValueError(
+        f"a budget is a number of simulations ('1000') or milliseconds ('500ms'), got {text!r}"
+    )
+
+
+def budget_label(budget: dict[str, float | int]) -> str:
+    if "milliseconds" in budget:
+        return f"{budget['milliseconds']:g} ms"
+    return f"{budget['simulations']} sims"
+
+
+def player_counts(name: str) -> list[int]:
+    """Every player count the game supports (its ``players`` parameter's range)."""
+    spec = next(s for s in games.definition(name).param_specs if s.name == "players")
+    low = spec.min if spec.min is not None else spec.default
+    high = spec.max if spec.max is not None else spec.default
+    return list(range(low, high + 1))
 
 
 def run(
@@ -158,19 +210,32 @@ def run(
     workers: int = 1,
     progress: Callable[[str], None] | None = None,
     ismcts_options: dict[str, Any] | None = None,
+    players: list[int] | None = None,
+    budgets: list[dict[str, float | int]] | None = None,
+    min_games: dict[str, int] | None = None,
+    on_row: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
-    """Plays every pairing in every game; returns the JSON report.
+    """Plays every pairing in every game, player count and budget; returns the JSON report.
 
-    ``ismcts_options`` are the options of our ISMCTS bot (default: its defaults).
+    ``ismcts_options`` are the options of our ISMCTS bot (default: its defaults). ``players``
+    (default: the ``players`` of ``params``, else the game's default) lists player counts;
+    a count a game does not support is skipped. ``budgets`` are the budgets of bot A a move
+    (default: ``simulations``); ``ismcts-vs-openspiel`` always uses ``milliseconds`` for
+    both, and ``ismcts-vs-legacy`` gives both bots the row's budget (equal time with a time
+    budget). ``min_games`` raises the number of games per row for some games. Every row of a
+    game and player count plays the same seeded deals, each once with A in every seat.
     """
     names = names or sorted(games.DEFINITIONS)
+    budgets = budgets or [{"simulations": simulations}]
     report: dict[str, Any] = {
         "seed": seed,
         "games_per_pairing": games_per_pairing,
         "simulations": simulations,
         "milliseconds": milliseconds,
+        "budgets": budgets,
         "ismcts_options": dict(ismcts_options or {}),
         "games": {},
+        "rows": [],
     }
     executor: Executor | None = ProcessPoolExecutor(workers) if workers > 1 else None
     try:
@@ -179,55 +244,99 @@ def run(
             given = {
                 k: v for k, v in (params or {}).items() if k in {s.name for s in defn.param_specs}
             }
-            game_params = defn.validate_params(given)
-            n = game_params["players"]
-            deals = max(1, math.ceil(games_per_pairing / n))
-            rows: dict[str, Any] = {}
-            for pairing in pairings:
-                if progress:
-                    progress(f"{name} {pairing}: {deals * n} games")
-                a, b = seats_for(pairing, simulations, milliseconds, ismcts_options)
-                jobs = [
-                    (name, game_params, a, b, a_seat, seed * 1_000_003 + deal)
-                    for deal in range(deals)
-                    for a_seat in range(n)
-                ]
-                started = time.perf_counter()
-                if executor is None:
-                    results = [play_one(*job) for job in jobs]
-                else:
-                    results = list(executor.map(_play_job, jobs))
-                scores = [r["score"] for r in results]
-                mean = sum(scores) / len(scores)
-                low, high = wilson(mean, len(scores))
-                text, test = target_for(pairing, n)
-                moves_a = sum(r["moves"][0] for r in results)
-                moves_b = sum(r["moves"][1] for r in results)
-                rows[pairing] = {
-                    "a": a.label,
-                    "b": b.label,
-                    "games": len(scores),
-                    "wins": sum(1 for s in scores if s == 1.0),
-                    "shared": sum(1 for s in scores if 0.0 < s < 1.0),
-                    "losses": sum(1 for s in scores if s == 0.0),
-                    "score": round(mean, 4),
-                    "ci95": [round(low, 4), round(high, 4)],
-                    "uniform": round(1.0 / n, 4),
-                    "target": text,
-                    "met": test(mean),
-                    "ms_per_move_a": round(
-                        1000 * sum(r["thinking_s"][0] for r in results) / max(1, moves_a), 1
-                    ),
-                    "ms_per_move_b": round(
-                        1000 * sum(r["thinking_s"][1] for r in results) / max(1, moves_b), 1
-                    ),
-                    "wall_s": round(time.perf_counter() - started, 1),
-                }
-            report["games"][name] = {"params": game_params, "pairings": rows}
+            counts = players or [defn.validate_params(given)["players"]]
+            for count in counts:
+                if count not in player_counts(name):
+                    continue
+                game_params = defn.validate_params({**given, "players": count})
+                wanted = max(games_per_pairing, (min_games or {}).get(name, 0))
+                deals = max(1, math.ceil(wanted / count))
+                for budget in budgets:
+                    for pairing in pairings:
+                        row = _play_row(
+                            name,
+                            game_params,
+                            pairing,
+                            budget,
+                            milliseconds,
+                            deals,
+                            seed,
+                            ismcts_options,
+                            executor,
+                            progress,
+                        )
+                        report["rows"].append(row)
+                        if on_row is not None:
+                            on_row(report)  # so a long run keeps every finished row
+                        entry = report["games"].setdefault(
+                            name, {"params": game_params, "pairings": {}}
+                        )
+                        entry["pairings"].setdefault(pairing, row)
     finally:
         if executor is not None:
             executor.shutdown()
     return report
+
+
+def _play_row(
+    name: str,
+    game_params: dict[str, Any],
+    pairing: str,
+    budget: dict[str, float | int],
+    milliseconds: float,
+    deals: int,
+    seed: int,
+    ismcts_options: dict[str, Any] | None,
+    executor: Executor | None,
+    progress: Callable[[str], None] | None,
+) -> dict[str, Any]:
+    n = game_params["players"]
+    a, b = seats_for(pairing, budget, milliseconds, ismcts_options)
+    if progress:
+        progress(f"{name} ({n} players) {pairing} at {budget_label(budget)}: {deals * n} games")
+    jobs = [
+        (name, game_params, a, b, a_seat, seed * 1_000_003 + deal)
+        for deal in range(deals)
+        for a_seat in range(n)
+    ]
+    started = time.perf_counter()
+    if executor is None:
+        results = [play_one(*job) for job in jobs]
+    else:
+        results = list(executor.map(_play_job, jobs))
+    scores = [r["score"] for r in results]
+    mean = sum(scores) / len(scores)
+    low, high = wilson(mean, len(scores))
+    text, test = target_for(pairing, n)
+    moves_a = sum(r["moves"][0] for r in results)
+    moves_b = sum(r["moves"][1] for r in results)
+    return {
+        "game": name,
+        "players": n,
+        "budget": dict(budget)
+        if pairing != "ismcts-vs-openspiel"
+        else {"milliseconds": milliseconds},
+        "pairing": pairing,
+        "a": a.label,
+        "b": b.label,
+        "games": len(scores),
+        "wins": sum(1 for s in scores if s == 1.0),
+        "shared": sum(1 for s in scores if 0.0 < s < 1.0),
+        "losses": sum(1 for s in scores if s == 0.0),
+        "score": round(mean, 4),
+        "ci95": [round(low, 4), round(high, 4)],
+        "uniform": round(1.0 / n, 4),
+        "target": text,
+        "met": test(mean),
+        "significant": low > 1.0 / n,
+        "ms_per_move_a": round(
+            1000 * sum(r["thinking_s"][0] for r in results) / max(1, moves_a), 1
+        ),
+        "ms_per_move_b": round(
+            1000 * sum(r["thinking_s"][1] for r in results) / max(1, moves_b), 1
+        ),
+        "wall_s": round(time.perf_counter() - started, 1),
+    }
 
 
 def _play_job(job: tuple) -> dict[str, Any]:
@@ -236,14 +345,71 @@ def _play_job(job: tuple) -> dict[str, Any]:
 
 def format_table(report: dict[str, Any]) -> str:
     lines = [
-        f"{'game':<16}{'pairing':<22}{'games':>6}{'score':>8}{'95% CI':>16}{'uniform':>9}  target",
+        f"{'game':<16}{'n':>2} {'budget':<10}{'pairing':<22}{'games':>6}{'score':>8}"
+        f"{'95% CI':>16}{'uniform':>9}  target",
     ]
-    for name, row in report["games"].items():
-        for pairing, r in row["pairings"].items():
-            ci = f"[{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}]"
-            mark = "ok" if r["met"] else "MISSED"
-            lines.append(
-                f"{name:<16}{pairing:<22}{r['games']:>6}{r['score']:>8.3f}{ci:>16}"
-                f"{r['uniform']:>9.3f}  {r['target']} ({mark})"
-            )
+    for r in report["rows"]:
+        ci = f"[{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}]"
+        mark = "ok" if r["met"] else "MISSED"
+        lines.append(
+            f"{r['game']:<16}{r['players']:>2} {budget_label(r['budget']):<10}{r['pairing']:<22}"
+            f"{r['games']:>6}{r['score']:>8.3f}{ci:>16}{r['uniform']:>9.3f}  {r['target']} ({mark})"
+        )
     return "\n".join(lines)
+
+
+GAME_TITLES = {
+    "detective_eye": "Detective Eye",
+    "finger_auction": "Finger Auction",
+    "gallery_rush": "Gallery Rush",
+    "modern_art": "Modern Art",
+}
+
+
+def markdown(report: dict[str, Any], command: str) -> str:
+    """The report as a markdown table, with the command that produced it."""
+    lines = [
+        f"`{command}`",
+        "",
+        "| game | players | budget | pairing | games | score | 95% CI | uniform | target |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in report["rows"]:
+        low, high = r["ci95"]
+        if r["met"] and low > r["uniform"]:
+            verdict = "met (significant)"
+        elif r["met"]:
+            verdict = "met (point estimate)"
+        else:
+            verdict = "missed"
+        lines.append(
+            f"| {GAME_TITLES.get(r['game'], r['game'])} | {r['players']} | "
+            f"{budget_label(r['budget'])} | {r['a']} vs {r['b']} | {r['games']} | "
+            f"{r['score']:.3f} | [{low:.2f}, {high:.2f}] | {r['uniform']:.3f} | "
+            f"{r['target']}: {verdict} |"
+        )
+    return "\n".join(lines)
+
+
+SECTIONS_ANCHOR = "<!-- bench-strength sections -->"
+
+
+def write_docs(path: Path, section: str, text: str) -> None:
+    """Puts ``text`` in the section ``section`` of ``path`` (between its markers).
+
+    A section already there is replaced; a new one goes just before the anchor
+    ``SECTIONS_ANCHOR`` (or at the end of the file without one). Other sections and the rest
+    of the file are left as they are.
+    """
+    begin, end = f"<!-- bench-strength {section} -->", f"<!-- /bench-strength {section} -->"
+    block = f"{begin}\n{text}\n{end}"
+    doc = path.read_text() if path.exists() else ""
+    if begin in doc and end in doc:
+        head, rest = doc.split(begin, 1)
+        _, tail = rest.split(end, 1)
+        doc = head + block + tail
+    elif SECTIONS_ANCHOR in doc:
+        doc = doc.replace(SECTIONS_ANCHOR, f"{block}\n\n{SECTIONS_ANCHOR}", 1)
+    else:
+        doc = doc.rstrip("\n") + f"\n\n{block}\n"
+    path.write_text(doc)

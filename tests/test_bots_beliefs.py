@@ -1,0 +1,149 @@
+"""Beliefs over sampled worlds (``bots.beliefs``) and the search pieces built on them.
+
+The Bayes weights of ISMCTS (one replay per world) and of the best responder (informative steps
+only) are one formula; tempering keeps the pool from collapsing onto one world; unseen moves
+just before our turn are found and searched as the movers' own decisions.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+
+import pytest
+
+import games
+from bots import Budget, make_bot
+from bots.beliefs import (
+    HeuristicModel,
+    bayes_beliefs,
+    effective_size,
+    log_likelihood,
+    normalise,
+    tempered,
+)
+from bots.heuristics import knowledge_for
+from bots.ismcts import LEGACY_OPTIONS, unseen_tail
+from bots.protocol import Worlds
+from games.core.engine import CHANCE
+from games.core.infoset import build_infoset
+
+
+def heuristic_position(name: str, players: int, steps: int, seed: int = 2):
+    """A decision state with a real choice after ``steps`` moves of heuristic play."""
+    defn = games.definition(name)
+    params = defn.validate_params({"players": players})
+    knowledge = knowledge_for(name)
+    rng = random.Random(seed)
+    engine = defn.new_engine(params)
+    while True:
+        assert not engine.is_terminal(), "the game ended before the position: fewer steps"
+        if engine.current_player() == CHANCE:
+            engine.apply(engine.sample_chance(rng))
+            continue
+        if len(engine.history) >= steps and len(engine.legal_actions()) > 2:
+            return defn, params, engine
+        engine.apply(knowledge.choose(engine, rng))
+
+
+def pool_of(defn, params, engine, size: int) -> Worlds:
+    infoset = build_infoset(defn, params, engine, engine.current_player())
+    return Worlds.from_infoset(defn, params, infoset, random.Random(0))
+
+
+def test_one_pass_weights_equal_the_informative_step_weights():
+    """Skipping the factors shared by every world changes nothing after normalisation."""
+    defn, params, engine = heuristic_position("detective_eye", 3, 25)
+    worlds = pool_of(defn, params, engine, 12)
+    pool = [worlds.first] + [worlds.sample(random.Random(i)) for i in range(11)]
+    model = HeuristicModel(knowledge_for("detective_eye"))
+    seat = worlds.seat
+    skipping = bayes_beliefs(worlds.fresh, pool, seat, model.probability, 0.3)
+    one_pass = normalise(
+        [log_likelihood(worlds.fresh, w, seat, model.probability, 0.3) for w in pool]
+    )
+    assert skipping.steps_weighed > 0
+    assert one_pass == pytest.approx(skipping.weights, rel=1e-9, abs=1e-12)
+    # The evidence matters: the worlds are not all equally likely.
+    assert max(one_pass) > 2 * min(one_pass)
+
+
+def test_tempering_keeps_the_asked_share_of_worlds_and_leaves_flat_weights_alone():
+    logs = [0.0, -40.0, -80.0, -3.0, -1.0, -60.0, -7.0, -20.0]
+    weights, beta = tempered(logs, 4.0)
+    assert effective_size(weights) >= 4.0 - 1e-6
+    assert 0.0 < beta < 1.0
+    assert weights.index(max(weights)) == 0  # tempering keeps the order of the likelihoods
+    flat, beta = tempered([-1.0, -1.1, -0.9], 2.0)
+    assert beta == 1.0 and flat == pytest.approx(normalise([-1.0, -1.1, -0.9]))
+
+
+def test_the_search_reports_a_tempered_pool():
+    defn, params, engine = heuristic_position("detective_eye", 4, 50)
+    infoset = build_infoset(defn, params, engine, engine.current_player())
+    options = {"beliefs": "heuristic", "belief_worlds": 24, "belief_effective": 0.25}
+    hint = make_bot({"name": "ismcts", "options": options}).hint(
+        defn, params, infoset, Budget(simulations=60), seed=1
+    )
+    assert hint.extra["worlds"] == 24
+    assert 6.0 - 1e-6 <= hint.extra["effective_worlds"] <= 24.0
+    assert hint.iterations == 60
+
+
+def small_finger_auction():
+    defn = games.definition("finger_auction")
+    params = defn.validate_params(
+        dict(importlib.import_module("games.finger_auction").SMALL_VARIANT)
+    )
+    engine = defn.new_engine(params)
+    rng = random.Random(4)
+    while engine.current_player() == CHANCE:
+        engine.apply(engine.sample_chance(rng))
+    return defn, params, engine
+
+
+def test_a_finger_bid_we_did_not_see_is_an_unseen_move_and_ours_is_not():
+    defn, params, engine = small_finger_auction()
+    first = pool_of(defn, params, engine, 1)
+    assert unseen_tail(first.first, first.seat, first.fresh) == 0
+    engine.apply(engine.legal_actions()[0])  # seat 0's hidden finger bid
+    second = pool_of(defn, params, engine, 1)
+    assert second.seat == 1
+    assert unseen_tail(second.first, 1, second.fresh) == 1
+
+
+def test_unseen_moves_in_the_tree_keep_budgets_and_answer_per_information_set():
+    defn, params, engine = small_finger_auction()
+    engine.apply(engine.legal_actions()[-1])
+    infoset = build_infoset(defn, params, engine, 1)
+    bot = make_bot({"name": "ismcts", "options": {"hidden_moves": "tree"}})
+    hint = bot.hint(defn, params, infoset, Budget(simulations=50), seed=3)
+    assert hint.iterations == 50
+    assert sum(s.visits for s in hint.policy) == 50  # every iteration reaches our decision
+    other = defn.new_engine(params)
+    for action in engine.history[:-1]:
+        other.apply(action)
+    other.apply(other.legal_actions()[0])  # another hidden bid: the same information set
+    assert other.history != engine.history
+    same = build_infoset(defn, params, other, 1)
+    assert json.dumps(same, sort_keys=True) == json.dumps(infoset, sort_keys=True)
+    again = bot.hint(defn, params, same, Budget(simulations=50), seed=3)
+    assert [(s.action, s.visits) for s in again.policy] == [
+        (s.action, s.visits) for s in hint.policy
+    ]
+
+
+def test_searching_unseen_moves_makes_finger_auction_less_exploitable():
+    """Exact NashConv on the reduced variant: a fixed model of the hidden bid is exploited."""
+    from bots.cfr.tree import build_engine_tree
+    from evaluation.exploitability import bot_exploitability
+
+    defn, params, _ = small_finger_auction()
+    tree = build_engine_tree(defn, params)
+    conv = {}
+    for label, hidden in (("sample", "sample"), ("tree", "tree")):
+        bot = make_bot({"name": "ismcts", "options": {**LEGACY_OPTIONS, "hidden_moves": hidden}})
+        report = bot_exploitability("finger_auction", params, bot, Budget(150), 0, tree=tree)
+        conv[label] = report["nash_conv"]
+    assert conv["tree"] < 0.8 * conv["sample"], conv
