@@ -38,7 +38,7 @@ import pyspiel
 import games
 from bots import Budget, make_bot
 from bots.ismcts import LEGACY_OPTIONS
-from games.core.engine import CHANCE
+from games.core.episode import play_episode, sampled_chance
 from games.core.infoset import build_infoset
 
 PAIRINGS = ("ismcts-vs-random", "ismcts-vs-heuristic", "ismcts-vs-openspiel")
@@ -117,21 +117,19 @@ def play_one(
     n = game.num_players()
     choose_a, choose_b = _chooser(a, game), _chooser(b, game)
     engine = game.definition.new_engine(game.params)
-    chance = random.Random(deal_seed)
     seeds = random.Random(deal_seed * 7919 + 1)
     moves = [0, 0]
     thinking = [0.0, 0.0]
-    while not engine.is_terminal():
-        player = engine.current_player()
-        if player == CHANCE:
-            engine.apply(engine.sample_chance(chance))
-            continue
+
+    def choose(engine: Any, player: int, _: int) -> int:
         mine = player == a_seat
         started = time.perf_counter()
         action = (choose_a if mine else choose_b)(engine, seeds.getrandbits(62))
         thinking[0 if mine else 1] += time.perf_counter() - started
         moves[0 if mine else 1] += 1
-        engine.apply(action)
+        return action
+
+    play_episode(engine, choose, sampled_chance(random.Random(deal_seed)))
     returns = engine.returns()
     best = max(returns)
     winners = [s for s in range(n) if returns[s] == best]
