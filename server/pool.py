@@ -299,6 +299,3 @@ class SearchPool:
                 "busy_pids": sorted(w.process.pid for w in self._all if w.busy),
                 **self.stats,
             }
-
-    def worker_pids(self) -> list[int]:
-        return self.info()["pids"]

@@ -28,7 +28,6 @@ perfect recall and check it while building.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -43,11 +42,6 @@ TERMINAL = -4
 
 class TreeTooLarge(ValueError):
     """The game has more histories than the limit the caller allowed."""
-
-
-def key_digest(key: Any) -> str:
-    """A short stable name for an information-set key (its ``repr`` hashed), for data files."""
-    return hashlib.sha1(repr(key).encode()).hexdigest()[:16]
 
 
 @dataclass
