@@ -15,9 +15,9 @@ against that one server:
    seeds for a Modern Art bid step at ``money: 10000`` (target: the HTTP process's resident
    memory grows by at most 200 MiB).
 
-Every client here comes from 127.0.0.1, so the per-client cost limits are turned off for the
-bench's server (they would measure the limits, not the service); the reliability tests
-(tests/test_reliability.py) check the limits themselves.
+Every client here comes from 127.0.0.1, so the per-client cost limits and the match quota are
+off for the bench's server (they would measure the limits, not the service); the reliability
+tests (tests/test_reliability.py) check the limits themselves.
 
 All traffic goes to the loopback address, every loop is bounded in time, and the server is
 stopped at the end whatever happens.
@@ -312,8 +312,13 @@ def run(
             stop_server(process)
 
 
-# All bench clients share one address: per-client cost limits off (see the module docstring).
-BENCH_ENV = {"ATELIER_CLIENT_MAX_SEARCHES": "0", "ATELIER_CLIENT_SEARCH_MS_PER_MINUTE": "0"}
+# All bench clients share one address: per-client cost limits and the match quota off (see the
+# module docstring).
+BENCH_ENV = {
+    "ATELIER_CLIENT_MAX_SEARCHES": "0",
+    "ATELIER_CLIENT_SEARCH_MS_PER_MINUTE": "0",
+    "ATELIER_MATCH_QUOTA_PER_CLIENT": "0",
+}
 
 
 def _attacks(
