@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from games.core.engine import CHANCE, TERMINAL
+from games.core.engine import Engine
 from games.detective_eye.engine import PHASE_NAMES, DetectiveEyeEngine
 
 SETTINGS = [
@@ -33,15 +33,8 @@ SETTINGS = [
 
 
 def plain_playout(engine: DetectiveEyeEngine, rng: random.Random) -> list[float]:
-    while True:
-        player = engine.current_player()
-        if player == TERMINAL:
-            return engine.returns()
-        if player == CHANCE:
-            engine.apply(engine.sample_chance(rng))
-            continue
-        legal = engine.player_actions()
-        engine.apply(legal[int(rng.random() * len(legal))])
+    """The generic uniform rollout (``Engine.random_playout``, which the engine overrides)."""
+    return Engine.random_playout(engine, rng)
 
 
 def positions(settings: dict, seed: int) -> list[DetectiveEyeEngine]:

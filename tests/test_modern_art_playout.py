@@ -16,7 +16,7 @@ import pytest
 
 from bots.ismcts import search
 from bots.protocol import Budget, Worlds
-from games.core.engine import CHANCE, TERMINAL
+from games.core.engine import CHANCE, Engine
 from games.core.infoset import build_infoset
 from games.modern_art import MODERN_ART
 from games.modern_art.engine import PHASE_NAMES, ModernArtEngine
@@ -43,16 +43,8 @@ def params_of(overrides: dict) -> dict:
 
 
 def plain_playout(engine: ModernArtEngine, rng: random.Random) -> list[float]:
-    """The generic uniform rollout of ``bots.ismcts`` (what ``random_playout`` must equal)."""
-    while True:
-        player = engine.current_player()
-        if player == TERMINAL:
-            return engine.returns()
-        if player == CHANCE:
-            engine.apply(engine.sample_chance(rng))
-            continue
-        legal = engine.player_actions()
-        engine.apply(legal[int(rng.random() * len(legal))])
+    """The generic uniform rollout (``Engine.random_playout``, which the engine overrides)."""
+    return Engine.random_playout(engine, rng)
 
 
 def positions(params: dict, seed: int, count: int) -> list[ModernArtEngine]:
