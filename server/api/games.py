@@ -102,14 +102,20 @@ def game_detail(game: str) -> Response:
 def rules(game: str) -> Response:
     """The rules as Markdown, from ``docs/rules/<game>.md`` when the source tree is present."""
     defn = hints().definition(game)
-    path = (REPO_ROOT / defn.rules_doc) if defn.rules_doc else None
-    if path is None or not path.is_file():
+    text = rules_markdown(defn)
+    if text is None:
         raise NotFound(
             f"the rules of {game} are not installed with this server"
             + (f" (see {defn.rules_doc} in the source tree)" if defn.rules_doc else ""),
             code="rules_not_found",
         )
-    return Response(path.read_text(encoding="utf-8"), mimetype="text/markdown")
+    return Response(text, mimetype="text/markdown")
+
+
+def rules_markdown(defn: games.GameDefinition) -> str | None:
+    """The game's rules document (``defn.rules_doc``), or ``None`` when it is not installed."""
+    path = (REPO_ROOT / defn.rules_doc) if defn.rules_doc else None
+    return path.read_text(encoding="utf-8") if path is not None and path.is_file() else None
 
 
 @bp.post("/games/<game>/hint")

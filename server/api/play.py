@@ -19,9 +19,9 @@ from flask import Blueprint, Response, redirect, send_from_directory
 from markupsafe import escape
 
 import games
+from server.api.games import rules_markdown
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static" / "play"
-REPO_ROOT = Path(games.__file__).resolve().parent.parent
 
 bp = Blueprint(
     "play",
@@ -58,14 +58,14 @@ def rules_page(game: str) -> Response:
             status=404,
         )
     defn = games.definition(game)
-    path = REPO_ROOT / defn.rules_doc if defn.rules_doc else None
-    if path is None or not path.is_file():
+    text = rules_markdown(defn)
+    if text is None:
         return _html_page(
             f"{defn.long_name}: rules",
             "<p>The rules of this game are not installed with this server.</p>",
             status=404,
         )
-    body = render_markdown(path.read_text(encoding="utf-8"))
+    body = render_markdown(text)
     return _html_page(f"{defn.long_name}: rules", body)
 
 
