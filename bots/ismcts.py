@@ -23,7 +23,8 @@ Planning", ECML 2006). Each iteration:
 4. **Roll out** to the end with the random or the game's heuristic policy, or cut the rollout
    after ``rollout_depth`` player decisions and use the game's heuristic evaluation. A uniform
    random rollout to the end runs in the engine's own ``random_playout`` when it has one
-   (Modern Art): the same draws and actions as the generic loop, without its per-step calls.
+   (``Engine`` has the generic loop; Modern Art and Detective Eye override it with faster ones
+   making the same draws and actions, each pinned by a test).
 5. **Back up** the returns of *every* seat; each node accumulates the return of the player who
    moves there, so 3-5 player games are searched with each seat maximising its own return.
 
