@@ -186,7 +186,9 @@ class AtelierServer(BaseApplication):
         runtime = worker.wsgi.extensions["atelier"]
         if isinstance(worker, GeventWorker):
             runtime.store.count()  # creates the schema here, in the hub, before any request
-            runtime.store = InThreadpool(runtime.store)
+            # The match service holds the store too: both must see the wrapped one.
+            store = InThreadpool(runtime.store)
+            runtime.store = worker.wsgi.extensions["atelier.matches"].store = store
         runtime.pool.start()
         for _ in range(runtime.pool.size):
             runtime.pool.run("ping", {}, 30.0)
