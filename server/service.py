@@ -94,10 +94,6 @@ class Resources:
         }
 
 
-# The name the rest of the service (and ``atelier serve``'s worker hook) used before the split.
-Runtime = Resources
-
-
 class Atelier:
     """Flask extension: ``Atelier().init_app(app)`` wires the resources and services."""
 
@@ -121,9 +117,6 @@ atelier = Atelier()
 def resources() -> Resources:
     """The ``Resources`` of the app handling the current request."""
     return current_app.extensions["atelier"]
-
-
-runtime = resources
 
 
 def hints() -> HintService:

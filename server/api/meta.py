@@ -11,7 +11,7 @@ from server.docs_page import DOCS_HTML
 from server.limits import API_KEY_HEADER
 from server.openapi import build_openapi
 from server.routes import documented, public
-from server.service import runtime
+from server.service import resources
 
 bp = Blueprint("meta", __name__)
 
@@ -48,7 +48,7 @@ def healthz() -> Response:
     When API keys are on, a monitor without a key still learns that the service answers, and
     nothing about how it is set up.
     """
-    rt = runtime()
+    rt = resources()
     if rt.config.api_keys and not _has_valid_key(rt.config.api_keys):
         return jsonify({"status": "ok"})
     details = rt.health()
@@ -76,7 +76,7 @@ def _has_valid_key(keys: tuple[str, ...]) -> bool:
 def openapi() -> Response:
     doc = current_app.extensions.get("atelier_openapi")
     if doc is None:
-        rt = runtime()
+        rt = resources()
         doc = build_openapi(current_app, rt.version, bool(rt.config.api_keys))
         current_app.extensions["atelier_openapi"] = doc
     return jsonify(doc)
