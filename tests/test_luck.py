@@ -21,7 +21,7 @@ from evaluation.tournament import (
 )
 from evaluation.tournament.stats import mean_ci
 from games.core.engine import CHANCE
-from games.core.episode import Step
+from games.core.episode import Step, play_episode, stream_chance
 
 GAME = "gallery_rush"
 
@@ -180,3 +180,34 @@ def _tmp():
     from pathlib import Path
 
     return Path(tempfile.mkdtemp()) / "g.jsonl"
+
+
+@pytest.mark.parametrize(
+    ("game", "params"), [("modern_art", {"players": 3}), ("detective_eye", {"players": 4})]
+)
+def test_every_game_of_a_deal_gets_the_same_chance_outcomes_whatever_is_played(game, params):
+    """Why luck correction cannot reduce variance in these games (docs/evaluation.md): the
+    deal's stream of uniforms resolves every chance step the same way in every game of a deal,
+    however differently the players play, so duplicate deals already cancel all chance luck.
+    (Gallery Rush fails this: its draws depend on the play.)"""
+    defn = games.definition(game)
+    full = defn.validate_params(params)
+    outcomes = []
+    for play_seed in range(3):
+        engine = defn.new_engine(full)
+        seen: list[int] = []
+        play = random.Random(play_seed)
+
+        def on_step(_engine, step: Step, seen=seen) -> None:
+            if step.player == CHANCE:
+                seen.append(step.action)
+
+        play_episode(
+            engine,
+            lambda e, _seat, _k, play=play: play.choice(e.legal_actions()),
+            stream_chance(random.Random(7)),
+            on_step,
+        )
+        outcomes.append(seen)
+    assert outcomes[0], "the game had no chance steps"
+    assert outcomes[1] == outcomes[0] and outcomes[2] == outcomes[0]
