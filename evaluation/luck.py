@@ -50,7 +50,7 @@ from games.core.seeds import derive_seed
 
 VALUES = ("rollout", "heuristic")
 DEFAULT_VALUE: dict[str, dict[str, Any]] = {
-    "gallery_rush": {"value": "rollout", "rollouts": 64, "policy": "random"},
+    "gallery_rush": {"value": "rollout", "rollouts": 128, "policy": "random"},
     "detective_eye": {"value": "rollout", "rollouts": 16, "policy": "heuristic"},
     "finger_auction": {"value": "rollout", "rollouts": 16, "policy": "heuristic"},
     "modern_art": {"value": "heuristic"},
