@@ -183,7 +183,12 @@ def _tmp():
 
 
 @pytest.mark.parametrize(
-    ("game", "params"), [("modern_art", {"players": 3}), ("detective_eye", {"players": 4})]
+    ("game", "params"),
+    [
+        ("modern_art", {"players": 3}),
+        ("detective_eye", {"players": 4}),
+        ("finger_auction", {"players": 3}),
+    ],
 )
 def test_every_game_of_a_deal_gets_the_same_chance_outcomes_whatever_is_played(game, params):
     """Why luck correction cannot reduce variance in these games (docs/evaluation.md): the
