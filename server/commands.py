@@ -37,6 +37,14 @@ import games
     help="SQLite file for hosted matches.  [default: ~/.local/share/atelier/matches.sqlite3]",
 )
 @click.option(
+    "--redis",
+    "redis_url",
+    default=None,
+    help="Redis URL (redis://[:password@]host:port/db) holding the results cache and the rate "
+    "and cost limits, shared by every instance using it; env ATELIER_REDIS.  [default: none, "
+    "in-process]",
+)
+@click.option(
     "--api-key",
     "api_keys",
     multiple=True,
@@ -63,6 +71,7 @@ def serve(
     http_worker: str | None,
     http_threads: int | None,
     match_db: str | None,
+    redis_url: str | None,
     api_keys: tuple[str, ...],
     rate_limit: int | None,
     config_path: str | None,
@@ -70,6 +79,7 @@ def serve(
 ) -> None:
     """Run the hint service under gunicorn (defaults need no configuration file)."""
     from server.config import ConfigError, ServiceConfig
+    from server.redis_conn import redacted_url
     from server.serve import run
 
     try:
@@ -81,18 +91,34 @@ def serve(
             http_worker=http_worker,
             http_threads=http_threads,
             match_db=match_db,
+            redis_url=redis_url,
             api_keys=list(api_keys) or None,
             rate_limit_per_minute=rate_limit,
         )
     except ConfigError as err:
         raise click.UsageError(str(err)) from None
+    check_redis(config)
     click.echo(
         f"atelier serve: http://{config.host}:{config.port}/docs  "
         f"({config.search_workers} search workers, {config.http_worker} HTTP front, "
-        f"matches in {config.match_db})",
+        f"matches in {config.match_db}"
+        + (f", cache and limits in {redacted_url(config.redis_url)}" if config.redis_url else "")
+        + ")",
         err=True,
     )
     run(config, access_log=access_log)
+
+
+def check_redis(config: object) -> None:
+    """A Redis that does not answer at start-up is one line naming it, not a worker crash."""
+    from server.redis_conn import RedisStartupError, shared_redis
+
+    try:
+        shared = shared_redis(config)
+    except RedisStartupError as err:
+        raise click.ClickException(str(err)) from None
+    if shared is not None:
+        shared.close()
 
 
 @click.command("service")

@@ -41,6 +41,7 @@ def ping() -> Response:
     tag="meta",
     response="HealthOut",
     description="the service is up",
+    errors=("503",),
 )
 def healthz() -> Response:
     """Liveness for anyone; the details (paths, PIDs, limits, counters) only for a key holder.
@@ -49,6 +50,7 @@ def healthz() -> Response:
     nothing about how it is set up.
     """
     rt = resources()
+    rt.check_shared()  # with --redis: 503 redis_unavailable when it does not answer
     if rt.config.api_keys and not _has_valid_key(rt.config.api_keys):
         return jsonify({"status": "ok"})
     details = rt.health()
