@@ -131,16 +131,20 @@ def _ms(seconds: float | None) -> float | None:
 
 
 def hammer(
-    port: int,
+    port: int | list[int],
     clients: int,
     seconds: float,
     make_request: Callable[[int, int, Client], int],
     max_requests: int | None = None,
+    rotate_each_request: bool = False,
 ) -> dict[str, Any]:
     """``clients`` threads call ``make_request(client, i, conn)`` until time (or count) is up.
 
-    ``make_request`` returns the number of HTTP errors it saw; latencies are per call.
+    ``make_request`` returns the number of HTTP errors it saw; latencies are per call. With
+    several ports (a fleet), call ``i`` goes to port ``i mod n`` (round-robin), or with
+    ``rotate_each_request`` every HTTP request of a call goes to the next port in turn.
     """
+    ports = [port] if isinstance(port, int) else list(port)
     latencies: list[float] = []
     statuses: Counter = Counter()
     errors = 0
@@ -150,13 +154,14 @@ def hammer(
 
     def loop(index: int) -> None:
         nonlocal errors
-        conn = Client(port)
+        conns = [Client(p) for p in ports]
         try:
             while time.perf_counter() < stop_at:
                 with lock:
                     i = next(counter, None)
                 if i is None:
                     return
+                conn: Any = _Rotating(conns, i) if rotate_each_request else conns[i % len(conns)]
                 t0 = time.perf_counter()
                 try:
                     status_list: list[int] = []
@@ -169,7 +174,8 @@ def hammer(
                     errors += bad
                     statuses.update(status_list)
         finally:
-            conn.close()
+            for conn in conns:
+                conn.close()
 
     started = time.perf_counter()
     threads = [threading.Thread(target=loop, args=(k,), daemon=True) for k in range(clients)]
@@ -178,6 +184,19 @@ def hammer(
     for t in threads:
         t.join(seconds + 120)
     return summarize(latencies, time.perf_counter() - started, errors, statuses)
+
+
+class _Rotating:
+    """The connections of a fleet seen as one: each request goes to the next instance."""
+
+    def __init__(self, clients: list[Client], start: int) -> None:
+        self.clients = clients
+        self.next = start
+
+    def request(self, *args: Any, **kw: Any) -> tuple[int, Any]:
+        client = self.clients[self.next % len(self.clients)]
+        self.next += 1
+        return client.request(*args, **kw)
 
 
 class _Recorder:

@@ -123,7 +123,9 @@ def check_redis(config: object) -> None:
 
 @click.command("service")
 @click.option("--seconds", default=10.0, show_default=True, help="Length of each short phase.")
-@click.option("--soak-seconds", default=60.0, show_default=True, help="Length of the soak.")
+@click.option(
+    "--soak-seconds", "--soak", default=60.0, show_default=True, help="Length of the soak."
+)
 @click.option(
     "--uncached-seconds", default=30.0, show_default=True, help="Length of the latency phase."
 )
@@ -144,6 +146,23 @@ def check_redis(config: object) -> None:
     show_default=True,
     help="Hints of the memory scenario (0 skips it; the issue's target is set at 10000).",
 )
+@click.option(
+    "--instances",
+    default=1,
+    show_default=True,
+    help="Instances of the fleet (with --redis): measured against one instance with as many "
+    "search workers in all.",
+)
+@click.option("--redis", "redis_url", default=None, help="Redis URL the fleet shares.")
+@click.option(
+    "--db", "db_url", default=None, help="PostgreSQL URL the fleet shares (default: none)."
+)
+@click.option(
+    "--workers-per-instance",
+    default=1,
+    show_default=True,
+    help="Search workers of each fleet instance.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
 def bench_service(
     seconds: float,
@@ -156,16 +175,29 @@ def bench_service(
     seed: int,
     slow_connections: int,
     memory_requests: int,
+    instances: int,
+    redis_url: str | None,
+    db_url: str | None,
+    workers_per_instance: int,
     as_json: bool,
 ) -> None:
     """Latency and throughput of `atelier serve` on 127.0.0.1, against its trivial endpoint;
-    then slow connections and memory under megabyte answers, each with its target."""
+    then slow connections and memory under megabyte answers, each with its target.
+
+    With --redis (and --instances N): a fleet of N instances sharing the Redis (and the
+    PostgreSQL store of --db) against one instance with the same total search workers, as
+    ratios measured in the same run, then a soak of the fleet (server/bench_fleet.py)."""
     from server import bench
 
     if min(seconds, soak_seconds, uncached_seconds, budget_ms) <= 0 or clients < 1:
         raise click.UsageError("every duration, --clients and --budget-ms must be > 0")
     if min(slow_connections, memory_requests) < 0:
         raise click.UsageError("--slow-connections and --memory-requests must be >= 0")
+    if redis_url or db_url or instances != 1:
+        return _bench_fleet(
+            instances, redis_url, db_url, workers_per_instance, seconds, soak_seconds,
+            uncached_seconds, clients, budget_ms, bot, names, seed, as_json,
+        )  # fmt: skip
     report = bench.run(
         seconds=seconds,
         soak_seconds=soak_seconds,
@@ -184,3 +216,49 @@ def bench_service(
         sys.stdout.write("\n")
     else:
         click.echo(bench.format_report(report))
+
+
+def _bench_fleet(
+    instances: int,
+    redis_url: str | None,
+    db_url: str | None,
+    workers_per_instance: int,
+    seconds: float,
+    soak_seconds: float,
+    uncached_seconds: float,
+    clients: int,
+    budget_ms: float,
+    bot: str | None,
+    names: tuple[str, ...],
+    seed: int,
+    as_json: bool,
+) -> None:
+    from server import bench_fleet
+
+    if not redis_url:
+        raise click.UsageError("a fleet shares its cache and limits: give --redis redis://...")
+    if instances < 1 or workers_per_instance < 1:
+        raise click.UsageError("--instances and --workers-per-instance must be >= 1")
+    problem = bench_fleet.check_db_url(db_url)
+    if problem:
+        raise click.UsageError(problem)
+    report = bench_fleet.run(
+        instances,
+        redis_url,
+        db_url,
+        workers_per_instance,
+        seconds=seconds,
+        soak_seconds=soak_seconds,
+        uncached_seconds=uncached_seconds,
+        soak_clients=clients,
+        budget_ms=budget_ms,
+        bot=bot,
+        names=list(names) or None,
+        seed=seed,
+        progress=lambda text: click.echo(text + " ...", err=True),
+    )
+    if as_json:
+        json.dump(report, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        click.echo(bench_fleet.format_report(report))

@@ -448,3 +448,42 @@ def test_redis_config_url_env_alias_and_redaction():
 def test_a_redis_error_is_a_redis_unavailable_apierror():
     assert issubclass(RedisUnavailable, ApiError)
     assert RedisUnavailable("x").status == 503 and RedisUnavailable("x").code == "redis_unavailable"
+
+
+# --- the fleet bench -------------------------------------------------------------------------
+def test_the_fleet_bench_refuses_a_store_the_instances_do_not_share():
+    from evaluation.cli import main
+
+    args = ["bench", "service", "--instances", "3", "--redis", "redis://127.0.0.1:1/0"]
+    result = CliRunner().invoke(main, [*args, "--db", "/tmp/m.sqlite3"])
+    assert result.exit_code == 2 and "a fleet needs one match store" in result.output
+    result = CliRunner().invoke(main, ["bench", "service", "--instances", "3"])
+    assert result.exit_code == 2 and "--redis" in result.output
+
+
+def test_the_fleet_bench_shares_its_cache_and_cleans_up(redis_url):
+    """Two real instances on the Redis: the fleet's hit rate is one instance's, the soak has no
+    errors, and the bench leaves no keys behind."""
+    from server import bench_fleet
+
+    report = bench_fleet.run(
+        2,
+        redis_url,
+        seconds=1,
+        soak_seconds=3,
+        uncached_seconds=2,
+        soak_clients=4,
+        budget_ms=50,
+        bot="random",
+        names=["gallery_rush"],
+        hit_requests=24,
+    )
+    hits = report["hit_rate"]
+    assert hits["fleet"]["hit_rate"] == hits["reference"]["hit_rate"]
+    assert hits["fleet"]["hit_rate"] == hits["fleet"]["best_possible"] == 0.75
+    assert report["soak"]["errors"] == 0 and report["soak"]["requests"] > 0
+    assert report["fleet_figures"]["cached_hint"]["errors"] == 0
+    assert report["fleet_cache"]["backend"] == "redis"
+    leftover = SharedRedis(redis_url, report["fleet"]["redis_prefix"])
+    assert not list(leftover.client.scan_iter(match=leftover.key("*")))
+    assert "ratio" in bench_fleet.format_report(report)
