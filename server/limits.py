@@ -10,6 +10,7 @@ table, so a flood of distinct clients cannot grow memory without bound.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import itertools
 import threading
@@ -310,6 +311,12 @@ return 1
 )
 
 
+def client_key(client: str) -> str:
+    """``client`` as it appears in Redis key names: a digest, so that an API key (``key:...``)
+    is never readable by whoever can list the keys."""
+    return hashlib.sha256(client.encode()).hexdigest()[:32]
+
+
 class RedisAccessControl(AccessControl):
     """``AccessControl`` whose token buckets live in Redis, one per client for the whole fleet.
 
@@ -325,7 +332,7 @@ class RedisAccessControl(AccessControl):
         if self.rate <= 0:
             return
         taken, left = self._take(
-            [self.shared.key("rate", client)], [self.rate / 1000.0, self.burst]
+            [self.shared.key("rate", client_key(client))], [self.rate / 1000.0, self.burst]
         )
         if int(taken):
             return
@@ -356,7 +363,8 @@ class RedisCostLimiter(CostLimiter):
         self._held: dict[str, int] = {}
 
     def _keys(self, client: str) -> list[str]:
-        return [self.shared.key("cost", "ms", client), self.shared.key("cost", "run", client)]
+        digest = client_key(client)
+        return [self.shared.key("cost", "ms", digest), self.shared.key("cost", "run", digest)]
 
     def acquire(self, client: str, hold_s: float | None = None) -> str | None:
         """Admits one task of ``client`` (returns its lease) or raises 429 with Retry-After."""

@@ -166,6 +166,17 @@ def test_without_redis_the_in_process_versions_stay(tmp_path):
     close_app(app)
 
 
+def test_api_keys_never_appear_in_redis_key_names(shared):
+    access = RedisAccessControl(shared, ("sekrit-key-123",), per_minute=60, burst=5)
+    client = access.client_id("sekrit-key-123", "10.0.0.1")
+    access.charge(client)
+    costs = RedisCostLimiter(shared, 2, 1000.0, 0.1)
+    costs.release(client, 5.0, costs.acquire(client, hold_s=5))
+    names = [k.decode() for k in shared.client.scan_iter(match=shared.key("*"))]
+    assert len(names) >= 2  # the rate bucket and the search-time bucket
+    assert not any("sekrit" in name for name in names)
+
+
 # --- atomicity -------------------------------------------------------------------------------
 def run_threads(count: int, target) -> None:
     threads = [threading.Thread(target=target, args=(k,)) for k in range(count)]
