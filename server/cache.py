@@ -209,12 +209,13 @@ return 1
 """
 )
 
-# KEYS as above. ARGV: entry prefix, member, count a miss (1/0). A hit is the most recently
-# used entry from now on.
+# KEYS as above. ARGV: entry prefix, member, count a miss (1/0), hits of the near cache not
+# yet counted. A hit is the most recently used entry from now on.
 _LUA_GET = (
     _LUA_DROP
     + """
 local value = redis.call('GET', ARGV[1] .. ARGV[2])
+if tonumber(ARGV[4]) > 0 then redis.call('HINCRBY', KEYS[4], 'hits', ARGV[4]) end
 if value then
   redis.call('ZADD', KEYS[1], 'XX', now, ARGV[2])
   redis.call('HINCRBY', KEYS[4], 'hits', 1)
@@ -264,9 +265,17 @@ class RedisResultCache:
       ``maxmemory-policy noeviction`` or ``volatile-*``; an entry evicted by Redis anyway is
       just a miss, and its bytes leave the accounting when it reaches the end of the order).
 
+    In front of Redis, each instance keeps a small near cache (a ``ResultCache`` of
+    ``near_bytes``, config ``cache_near_bytes``, 0 = none) of the entries it has read or
+    written: an entry's key names everything its answer depends on (game version included), so
+    an entry never changes and a copy cannot be stale; a hot entry then costs no Redis round
+    trip. Its hits do not refresh the entry's place in Redis's order (Redis may drop it first;
+    the next instance that needs it searches and stores it again).
+
     Counters: ``hits``/``misses`` are this instance's; ``fleet_hits``/``fleet_misses`` count
-    every instance's lookups (kept in Redis by the same scripts). A Redis that does not answer
-    raises ``RedisUnavailable`` (503).
+    every instance's lookups (kept in Redis by the same scripts; near-cache hits are added
+    with the instance's next Redis lookup or ``info``). A Redis that does not answer raises
+    ``RedisUnavailable`` (503).
     """
 
     ENTRY_OVERHEAD = 200
@@ -278,6 +287,7 @@ class RedisResultCache:
         ttl: float,
         max_bytes: int = 64 * 1024 * 1024,
         max_entry_bytes: int = 4 * 1024 * 1024,
+        near_bytes: int = 0,
     ) -> None:
         self.shared = shared
         self.maxsize = maxsize
@@ -293,6 +303,12 @@ class RedisResultCache:
         self.hits = 0
         self.misses = 0
         self.too_big = 0
+        self.near = (
+            ResultCache(maxsize, ttl, near_bytes, max_entry_bytes)
+            if self.enabled and near_bytes > 0
+            else None
+        )
+        self._near_hits = 0  # not yet added to the fleet's counter in Redis
 
     @classmethod
     def from_config(cls, config: Any, shared: Any) -> RedisResultCache:
@@ -302,7 +318,13 @@ class RedisResultCache:
             config.cache_ttl_s,
             config.cache_max_bytes,
             config.cache_max_entry_bytes,
+            config.cache_near_bytes,
         )
+
+    def _take_near_hits(self) -> int:
+        with self._lock:
+            count, self._near_hits = self._near_hits, 0
+            return count
 
     def _lookup(self, key: str, count_miss: bool) -> Any | None:
         if not self.enabled:
@@ -310,13 +332,33 @@ class RedisResultCache:
                 with self._lock:
                     self.misses += 1
             return None
-        raw = self._get(self._keys, [self._entry_prefix, key, "1" if count_miss else "0"])
+        if self.near is not None:
+            value = self.near.peek(key)
+            if value is not None:
+                with self._lock:
+                    self.hits += 1
+                    self._near_hits += 1
+                return value
+        pending = self._take_near_hits()
+        try:
+            raw = self._get(
+                self._keys, [self._entry_prefix, key, "1" if count_miss else "0", pending]
+            )
+        except Exception:
+            with self._lock:
+                self._near_hits += pending
+            raise
         with self._lock:
             if raw is not None:
                 self.hits += 1
             elif count_miss:
                 self.misses += 1
-        return None if raw is None else decode_entry(raw)
+        if raw is None:
+            return None
+        value = decode_entry(raw)
+        if self.near is not None:
+            self.near.put(key, value)
+        return value
 
     def get(self, key: str) -> Any | None:
         return self._lookup(key, count_miss=True)
@@ -347,6 +389,8 @@ class RedisResultCache:
                 len(raw),
             ],
         )
+        if self.near is not None:
+            self.near.put(key, value)
 
     def clear(self) -> None:
         """Forgets every entry of this deployment (all instances see an empty cache)."""
@@ -358,15 +402,21 @@ class RedisResultCache:
             client.delete(*self._keys)
 
         self.shared.call(wipe)
+        if self.near is not None:
+            self.near.clear()
 
     def info(self) -> dict[str, Any]:
         client = self.shared.client
 
+        pending = self._take_near_hits()
+
         def read() -> tuple[int, dict[bytes, bytes]]:
             pipe = client.pipeline(transaction=False)
+            if pending:
+                pipe.hincrby(self._keys[3], "hits", pending)
             pipe.zcard(self._keys[0])
             pipe.hgetall(self._keys[3])
-            size, meta = pipe.execute()
+            *_, size, meta = pipe.execute()
             return size, meta
 
         size, meta = self.shared.call(read)
@@ -392,6 +442,8 @@ class RedisResultCache:
                 "not_kept_too_big": self.too_big,
                 "evicted": fleet.get("evicted", 0),
                 "ttl_s": self.ttl,
+                "near_bytes": self.near.info()["bytes"] if self.near is not None else 0,
+                "near_max_bytes": self.near.max_bytes if self.near is not None else 0,
             }
 
 

@@ -73,6 +73,7 @@ class ServiceConfig:
     cache_ttl_s: float = 3_600.0
     cache_max_bytes: int = 64 * 1024 * 1024  # estimated in-memory size of all entries
     cache_max_entry_bytes: int = 4 * 1024 * 1024  # a bigger answer is not kept
+    cache_near_bytes: int = 8 * 1024 * 1024  # with --redis: each instance's copy of hot entries
     # Requests and clients.
     max_request_bytes: int = 2 * 1024 * 1024
     api_keys: tuple[str, ...] = ()
@@ -110,6 +111,7 @@ class ServiceConfig:
             "client_search_ms_per_minute": self.client_search_ms_per_minute >= 0,
             "cache_max_bytes": self.cache_max_bytes >= 0,
             "cache_max_entry_bytes": self.cache_max_entry_bytes >= 0,
+            "cache_near_bytes": self.cache_near_bytes >= 0,
             "search_workers": self.search_workers >= 1,
             "search_nice": 0 <= self.search_nice <= 19,
             "default_budget_ms": self.default_budget_ms > 0,

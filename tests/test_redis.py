@@ -361,6 +361,18 @@ def test_expired_entries_leave_the_accounting(shared):
     assert cache.info()["size"] == 1 and cache.info()["bytes"] < 1000
 
 
+def test_the_near_cache_answers_hot_entries_and_reports_its_hits_to_the_fleet(shared):
+    cache = RedisResultCache(shared, 100, 60, 100_000, 10_000, near_bytes=50_000)
+    other = RedisResultCache(shared, 100, 60, 100_000, 10_000, near_bytes=50_000)
+    cache.put("k", {"v": 1})
+    assert other.get("k") == {"v": 1}  # from Redis, now also in other's near cache
+    shared.client.delete(shared.key("cache", "e") + ":k")  # Redis loses it ...
+    assert other.get("k") == {"v": 1}  # ... other still answers from its copy
+    assert cache.get("k") == {"v": 1}  # cache wrote it, so it has a copy too
+    info = other.info()
+    assert info["hits"] == 2 and info["fleet_hits"] >= 2 and info["near_bytes"] > 0
+
+
 def test_a_hint_answer_round_trips_as_its_body(shared):
     cache = RedisResultCache(shared, 100, 60)
     answer = {"action": {"id": 3}, "cached": True}
@@ -408,6 +420,11 @@ def test_redis_going_away_is_a_503_then_service_resumes(tmp_path, redis_url):
         assert client.post("/v1/games/gallery_rush/hint", json=body).status_code == 200
         server.kill()
         server.wait(10)
+        # An answer this instance holds in its near cache is still given ...
+        again = client.post("/v1/games/gallery_rush/hint", json=body)
+        assert again.status_code == 200 and again.json["cached"] is True
+        # ... anything that needs Redis is a clear 503.
+        body = {**body, "seed": 4}
         started = time.monotonic()
         r = client.post("/v1/games/gallery_rush/hint", json=body)
         assert time.monotonic() - started < 10  # bounded timeouts, no hang
@@ -421,7 +438,7 @@ def test_redis_going_away_is_a_503_then_service_resumes(tmp_path, redis_url):
         assert created.status_code == 201  # matches without bots need no Redis
         server = start_redis(port, tmp_path)
         r = client.post("/v1/games/gallery_rush/hint", json=body)
-        assert r.status_code == 200 and r.json["cached"] is False  # the cache went with Redis
+        assert r.status_code == 200 and r.json["cached"] is False
         assert client.get("/healthz").status_code == 200
     finally:
         server.kill()
