@@ -400,9 +400,6 @@ def _measure(
     if status != 200:
         raise RuntimeError(f"hint request failed: {status} {first}")
 
-    def ok(status: int) -> int:
-        return 0 if 200 <= status < 300 else 1
-
     progress(f"trivial endpoint (GET /ping), {throughput_clients} clients, {seconds:.0f} s")
     trivial = hammer(
         port,
@@ -414,14 +411,7 @@ def _measure(
     progress(f"cached hint, {throughput_clients} clients, {seconds:.0f} s")
 
     cached_bytes = json.dumps(cached_body).encode()
-
-    def cached_hint(c: int, i: int, conn: Any) -> int:
-        status, raw = conn.request(
-            "POST", f"/v1/games/{cached_game}/hint", cached_bytes, decode=False
-        )
-        return ok(status) + (0 if status != 200 or b'"cached":true' in raw else 1)
-
-    cached = hammer(port, throughput_clients, seconds, cached_hint)
+    cached = hammer(port, throughput_clients, seconds, cached_hint_step(cached_game, cached_bytes))
     cached["ratio_to_trivial"] = (
         round(cached["per_second"] / trivial["per_second"], 3) if trivial["per_second"] else None
     )
@@ -431,18 +421,7 @@ def _measure(
     progress(
         f"uncached hints ({bot}, {budget_ms:.0f} ms budget), 2 clients, {uncached_seconds:.0f} s"
     )
-    uncached_seed = iter(range(10_000_000, 20_000_000))
-    seed_lock = threading.Lock()
-
-    def uncached_hint(c: int, i: int, conn: Any) -> int:
-        name, infoset = infosets[i % len(infosets)]
-        with seed_lock:
-            s = next(uncached_seed)
-        body = {"infoset": infoset, "bot": bot, "budget": budget, "seed": s}
-        status, data = conn.request("POST", f"/v1/games/{name}/hint", body)
-        return ok(status) + (0 if status != 200 or not data["cached"] else 1)
-
-    uncached = hammer(port, 2, uncached_seconds, uncached_hint)
+    uncached = hammer(port, 2, uncached_seconds, uncached_hint_step(infosets, bot, budget))
     uncached["budget_ms"] = budget_ms
     uncached["target_p99_ms"] = budget_ms + 50
     uncached["met"] = uncached["p99_ms"] is not None and uncached["p99_ms"] <= budget_ms + 50
@@ -474,6 +453,39 @@ def _measure(
         "server_after": {"pool": health_after["pool"], "cache": health_after["cache"]},
         "_cached_request": (f"/v1/games/{cached_game}/hint", cached_bytes),
     }
+
+
+def ok(status: int) -> int:
+    """1 for an HTTP error status, else 0 (the steps below return error counts)."""
+    return 0 if 200 <= status < 300 else 1
+
+
+def cached_hint_step(game: str, body: bytes) -> Callable[[int, int, Any], int]:
+    """A step sending the same pre-encoded hint, which must come from the cache."""
+
+    def step(c: int, i: int, conn: Any) -> int:
+        status, raw = conn.request("POST", f"/v1/games/{game}/hint", body, decode=False)
+        return ok(status) + (0 if status != 200 or b'"cached":true' in raw else 1)
+
+    return step
+
+
+def uncached_hint_step(
+    infosets: list[tuple[str, dict[str, Any]]], bot: str, budget: dict[str, Any]
+) -> Callable[[int, int, Any], int]:
+    """A step sending a hint with a seed never sent before, which must be searched."""
+    seeds = iter(range(10_000_000, 20_000_000))
+    lock = threading.Lock()
+
+    def step(c: int, i: int, conn: Any) -> int:
+        name, infoset = infosets[i % len(infosets)]
+        with lock:
+            s = next(seeds)
+        body = {"infoset": infoset, "bot": bot, "budget": budget, "seed": s}
+        status, data = conn.request("POST", f"/v1/games/{name}/hint", body)
+        return ok(status) + (0 if status != 200 or not data["cached"] else 1)
+
+    return step
 
 
 def _soak_step(

@@ -31,7 +31,6 @@ import json
 import os
 import random
 import tempfile
-import threading
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -41,11 +40,13 @@ from server.bench import (
     HOST,
     Client,
     _soak_step,
+    cached_hint_step,
     free_port,
     hammer,
     infoset_pool,
     start_server,
     stop_server,
+    uncached_hint_step,
 )
 
 # Limits on, out of reach: every request is checked, none is refused (see the docstring).
@@ -210,29 +211,9 @@ def _measure(
         if status != 200:
             raise RuntimeError(f"hint request failed: {status} {data}")
 
-    def ok(status: int) -> int:
-        return 0 if 200 <= status < 300 else 1
-
-    cached_bytes = json.dumps(cached_body).encode()
-
-    def cached_hint(c: int, i: int, conn: Any) -> int:
-        status, raw = conn.request(
-            "POST", f"/v1/games/{cached_game}/hint", cached_bytes, decode=False
-        )
-        return ok(status) + (0 if status != 200 or b'"cached":true' in raw else 1)
-
+    cached_hint = cached_hint_step(cached_game, json.dumps(cached_body).encode())
+    uncached_hint = uncached_hint_step(infosets, bot, budget)
     uncached_seconds = max(uncached_seconds, 10 * budget_ms / 1000.0)
-    seeds = iter(range(10_000_000, 20_000_000))
-    seed_lock = threading.Lock()
-
-    def uncached_hint(c: int, i: int, conn: Any) -> int:
-        name, infoset = infosets[i % len(infosets)]
-        with seed_lock:
-            s = next(seeds)
-        body = {"infoset": infoset, "bot": bot, "budget": budget, "seed": s}
-        status, data = conn.request("POST", f"/v1/games/{name}/hint", body)
-        return ok(status) + (0 if status != 200 or not data["cached"] else 1)
-
     results: dict[str, dict[str, list[dict[str, Any]]]] = {side: {} for side in sides}
     phases = [
         ("cached_hint", throughput_clients, seconds / 2, cached_hint),

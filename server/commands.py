@@ -193,46 +193,39 @@ def bench_service(
         raise click.UsageError("every duration, --clients and --budget-ms must be > 0")
     if min(slow_connections, memory_requests) < 0:
         raise click.UsageError("--slow-connections and --memory-requests must be >= 0")
+    common: dict = {
+        "seconds": seconds,
+        "soak_seconds": soak_seconds,
+        "uncached_seconds": uncached_seconds,
+        "soak_clients": clients,
+        "budget_ms": budget_ms,
+        "bot": bot,
+        "names": list(names) or None,
+        "seed": seed,
+        "progress": lambda text: click.echo(text + " ...", err=True),
+    }
     if redis_url or db_url or instances != 1:
-        return _bench_fleet(
-            instances, redis_url, db_url, workers_per_instance, seconds, soak_seconds,
-            uncached_seconds, clients, budget_ms, bot, names, seed, as_json,
-        )  # fmt: skip
-    report = bench.run(
-        seconds=seconds,
-        soak_seconds=soak_seconds,
-        uncached_seconds=uncached_seconds,
-        soak_clients=clients,
-        budget_ms=budget_ms,
-        bot=bot,
-        names=list(names) or None,
-        seed=seed,
-        progress=lambda text: click.echo(text + " ...", err=True),
-        slow_connections=slow_connections,
-        memory_requests=memory_requests,
-    )
+        from server import bench_fleet
+
+        check_fleet_options(instances, redis_url, db_url, workers_per_instance)
+        report = bench_fleet.run(instances, redis_url, db_url, workers_per_instance, **common)
+        text = bench_fleet.format_report
+    else:
+        report = bench.run(
+            **common, slow_connections=slow_connections, memory_requests=memory_requests
+        )
+        text = bench.format_report
     if as_json:
         json.dump(report, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        click.echo(bench.format_report(report))
+        click.echo(text(report))
 
 
-def _bench_fleet(
-    instances: int,
-    redis_url: str | None,
-    db_url: str | None,
-    workers_per_instance: int,
-    seconds: float,
-    soak_seconds: float,
-    uncached_seconds: float,
-    clients: int,
-    budget_ms: float,
-    bot: str | None,
-    names: tuple[str, ...],
-    seed: int,
-    as_json: bool,
+def check_fleet_options(
+    instances: int, redis_url: str | None, db_url: str | None, workers_per_instance: int
 ) -> None:
+    """The fleet bench's options make sense, or a usage error says which does not."""
     from server import bench_fleet
 
     if not redis_url:
@@ -242,23 +235,3 @@ def _bench_fleet(
     problem = bench_fleet.check_db_url(db_url)
     if problem:
         raise click.UsageError(problem)
-    report = bench_fleet.run(
-        instances,
-        redis_url,
-        db_url,
-        workers_per_instance,
-        seconds=seconds,
-        soak_seconds=soak_seconds,
-        uncached_seconds=uncached_seconds,
-        soak_clients=clients,
-        budget_ms=budget_ms,
-        bot=bot,
-        names=list(names) or None,
-        seed=seed,
-        progress=lambda text: click.echo(text + " ...", err=True),
-    )
-    if as_json:
-        json.dump(report, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        click.echo(bench_fleet.format_report(report))
