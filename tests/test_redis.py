@@ -414,6 +414,10 @@ def test_redis_going_away_is_a_503_then_service_resumes(tmp_path, redis_url):
     server = start_redis(port, tmp_path)
     app = make_app(tmp_path, search_workers=1, redis_url=f"redis://127.0.0.1:{port}/0")
     client = app.test_client()
+    (tmp_path / "keyed").mkdir()
+    keyed = make_app(
+        tmp_path / "keyed", redis_url=f"redis://127.0.0.1:{port}/0", api_keys=["k" * 16]
+    )
     infoset = example_infoset("gallery_rush", seed=5)
     body = {"infoset": infoset, "bot": "random", "budget": FAST, "seed": 3}
     try:
@@ -433,6 +437,10 @@ def test_redis_going_away_is_a_503_then_service_resumes(tmp_path, redis_url):
         assert "Retry-After" in r.headers
         health = client.get("/healthz")
         assert health.status_code == 503 and health.json["code"] == "redis_unavailable"
+        # Without an API key, a monitor learns that Redis is down, not where it is.
+        anonymous = keyed.test_client().get("/healthz")
+        assert anonymous.status_code == 503 and anonymous.json["code"] == "redis_unavailable"
+        assert str(port) not in anonymous.json["message"]
         # The match store is not in Redis: a match of humans is still created.
         created = client.post("/v1/matches", json={"game": "gallery_rush", "seats": ["human"] * 2})
         assert created.status_code == 201  # matches without bots need no Redis
@@ -444,6 +452,7 @@ def test_redis_going_away_is_a_503_then_service_resumes(tmp_path, redis_url):
         server.kill()
         server.wait(10)
         close_app(app)
+        close_app(keyed)
 
 
 def test_an_unreachable_redis_at_start_up_is_one_line_naming_it_without_the_password():
