@@ -10,6 +10,16 @@ kept at all: answering it again costs a search, not memory.
 Keys are built from the canonical request (game, parameters, canonical information set, bot
 spec, effective budget, seed), so two requests that must give the same answer share one entry
 whatever their key order or whitespace.
+
+With ``--redis`` (``RedisResultCache``) the cache is one for every instance, kept in Redis with
+the same three bounds. Each entry is a string key with a time to live; two sorted sets (last
+use, expiry, both scored by Redis's clock) and a hash of sizes with their running total do the
+accounting, and a Lua script per operation keeps it exact under concurrent instances: a put
+drops the expired entries, then the least recently used, until the new one fits. Sizes are the
+encoded bytes plus the key plus a fixed per-entry allowance for Redis's own overhead, so the
+byte bound does not depend on Redis's ``maxmemory`` (whose eviction would only turn entries
+into misses). A small near cache per instance (an in-process ``ResultCache``) keeps hot entries
+out of Redis round trips; an entry never changes under its key, so a copy cannot be stale.
 """
 
 from __future__ import annotations

@@ -6,6 +6,12 @@ Keys and request-rate limits are off unless the configuration turns them on; the
 A client is its API key when keys are required, else its address. Limits are token buckets
 (``rate_limit_per_minute`` refilled continuously, ``rate_limit_burst`` deep) kept in a bounded
 table, so a flood of distinct clients cannot grow memory without bound.
+
+With ``--redis`` (``RedisAccessControl``, ``RedisCostLimiter``) the buckets and the counts of
+running searches live in Redis, one per client for every instance: each check is one Lua
+script (atomic in Redis, timed by Redis's clock), so instances cannot overspend a client's
+bucket together, and a running search holds a lease that expires on its own if its instance
+dies, so a killed instance cannot keep a client's slot.
 """
 
 from __future__ import annotations
