@@ -16,13 +16,17 @@ start() {
     echo "redis.sh: installing redis-server from Debian" >&2
     { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y redis-server; } >&2
   fi
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    echo "redis.sh: 127.0.0.1:$port is already in use; pick another port" >&2
+    return 1
+  fi
   local dir
   dir="$(mktemp -d "${TMPDIR:-/tmp}/atelier-redis.XXXXXX")"
   redis-server --bind 127.0.0.1 --port "$port" --protected-mode yes \
     --save '' --appendonly no --dir "$dir" \
     --daemonize yes --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" >&2
   for _ in $(seq 1 100); do
-    if [ "$(redis-cli -h 127.0.0.1 -p "$port" ping 2>/dev/null)" = PONG ]; then
+    if [ -s "$dir/redis.pid" ] && [ "$(redis-cli -h 127.0.0.1 -p "$port" ping 2>/dev/null)" = PONG ]; then
       echo "redis.sh: Redis ready on 127.0.0.1:$port (files in $dir)" >&2
       echo "export ATELIER_TEST_REDIS_URL=redis://127.0.0.1:$port/0"
       echo "export ATELIER_TEST_REDIS_DIR=$dir"
