@@ -131,16 +131,20 @@ def _ms(seconds: float | None) -> float | None:
 
 
 def hammer(
-    port: int,
+    port: int | list[int],
     clients: int,
     seconds: float,
     make_request: Callable[[int, int, Client], int],
     max_requests: int | None = None,
+    rotate_each_request: bool = False,
 ) -> dict[str, Any]:
     """``clients`` threads call ``make_request(client, i, conn)`` until time (or count) is up.
 
-    ``make_request`` returns the number of HTTP errors it saw; latencies are per call.
+    ``make_request`` returns the number of HTTP errors it saw; latencies are per call. With
+    several ports (a fleet), call ``i`` goes to port ``i mod n`` (round-robin), or with
+    ``rotate_each_request`` every HTTP request of a call goes to the next port in turn.
     """
+    ports = [port] if isinstance(port, int) else list(port)
     latencies: list[float] = []
     statuses: Counter = Counter()
     errors = 0
@@ -150,13 +154,14 @@ def hammer(
 
     def loop(index: int) -> None:
         nonlocal errors
-        conn = Client(port)
+        conns = [Client(p) for p in ports]
         try:
             while time.perf_counter() < stop_at:
                 with lock:
                     i = next(counter, None)
                 if i is None:
                     return
+                conn: Any = _Rotating(conns, i) if rotate_each_request else conns[i % len(conns)]
                 t0 = time.perf_counter()
                 try:
                     status_list: list[int] = []
@@ -169,7 +174,8 @@ def hammer(
                     errors += bad
                     statuses.update(status_list)
         finally:
-            conn.close()
+            for conn in conns:
+                conn.close()
 
     started = time.perf_counter()
     threads = [threading.Thread(target=loop, args=(k,), daemon=True) for k in range(clients)]
@@ -178,6 +184,19 @@ def hammer(
     for t in threads:
         t.join(seconds + 120)
     return summarize(latencies, time.perf_counter() - started, errors, statuses)
+
+
+class _Rotating:
+    """The connections of a fleet seen as one: each request goes to the next instance."""
+
+    def __init__(self, clients: list[Client], start: int) -> None:
+        self.clients = clients
+        self.next = start
+
+    def request(self, *args: Any, **kw: Any) -> tuple[int, Any]:
+        client = self.clients[self.next % len(self.clients)]
+        self.next += 1
+        return client.request(*args, **kw)
 
 
 class _Recorder:
@@ -381,9 +400,6 @@ def _measure(
     if status != 200:
         raise RuntimeError(f"hint request failed: {status} {first}")
 
-    def ok(status: int) -> int:
-        return 0 if 200 <= status < 300 else 1
-
     progress(f"trivial endpoint (GET /ping), {throughput_clients} clients, {seconds:.0f} s")
     trivial = hammer(
         port,
@@ -395,14 +411,7 @@ def _measure(
     progress(f"cached hint, {throughput_clients} clients, {seconds:.0f} s")
 
     cached_bytes = json.dumps(cached_body).encode()
-
-    def cached_hint(c: int, i: int, conn: Any) -> int:
-        status, raw = conn.request(
-            "POST", f"/v1/games/{cached_game}/hint", cached_bytes, decode=False
-        )
-        return ok(status) + (0 if status != 200 or b'"cached":true' in raw else 1)
-
-    cached = hammer(port, throughput_clients, seconds, cached_hint)
+    cached = hammer(port, throughput_clients, seconds, cached_hint_step(cached_game, cached_bytes))
     cached["ratio_to_trivial"] = (
         round(cached["per_second"] / trivial["per_second"], 3) if trivial["per_second"] else None
     )
@@ -412,18 +421,7 @@ def _measure(
     progress(
         f"uncached hints ({bot}, {budget_ms:.0f} ms budget), 2 clients, {uncached_seconds:.0f} s"
     )
-    uncached_seed = iter(range(10_000_000, 20_000_000))
-    seed_lock = threading.Lock()
-
-    def uncached_hint(c: int, i: int, conn: Any) -> int:
-        name, infoset = infosets[i % len(infosets)]
-        with seed_lock:
-            s = next(uncached_seed)
-        body = {"infoset": infoset, "bot": bot, "budget": budget, "seed": s}
-        status, data = conn.request("POST", f"/v1/games/{name}/hint", body)
-        return ok(status) + (0 if status != 200 or not data["cached"] else 1)
-
-    uncached = hammer(port, 2, uncached_seconds, uncached_hint)
+    uncached = hammer(port, 2, uncached_seconds, uncached_hint_step(infosets, bot, budget))
     uncached["budget_ms"] = budget_ms
     uncached["target_p99_ms"] = budget_ms + 50
     uncached["met"] = uncached["p99_ms"] is not None and uncached["p99_ms"] <= budget_ms + 50
@@ -455,6 +453,39 @@ def _measure(
         "server_after": {"pool": health_after["pool"], "cache": health_after["cache"]},
         "_cached_request": (f"/v1/games/{cached_game}/hint", cached_bytes),
     }
+
+
+def ok(status: int) -> int:
+    """1 for an HTTP error status, else 0 (the steps below return error counts)."""
+    return 0 if 200 <= status < 300 else 1
+
+
+def cached_hint_step(game: str, body: bytes) -> Callable[[int, int, Any], int]:
+    """A step sending the same pre-encoded hint, which must come from the cache."""
+
+    def step(c: int, i: int, conn: Any) -> int:
+        status, raw = conn.request("POST", f"/v1/games/{game}/hint", body, decode=False)
+        return ok(status) + (0 if status != 200 or b'"cached":true' in raw else 1)
+
+    return step
+
+
+def uncached_hint_step(
+    infosets: list[tuple[str, dict[str, Any]]], bot: str, budget: dict[str, Any]
+) -> Callable[[int, int, Any], int]:
+    """A step sending a hint with a seed never sent before, which must be searched."""
+    seeds = iter(range(10_000_000, 20_000_000))
+    lock = threading.Lock()
+
+    def step(c: int, i: int, conn: Any) -> int:
+        name, infoset = infosets[i % len(infosets)]
+        with lock:
+            s = next(seeds)
+        body = {"infoset": infoset, "bot": bot, "budget": budget, "seed": s}
+        status, data = conn.request("POST", f"/v1/games/{name}/hint", body)
+        return ok(status) + (0 if status != 200 or not data["cached"] else 1)
+
+    return step
 
 
 def _soak_step(

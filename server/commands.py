@@ -37,6 +37,14 @@ import games
     help="SQLite file for hosted matches.  [default: ~/.local/share/atelier/matches.sqlite3]",
 )
 @click.option(
+    "--redis",
+    "redis_url",
+    default=None,
+    help="Redis URL (redis://[:password@]host:port/db) holding the results cache and the rate "
+    "and cost limits, shared by every instance using it; env ATELIER_REDIS.  [default: none, "
+    "in-process]",
+)
+@click.option(
     "--api-key",
     "api_keys",
     multiple=True,
@@ -63,6 +71,7 @@ def serve(
     http_worker: str | None,
     http_threads: int | None,
     match_db: str | None,
+    redis_url: str | None,
     api_keys: tuple[str, ...],
     rate_limit: int | None,
     config_path: str | None,
@@ -70,6 +79,7 @@ def serve(
 ) -> None:
     """Run the hint service under gunicorn (defaults need no configuration file)."""
     from server.config import ConfigError, ServiceConfig
+    from server.redis_conn import redacted_url
     from server.serve import run
 
     try:
@@ -81,23 +91,41 @@ def serve(
             http_worker=http_worker,
             http_threads=http_threads,
             match_db=match_db,
+            redis_url=redis_url,
             api_keys=list(api_keys) or None,
             rate_limit_per_minute=rate_limit,
         )
     except ConfigError as err:
         raise click.UsageError(str(err)) from None
+    check_redis(config)
     click.echo(
         f"atelier serve: http://{config.host}:{config.port}/docs  "
         f"({config.search_workers} search workers, {config.http_worker} HTTP front, "
-        f"matches in {config.match_db})",
+        f"matches in {config.match_db}"
+        + (f", cache and limits in {redacted_url(config.redis_url)}" if config.redis_url else "")
+        + ")",
         err=True,
     )
     run(config, access_log=access_log)
 
 
+def check_redis(config: object) -> None:
+    """A Redis that does not answer at start-up is one line naming it, not a worker crash."""
+    from server.redis_conn import RedisStartupError, shared_redis
+
+    try:
+        shared = shared_redis(config)
+    except RedisStartupError as err:
+        raise click.ClickException(str(err)) from None
+    if shared is not None:
+        shared.close()
+
+
 @click.command("service")
 @click.option("--seconds", default=10.0, show_default=True, help="Length of each short phase.")
-@click.option("--soak-seconds", default=60.0, show_default=True, help="Length of the soak.")
+@click.option(
+    "--soak-seconds", "--soak", default=60.0, show_default=True, help="Length of the soak."
+)
 @click.option(
     "--uncached-seconds", default=30.0, show_default=True, help="Length of the latency phase."
 )
@@ -118,6 +146,23 @@ def serve(
     show_default=True,
     help="Hints of the memory scenario (0 skips it; the issue's target is set at 10000).",
 )
+@click.option(
+    "--instances",
+    default=1,
+    show_default=True,
+    help="Instances of the fleet (with --redis): measured against one instance with as many "
+    "search workers in all.",
+)
+@click.option("--redis", "redis_url", default=None, help="Redis URL the fleet shares.")
+@click.option(
+    "--db", "db_url", default=None, help="PostgreSQL URL the fleet shares (default: none)."
+)
+@click.option(
+    "--workers-per-instance",
+    default=1,
+    show_default=True,
+    help="Search workers of each fleet instance.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
 def bench_service(
     seconds: float,
@@ -130,31 +175,63 @@ def bench_service(
     seed: int,
     slow_connections: int,
     memory_requests: int,
+    instances: int,
+    redis_url: str | None,
+    db_url: str | None,
+    workers_per_instance: int,
     as_json: bool,
 ) -> None:
     """Latency and throughput of `atelier serve` on 127.0.0.1, against its trivial endpoint;
-    then slow connections and memory under megabyte answers, each with its target."""
+    then slow connections and memory under megabyte answers, each with its target.
+
+    With --redis (and --instances N): a fleet of N instances sharing the Redis (and the
+    PostgreSQL store of --db) against one instance with the same total search workers, as
+    ratios measured in the same run, then a soak of the fleet (server/bench_fleet.py)."""
     from server import bench
 
     if min(seconds, soak_seconds, uncached_seconds, budget_ms) <= 0 or clients < 1:
         raise click.UsageError("every duration, --clients and --budget-ms must be > 0")
     if min(slow_connections, memory_requests) < 0:
         raise click.UsageError("--slow-connections and --memory-requests must be >= 0")
-    report = bench.run(
-        seconds=seconds,
-        soak_seconds=soak_seconds,
-        uncached_seconds=uncached_seconds,
-        soak_clients=clients,
-        budget_ms=budget_ms,
-        bot=bot,
-        names=list(names) or None,
-        seed=seed,
-        progress=lambda text: click.echo(text + " ...", err=True),
-        slow_connections=slow_connections,
-        memory_requests=memory_requests,
-    )
+    common: dict = {
+        "seconds": seconds,
+        "soak_seconds": soak_seconds,
+        "uncached_seconds": uncached_seconds,
+        "soak_clients": clients,
+        "budget_ms": budget_ms,
+        "bot": bot,
+        "names": list(names) or None,
+        "seed": seed,
+        "progress": lambda text: click.echo(text + " ...", err=True),
+    }
+    if redis_url or db_url or instances != 1:
+        from server import bench_fleet
+
+        check_fleet_options(instances, redis_url, db_url, workers_per_instance)
+        report = bench_fleet.run(instances, redis_url, db_url, workers_per_instance, **common)
+        text = bench_fleet.format_report
+    else:
+        report = bench.run(
+            **common, slow_connections=slow_connections, memory_requests=memory_requests
+        )
+        text = bench.format_report
     if as_json:
         json.dump(report, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        click.echo(bench.format_report(report))
+        click.echo(text(report))
+
+
+def check_fleet_options(
+    instances: int, redis_url: str | None, db_url: str | None, workers_per_instance: int
+) -> None:
+    """The fleet bench's options make sense, or a usage error says which does not."""
+    from server import bench_fleet
+
+    if not redis_url:
+        raise click.UsageError("a fleet shares its cache and limits: give --redis redis://...")
+    if instances < 1 or workers_per_instance < 1:
+        raise click.UsageError("--instances and --workers-per-instance must be >= 1")
+    problem = bench_fleet.check_db_url(db_url)
+    if problem:
+        raise click.UsageError(problem)

@@ -73,6 +73,7 @@ class ServiceConfig:
     cache_ttl_s: float = 3_600.0
     cache_max_bytes: int = 64 * 1024 * 1024  # estimated in-memory size of all entries
     cache_max_entry_bytes: int = 4 * 1024 * 1024  # a bigger answer is not kept
+    cache_near_bytes: int = 8 * 1024 * 1024  # with --redis: each instance's copy of hot entries
     # Requests and clients.
     max_request_bytes: int = 2 * 1024 * 1024
     api_keys: tuple[str, ...] = ()
@@ -93,6 +94,10 @@ class ServiceConfig:
     # The bot used by GET /v1/matches/{id}/hint when the client names none: the first of these
     # that is registered.
     default_bots: tuple[str, ...] = ("ismcts", "heuristic", "random")
+    # Shared state of several instances (docs/api.md, "Running several instances"): with a
+    # Redis URL the results cache, rate limits and cost limits live there, under this prefix.
+    redis_url: str = ""
+    redis_prefix: str = "atelier"
 
     def __post_init__(self) -> None:
         checks = {
@@ -106,6 +111,7 @@ class ServiceConfig:
             "client_search_ms_per_minute": self.client_search_ms_per_minute >= 0,
             "cache_max_bytes": self.cache_max_bytes >= 0,
             "cache_max_entry_bytes": self.cache_max_entry_bytes >= 0,
+            "cache_near_bytes": self.cache_near_bytes >= 0,
             "search_workers": self.search_workers >= 1,
             "search_nice": 0 <= self.search_nice <= 19,
             "default_budget_ms": self.default_budget_ms > 0,
@@ -129,6 +135,17 @@ class ServiceConfig:
         for name, ok in checks.items():
             if not ok:
                 raise ConfigError(f"config '{name}' is out of range: {getattr(self, name)!r}")
+        if self.redis_url:
+            from server.redis_conn import check_url
+
+            problem = check_url(self.redis_url)
+            if problem:
+                raise ConfigError(f"config 'redis_url' {problem}")
+        if not self.redis_prefix or any(c in self.redis_prefix for c in "{} "):
+            raise ConfigError(
+                f"config 'redis_prefix' must be non-empty, without braces or spaces: "
+                f"{self.redis_prefix!r}"
+            )
         if self.http_worker not in ("gevent", "gthread"):
             raise ConfigError(
                 f"config 'http_worker' must be gevent or gthread, got {self.http_worker!r}"
@@ -175,6 +192,8 @@ class ServiceConfig:
             for f in fields(cls)
             if f"ATELIER_{f.name.upper()}" in env
         }
+        if "ATELIER_REDIS" in env:  # the short name docs/api.md gives; ATELIER_REDIS_URL wins
+            from_env.setdefault("redis_url", env["ATELIER_REDIS"])
         config = cls.from_mapping(from_env, config)
         return cls.from_mapping({k: v for k, v in overrides.items() if v is not None}, config)
 
@@ -182,6 +201,10 @@ class ServiceConfig:
         """The configuration without secrets (API keys are counted, not shown)."""
         out = asdict(self)
         out["api_keys"] = len(self.api_keys)
+        if self.redis_url:
+            from server.redis_conn import redacted_url
+
+            out["redis_url"] = redacted_url(self.redis_url)
         out["default_bots"] = list(self.default_bots)
         return out
 

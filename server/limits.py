@@ -6,13 +6,22 @@ Keys and request-rate limits are off unless the configuration turns them on; the
 A client is its API key when keys are required, else its address. Limits are token buckets
 (``rate_limit_per_minute`` refilled continuously, ``rate_limit_burst`` deep) kept in a bounded
 table, so a flood of distinct clients cannot grow memory without bound.
+
+With ``--redis`` (``RedisAccessControl``, ``RedisCostLimiter``) the buckets and the counts of
+running searches live in Redis, one per client for every instance: each check is one Lua
+script (atomic in Redis, timed by Redis's clock), so instances cannot overspend a client's
+bucket together, and a running search holds a lease that expires on its own if its instance
+dies, so a killed instance cannot keep a client's slot.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import itertools
 import threading
 import time
+import uuid
 from typing import Any
 
 from cachetools import TTLCache
@@ -20,6 +29,44 @@ from cachetools import TTLCache
 from server.errors import ApiError
 
 API_KEY_HEADER = "X-API-Key"
+LEASE_MARGIN_S = 5.0
+
+
+def rate_limited(rate_per_s: float, tokens: float) -> ApiError:
+    """The 429 of an empty request bucket (``tokens`` left, refilled at ``rate_per_s``)."""
+    wait = (1.0 - tokens) / rate_per_s
+    return ApiError(
+        f"rate limit of {round(rate_per_s * 60)} requests per minute exceeded; "
+        f"retry in {wait:.1f} s",
+        status=429,
+        code="rate_limited",
+        detail={"retry_after_s": round(wait, 3)},
+        retry_after=wait,
+    )
+
+
+def search_time_exceeded(ms_per_minute: float, left_ms: float) -> ApiError:
+    """The 429 of a client whose search-time bucket is at ``left_ms`` <= 0."""
+    wait = -left_ms * 60.0 / ms_per_minute + 0.001
+    return ApiError(
+        f"search time limit of {ms_per_minute / 1000:g} worker-seconds "
+        f"per minute used up; retry in {wait:.1f} s",
+        status=429,
+        code="search_time_exceeded",
+        detail={"search_ms_per_minute": ms_per_minute, "retry_after_s": round(wait, 3)},
+        retry_after=wait,
+    )
+
+
+def too_many_searches(max_searches: int) -> ApiError:
+    return ApiError(
+        f"at most {max_searches} searches of one client may run or wait "
+        f"at once; retry when one has finished",
+        status=429,
+        code="too_many_searches",
+        detail={"max_searches": max_searches},
+        retry_after=1.0,
+    )
 
 
 class AccessControl:
@@ -70,15 +117,7 @@ class AccessControl:
             if tokens < 1.0:
                 self._buckets[client] = (tokens, now)
                 self.refused += 1
-                wait = (1.0 - tokens) / self.rate
-                raise ApiError(
-                    f"rate limit of {round(self.rate * 60)} requests per minute exceeded; "
-                    f"retry in {wait:.1f} s",
-                    status=429,
-                    code="rate_limited",
-                    detail={"retry_after_s": round(wait, 3)},
-                    retry_after=wait,
-                )
+                raise rate_limited(self.rate, tokens)
             self._buckets[client] = (tokens - 1.0, now)
 
 
@@ -110,26 +149,19 @@ class CostLimiter:
         left, last = self._buckets.get(client, (self.ms_per_minute, now))
         return min(self.ms_per_minute, left + (now - last) * self.ms_per_minute / 60.0)
 
-    def acquire(self, client: str) -> None:
-        """Admits one task of ``client`` or raises 429 (``rate_limited``) with Retry-After."""
+    def acquire(self, client: str, hold_s: float | None = None) -> str | None:
+        """Admits one task of ``client`` or raises 429 (``rate_limited``) with Retry-After.
+
+        ``hold_s`` (the longest the task can take) and the returned lease matter only to
+        ``RedisCostLimiter``; here there is no lease to return.
+        """
         with self._cond:
             if self.ms_per_minute > 0:
                 now = time.monotonic()
                 left = self._balance(client, now)
                 if left <= 0:
                     self.refused += 1
-                    wait = -left * 60.0 / self.ms_per_minute + 0.001
-                    raise ApiError(
-                        f"search time limit of {self.ms_per_minute / 1000:g} worker-seconds "
-                        f"per minute used up; retry in {wait:.1f} s",
-                        status=429,
-                        code="search_time_exceeded",
-                        detail={
-                            "search_ms_per_minute": self.ms_per_minute,
-                            "retry_after_s": round(wait, 3),
-                        },
-                        retry_after=wait,
-                    )
+                    raise search_time_exceeded(self.ms_per_minute, left)
             if self.max_searches <= 0:
                 return
             until = time.monotonic() + self.wait_s
@@ -139,17 +171,10 @@ class CostLimiter:
                     if self._running.get(client, 0) < self.max_searches:
                         break
                     self.refused += 1
-                    raise ApiError(
-                        f"at most {self.max_searches} searches of one client may run or wait "
-                        f"at once; retry when one has finished",
-                        status=429,
-                        code="too_many_searches",
-                        detail={"max_searches": self.max_searches},
-                        retry_after=1.0,
-                    )
+                    raise too_many_searches(self.max_searches)
             self._running[client] = self._running.get(client, 0) + 1
 
-    def release(self, client: str, elapsed_ms: float) -> None:
+    def release(self, client: str, elapsed_ms: float, lease: str | None = None) -> None:
         """Ends one task of ``client`` that held a worker for ``elapsed_ms``."""
         with self._cond:
             if self.ms_per_minute > 0:
@@ -193,7 +218,10 @@ class MeteredPool:
         client = self._client_of()
         if client is None:
             return self._pool.run(kind, payload, deadline)
-        self.costs.acquire(client)
+        # A lease outlives the task at most by a margin: the pool gives up after its queue
+        # wait plus the deadline.
+        hold_s = getattr(self._pool, "queue_timeout", 0.0) + deadline + LEASE_MARGIN_S
+        lease = self.costs.acquire(client, hold_s)
         started: list[float] = []
         try:
             return self._pool.run(
@@ -201,4 +229,211 @@ class MeteredPool:
             )
         finally:
             elapsed = (time.monotonic() - started[0]) * 1000.0 if started else 0.0
-            self.costs.release(client, elapsed)
+            self.costs.release(client, elapsed, lease)
+
+
+# --- shared limits (``--redis``) --------------------------------------------------------------
+#
+# Each limit is one Lua script, which Redis runs atomically: however many instances charge one
+# client at once, a bucket is read, refilled and debited as one step, so they cannot overspend
+# it together. Times come from Redis's clock (``TIME``), not the instances'.
+
+_LUA_NOW = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+"""
+
+# KEYS: the bucket (hash tokens, ts). ARGV: tokens per ms, depth. Returns {1, left} when a
+# token was taken, {0, left} when the bucket is empty; the bucket expires once full again.
+_LUA_TAKE_TOKEN = (
+    _LUA_NOW
+    + """
+local rate, depth = tonumber(ARGV[1]), tonumber(ARGV[2])
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
+local tokens = tonumber(b[1]) or depth
+local ts = tonumber(b[2]) or now
+tokens = math.min(depth, tokens + math.max(0, now - ts) * rate)
+local taken = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  taken = 1
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil((depth - tokens) / rate) + 1000)
+return {taken, tostring(tokens)}
+"""
+)
+
+# The cost limits' two parts: a bucket of search milliseconds (hash left, ts) and a sorted set
+# of leases (member: lease id, score: when it expires). A lease not released by then (its
+# instance died mid-search) no longer counts.
+_LUA_COSTS = (
+    _LUA_NOW
+    + """
+local function balance(depth)
+  local b = redis.call('HMGET', KEYS[1], 'left', 'ts')
+  local left = tonumber(b[1]) or depth
+  local ts = tonumber(b[2]) or now
+  return math.min(depth, left + math.max(0, now - ts) * depth / 60000.0)
+end
+"""
+)
+
+# ARGV: ms per minute (0 = off), max searches (0 = off), lease id, lease ms.
+# Returns {1, ''} admitted, {0, count} all slots held, {-1, left} search time used up.
+_LUA_ADMIT = (
+    _LUA_COSTS
+    + """
+local depth, max_searches = tonumber(ARGV[1]), tonumber(ARGV[2])
+if depth > 0 then
+  local left = balance(depth)
+  if left <= 0 then return {-1, tostring(left)} end
+end
+if max_searches > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+  local count = redis.call('ZCARD', KEYS[2])
+  if count >= max_searches then return {0, tostring(count)} end
+  local hold = tonumber(ARGV[4])
+  redis.call('ZADD', KEYS[2], now + hold, ARGV[3])
+  if redis.call('PTTL', KEYS[2]) < hold then redis.call('PEXPIRE', KEYS[2], math.ceil(hold)) end
+end
+return {1, ''}
+"""
+)
+
+# ARGV: ms per minute (0 = off), lease id ('' = none), milliseconds spent.
+_LUA_SETTLE = (
+    _LUA_COSTS
+    + """
+local depth = tonumber(ARGV[1])
+if ARGV[2] ~= '' then redis.call('ZREM', KEYS[2], ARGV[2]) end
+if depth > 0 then
+  local left = balance(depth) - tonumber(ARGV[3])
+  redis.call('HSET', KEYS[1], 'left', tostring(left), 'ts', tostring(now))
+  redis.call('PEXPIRE', KEYS[1], math.ceil((depth - left) * 60000.0 / depth) + 1000)
+end
+return 1
+"""
+)
+
+
+def client_key(client: str) -> str:
+    """``client`` as it appears in Redis key names: a digest, so that an API key (``key:...``)
+    is never readable by whoever can list the keys."""
+    return hashlib.sha256(client.encode()).hexdigest()[:32]
+
+
+class RedisAccessControl(AccessControl):
+    """``AccessControl`` whose token buckets live in Redis, one per client for the whole fleet.
+
+    API keys are still checked locally (every instance is given the same keys).
+    """
+
+    def __init__(self, shared: Any, api_keys: tuple[str, ...], per_minute: int, burst: int) -> None:
+        super().__init__(api_keys, per_minute, burst)
+        self.shared = shared
+        self._take = shared.script(_LUA_TAKE_TOKEN)
+
+    def charge(self, client: str) -> None:
+        if self.rate <= 0:
+            return
+        taken, left = self._take(
+            [self.shared.key("rate", client_key(client))], [self.rate / 1000.0, self.burst]
+        )
+        if int(taken):
+            return
+        with self._lock:
+            self.refused += 1
+        raise rate_limited(self.rate, float(left))
+
+
+class RedisCostLimiter(CostLimiter):
+    """``CostLimiter`` with its state in Redis: one client's searches counted across the fleet.
+
+    A running search holds a lease, an entry in the client's sorted set that expires after
+    ``hold_s`` (the longest the task can take: the pool's queue wait plus its deadline, given by
+    ``MeteredPool``) unless released first; so an instance killed mid-search gives its client's
+    slots back within that time instead of never. A client at its limit polls for a free slot
+    (every 20 to 100 ms) for up to ``wait_s``, then gets the same 429 as with one instance.
+    """
+
+    DEFAULT_HOLD_S = 60.0
+
+    def __init__(self, shared: Any, max_searches: int, ms_per_minute: float, wait_s: float) -> None:
+        super().__init__(max_searches, ms_per_minute, wait_s)
+        self.shared = shared
+        self._admit = shared.script(_LUA_ADMIT)
+        self._settle = shared.script(_LUA_SETTLE)
+        self._instance = uuid.uuid4().hex[:12]
+        self._leases = itertools.count()
+        self._held: dict[str, int] = {}
+
+    def _keys(self, client: str) -> list[str]:
+        digest = client_key(client)
+        return [self.shared.key("cost", "ms", digest), self.shared.key("cost", "run", digest)]
+
+    def acquire(self, client: str, hold_s: float | None = None) -> str | None:
+        """Admits one task of ``client`` (returns its lease) or raises 429 with Retry-After."""
+        if self.ms_per_minute <= 0 and self.max_searches <= 0:
+            return None
+        lease = f"{self._instance}:{next(self._leases)}"
+        hold_ms = 1000.0 * (hold_s if hold_s is not None else self.DEFAULT_HOLD_S)
+        args = [self.ms_per_minute, self.max_searches, lease, hold_ms]
+        until = time.monotonic() + self.wait_s
+        pause = 0.02
+        while True:
+            status, value = self._admit(self._keys(client), args)
+            status = int(status)
+            if status == 1:
+                with self._cond:
+                    self._held[client] = self._held.get(client, 0) + 1
+                return lease if self.max_searches > 0 else None
+            if status == -1:
+                with self._cond:
+                    self.refused += 1
+                raise search_time_exceeded(self.ms_per_minute, float(value))
+            left_s = until - time.monotonic()
+            if left_s <= 0:
+                with self._cond:
+                    self.refused += 1
+                raise too_many_searches(self.max_searches)
+            time.sleep(min(pause, left_s))
+            pause = min(0.1, pause * 1.5)
+
+    def release(self, client: str, elapsed_ms: float, lease: str | None = None) -> None:
+        """Ends one task of ``client``: frees its lease, charges ``elapsed_ms``."""
+        if self.ms_per_minute <= 0 and self.max_searches <= 0:
+            return
+        with self._cond:
+            count = self._held.get(client, 0) - 1
+            if count > 0:
+                self._held[client] = count
+            else:
+                self._held.pop(client, None)
+        self._settle(self._keys(client), [self.ms_per_minute, lease or "", elapsed_ms])
+
+    def info(self) -> dict[str, Any]:
+        with self._cond:
+            return {
+                "backend": "redis",
+                "client_max_searches": self.max_searches,
+                "client_search_ms_per_minute": self.ms_per_minute,
+                "clients_searching": len(self._held),
+                "refused": self.refused,
+            }
+
+
+def access_control(config: Any, shared: Any = None) -> AccessControl:
+    """The access control a ``ServiceConfig`` asks for: in Redis when ``shared`` is given."""
+    args = (config.api_keys, config.rate_limit_per_minute, config.rate_limit_burst)
+    return RedisAccessControl(shared, *args) if shared is not None else AccessControl(*args)
+
+
+def cost_limiter(config: Any, shared: Any = None) -> CostLimiter:
+    """The cost limits a ``ServiceConfig`` asks for: in Redis when ``shared`` is given."""
+    args = (
+        config.client_max_searches,
+        config.client_search_ms_per_minute,
+        config.queue_timeout_ms / 1000.0,
+    )
+    return RedisCostLimiter(shared, *args) if shared is not None else CostLimiter(*args)

@@ -428,6 +428,7 @@ class HealthOut(BaseModel):
     cache: dict[str, Any]
     matches: dict[str, Any]
     limits: dict[str, Any]
+    redis: dict[str, Any] | None = None  # with --redis: its URL (no password), ping_ms
 
 
 REQUEST_MODELS: tuple[type[BaseModel], ...] = (

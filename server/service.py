@@ -17,12 +17,13 @@ from flask import Flask, current_app, has_request_context, request
 
 import bots
 import games
-from server.cache import ResultCache
+from server.cache import result_cache
 from server.config import ServiceConfig
 from server.hints import HintService
-from server.limits import API_KEY_HEADER, AccessControl, CostLimiter, MeteredPool
+from server.limits import API_KEY_HEADER, MeteredPool, access_control, cost_limiter
 from server.matches import MatchService
 from server.pool import SearchPool
+from server.redis_conn import shared_redis
 from server.store import MatchStore
 
 
@@ -42,14 +43,10 @@ class Resources:
         self.config = config
         self.started = time.time()
         self.version = package_version()
-        self.access = AccessControl(
-            config.api_keys, config.rate_limit_per_minute, config.rate_limit_burst
-        )
-        self.costs = CostLimiter(
-            config.client_max_searches,
-            config.client_search_ms_per_minute,
-            config.queue_timeout_ms / 1000.0,
-        )
+        # With --redis the cache and the limits are shared by every instance (docs/api.md).
+        self.redis = shared_redis(config)
+        self.access = access_control(config, self.redis)
+        self.costs = cost_limiter(config, self.redis)
         # Every task (hint, validation, a match's bot move) passes the per-client cost limits.
         self.pool = MeteredPool(
             SearchPool(
@@ -61,7 +58,7 @@ class Resources:
             self.costs,
             self.request_client,
         )
-        self.cache = ResultCache.from_config(config)
+        self.cache = result_cache(config, self.redis)
         self.store = MatchStore(config.match_db)
 
     def request_client(self) -> str | None:
@@ -72,6 +69,13 @@ class Resources:
 
     def close(self) -> None:
         self.pool.close()
+        if self.redis is not None:
+            self.redis.close()
+
+    def check_shared(self) -> None:
+        """Raises ``RedisUnavailable`` (503) when the shared Redis does not answer."""
+        if self.redis is not None:
+            self.redis.call(self.redis.client.ping)
 
     def health(self) -> dict[str, Any]:
         return {
@@ -83,6 +87,7 @@ class Resources:
             "pool": self.pool.info(),
             "cache": self.cache.info(),
             "matches": {"db": self.config.match_db},
+            **({"redis": self.redis.health()} if self.redis is not None else {}),
             "limits": {
                 "api_keys": bool(self.config.api_keys),
                 "rate_limit_per_minute": self.config.rate_limit_per_minute,

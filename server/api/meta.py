@@ -10,6 +10,7 @@ from flask import Blueprint, Response, current_app, jsonify, redirect, request
 from server.docs_page import DOCS_HTML
 from server.limits import API_KEY_HEADER
 from server.openapi import build_openapi
+from server.redis_conn import RedisUnavailable
 from server.routes import documented, public
 from server.service import resources
 
@@ -41,6 +42,7 @@ def ping() -> Response:
     tag="meta",
     response="HealthOut",
     description="the service is up",
+    errors=("503",),
 )
 def healthz() -> Response:
     """Liveness for anyone; the details (paths, PIDs, limits, counters) only for a key holder.
@@ -49,7 +51,14 @@ def healthz() -> Response:
     nothing about how it is set up.
     """
     rt = resources()
-    if rt.config.api_keys and not _has_valid_key(rt.config.api_keys):
+    keyless = bool(rt.config.api_keys) and not _has_valid_key(rt.config.api_keys)
+    try:
+        rt.check_shared()  # with --redis: 503 redis_unavailable when it does not answer
+    except RedisUnavailable:
+        if keyless:  # the code, but not where the Redis is
+            raise RedisUnavailable("the shared Redis does not answer") from None
+        raise
+    if keyless:
         return jsonify({"status": "ok"})
     details = rt.health()
     details["http_pid"] = os.getpid()
