@@ -34,7 +34,9 @@ import games
     "--db",
     "match_db",
     default=None,
-    help="SQLite file for hosted matches.  [default: ~/.local/share/atelier/matches.sqlite3]",
+    help="Database of hosted matches: a SQLite file (or sqlite:///PATH) or "
+    "postgresql://USER:PASSWORD@HOST:PORT/DB, shared by several instances (pip install "
+    "'atelier[fleet]'); also ATELIER_DB.  [default: ~/.local/share/atelier/matches.sqlite3]",
 )
 @click.option(
     "--api-key",
@@ -71,6 +73,7 @@ def serve(
     """Run the hint service under gunicorn (defaults need no configuration file)."""
     from server.config import ConfigError, ServiceConfig
     from server.serve import run
+    from server.store import StoreError, open_store
 
     try:
         config = ServiceConfig.load(
@@ -86,10 +89,20 @@ def serve(
         )
     except ConfigError as err:
         raise click.UsageError(str(err)) from None
+    # Reach the match database (and create or upgrade its schema) before gunicorn starts, so
+    # that a wrong URL or a database that is down is one clear error, not a worker that fails
+    # to boot.
+    store = open_store(config.match_db)
+    try:
+        store.check()
+    except StoreError as err:
+        raise click.ClickException(str(err)) from None
+    finally:
+        store.close()
     click.echo(
         f"atelier serve: http://{config.host}:{config.port}/docs  "
         f"({config.search_workers} search workers, {config.http_worker} HTTP front, "
-        f"matches in {config.match_db})",
+        f"matches in {store.display})",
         err=True,
     )
     run(config, access_log=access_log)

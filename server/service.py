@@ -23,7 +23,7 @@ from server.hints import HintService
 from server.limits import API_KEY_HEADER, AccessControl, CostLimiter, MeteredPool
 from server.matches import MatchService
 from server.pool import SearchPool
-from server.store import MatchStore
+from server.store import open_store
 
 
 def package_version() -> str:
@@ -62,7 +62,7 @@ class Resources:
             self.request_client,
         )
         self.cache = ResultCache.from_config(config)
-        self.store = MatchStore(config.match_db)
+        self.store = open_store(config.match_db)  # SQLite or PostgreSQL, by the URL
 
     def request_client(self) -> str | None:
         """The client of the current request for the cost limits, ``None`` outside requests."""
@@ -72,6 +72,7 @@ class Resources:
 
     def close(self) -> None:
         self.pool.close()
+        self.store.close()
 
     def health(self) -> dict[str, Any]:
         return {
@@ -82,7 +83,7 @@ class Resources:
             "bots": sorted(bots.BOTS),
             "pool": self.pool.info(),
             "cache": self.cache.info(),
-            "matches": {"db": self.config.match_db},
+            "matches": self.store.info(),  # the URL without its password
             "limits": {
                 "api_keys": bool(self.config.api_keys),
                 "rate_limit_per_minute": self.config.rate_limit_per_minute,
