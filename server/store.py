@@ -256,7 +256,8 @@ class MatchStore:
                 self._upgrade(db)
 
     def _upgrade(self, db: Connection) -> None:
-        current = stored_version(db)
+        recorded = _recorded_version(db)
+        current = stored_version(db) if recorded is None else recorded
         if current > SCHEMA_VERSION:
             raise StoreError(
                 f"the match database {self.display} has schema version {current}, newer than "
@@ -268,7 +269,7 @@ class MatchStore:
             for version in range(current, SCHEMA_VERSION):
                 UPGRADES[version](db)
             schema_version.create(db, checkfirst=True)
-        if current < SCHEMA_VERSION:
+        if recorded != SCHEMA_VERSION:
             db.execute(sa.delete(schema_version).where(schema_version.c.name == "matches"))
             db.execute(sa.insert(schema_version).values(name="matches", version=SCHEMA_VERSION))
 
@@ -400,19 +401,24 @@ class MatchStore:
             ).scalar_one()
 
 
+def _recorded_version(db: Connection) -> int | None:
+    """The version in the ``schema_version`` table, ``None`` if there is none."""
+    if "schema_version" not in sa.inspect(db).get_table_names():
+        return None
+    return db.execute(
+        sa.select(schema_version.c.version).where(schema_version.c.name == "matches")
+    ).scalar_one_or_none()
+
+
 def stored_version(db: Connection) -> int:
     """The schema version of the database ``db`` is connected to; 0 when it has no tables.
 
     Databases from before the ``schema_version`` table are told apart by their columns.
     """
-    tables = set(sa.inspect(db).get_table_names())
-    if "schema_version" in tables:
-        found = db.execute(
-            sa.select(schema_version.c.version).where(schema_version.c.name == "matches")
-        ).scalar_one_or_none()
-        if found is not None:
-            return found
-    if "matches" not in tables:
+    recorded = _recorded_version(db)
+    if recorded is not None:
+        return recorded
+    if "matches" not in sa.inspect(db).get_table_names():
         return 0
     columns = {c["name"] for c in sa.inspect(db).get_columns("matches")}
     return 2 if set(V2_COLUMNS) <= columns else 1
