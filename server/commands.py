@@ -34,9 +34,8 @@ import games
     "--db",
     "match_db",
     default=None,
-    help="Database of hosted matches: a SQLite file (or sqlite:///PATH) or "
-    "postgresql://USER:PASSWORD@HOST:PORT/DB, shared by several instances (pip install "
-    "'atelier[fleet]'); also ATELIER_DB.  [default: ~/.local/share/atelier/matches.sqlite3]",
+    help="Match database: a SQLite file or postgresql://USER:PASS@HOST/DB (fleet extra); env "
+    "ATELIER_DB.  [default: ~/.local/share/atelier/matches.sqlite3]",
 )
 @click.option(
     "--api-key",

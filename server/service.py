@@ -23,7 +23,7 @@ from server.hints import HintService
 from server.limits import API_KEY_HEADER, AccessControl, CostLimiter, MeteredPool
 from server.matches import MatchService
 from server.pool import SearchPool
-from server.store import open_store
+from server.store import StoreError, open_store
 
 
 def package_version() -> str:
@@ -74,6 +74,17 @@ class Resources:
         self.pool.close()
         self.store.close()
 
+    def store_health(self) -> dict[str, Any]:
+        """The match database (its URL without the password) and whether it answers now."""
+        out = self.store.info()
+        try:
+            out["ping_ms"] = round(self.store.ping(), 3)
+            out["reachable"] = True
+        except StoreError as err:
+            out["reachable"] = False
+            out["error"] = str(err)
+        return out
+
     def health(self) -> dict[str, Any]:
         return {
             "status": "ok",
@@ -83,7 +94,7 @@ class Resources:
             "bots": sorted(bots.BOTS),
             "pool": self.pool.info(),
             "cache": self.cache.info(),
-            "matches": self.store.info(),  # the URL without its password
+            "matches": self.store_health(),
             "limits": {
                 "api_keys": bool(self.config.api_keys),
                 "rate_limit_per_minute": self.config.rate_limit_per_minute,

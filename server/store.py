@@ -30,7 +30,8 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.engine.url import make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, OperationalError
 
 SCHEMA_VERSION = 2
 
@@ -104,6 +105,11 @@ class StaleRevision(Exception):
 class StoreError(RuntimeError):
     """The match database URL is unsupported, or the database cannot be reached or used; the
     message names the URL without its password."""
+
+
+class StoreUnavailable(StoreError):
+    """The database did not answer (down, unreachable, locked too long): the request may be
+    retried; nothing was written."""
 
 
 @dataclass
@@ -231,7 +237,7 @@ class MatchStore:
                 try:
                     self._migrate(self._engine)
                 except DBAPIError as err:
-                    raise StoreError(
+                    raise StoreUnavailable(
                         f"cannot open the match database {self.display}: {_reason(err)}"
                     ) from None
                 self._ready = True
@@ -276,15 +282,29 @@ class MatchStore:
     def check(self) -> dict[str, Any]:
         """Connects, creates or upgrades the schema; what ``/healthz`` shows of the store.
         Raises ``StoreError`` if the database cannot be reached or used."""
+        with self._transaction() as db:
+            version = stored_version(db)
+        return self.info(version)
+
+    def ping(self) -> float:
+        """Milliseconds of a round trip to the database; ``StoreUnavailable`` if it is down."""
+        started = time.perf_counter()
+        with self._transaction() as db:
+            db.execute(sa.select(1))
+        return (time.perf_counter() - started) * 1000.0
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """One transaction, committed at the end; a database that does not answer is
+        ``StoreUnavailable`` (a 503 for the client), not an internal error."""
         engine = self._ensure()
         try:
-            with engine.connect() as db:
-                version = stored_version(db)
-        except DBAPIError as err:
-            raise StoreError(
-                f"cannot reach the match database {self.display}: {_reason(err)}"
+            with engine.begin() as db:
+                yield db
+        except (OperationalError, InterfaceError) as err:
+            raise StoreUnavailable(
+                f"the match database {self.display} did not answer: {_reason(err)}"
             ) from None
-        return self.info(version)
 
     def info(self, version: int | None = None) -> dict[str, Any]:
         return {
@@ -300,7 +320,7 @@ class MatchStore:
 
     # --- operations --------------------------------------------------------------------------
     def insert(self, record: MatchRecord) -> None:
-        with self._ensure().begin() as db:
+        with self._transaction() as db:
             db.execute(
                 sa.insert(matches).values(
                     id=record.id,
@@ -322,7 +342,7 @@ class MatchStore:
             )
 
     def get(self, match_id: str) -> MatchRecord | None:
-        with self._ensure().connect() as db:
+        with self._transaction() as db:
             row = db.execute(sa.select(matches).where(matches.c.id == match_id)).mappings().first()
         if row is None:
             return None
@@ -352,7 +372,7 @@ class MatchStore:
         waits for its row lock, then finds the revision moved and updates nothing).
         """
         now = time.time()
-        with self._ensure().begin() as db:
+        with self._transaction() as db:
             result = db.execute(
                 sa.update(matches)
                 .where(matches.c.id == record.id, matches.c.revision == record.revision)
@@ -369,19 +389,19 @@ class MatchStore:
         record.updated_at = now
 
     def count(self) -> int:
-        with self._ensure().connect() as db:
+        with self._transaction() as db:
             return db.execute(sa.select(sa.func.count()).select_from(matches)).scalar_one()
 
     def delete(self, match_id: str) -> bool:
         """Removes a match; whether it existed."""
-        with self._ensure().begin() as db:
+        with self._transaction() as db:
             return db.execute(sa.delete(matches).where(matches.c.id == match_id)).rowcount == 1
 
     def purge(self, idle_s: float, finished_s: float, now: float | None = None) -> int:
         """Deletes unfinished matches idle longer than ``idle_s`` and finished ones older than
         ``finished_s`` (since their last move); how many went."""
         now = time.time() if now is None else now
-        with self._ensure().begin() as db:
+        with self._transaction() as db:
             return db.execute(
                 sa.delete(matches).where(
                     sa.or_(
@@ -393,7 +413,7 @@ class MatchStore:
 
     def active_count(self, client: str) -> int:
         """Unfinished matches created by ``client``."""
-        with self._ensure().connect() as db:
+        with self._transaction() as db:
             return db.execute(
                 sa.select(sa.func.count())
                 .select_from(matches)
@@ -441,6 +461,7 @@ __all__ = [
     "MatchStore",
     "StaleRevision",
     "StoreError",
+    "StoreUnavailable",
     "open_store",
     "parse_url",
     "redact_url",

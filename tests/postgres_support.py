@@ -37,6 +37,19 @@ def _admin(url: str):
     return sa.create_engine(parse_url(url), isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
 
 
+def drop_database(url: str) -> None:
+    """Drops the database of ``url`` (made by ``fresh_database``), its sessions closed."""
+    from server.store import parse_url
+
+    name = parse_url(url).database
+    admin = _admin(require_postgres())
+    try:
+        with admin.connect() as db:
+            db.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        admin.dispose()
+
+
 @contextmanager
 def fresh_database(tag: str) -> Iterator[str]:
     """A new, empty database on the test server (dropped afterwards); its URL."""
@@ -48,9 +61,9 @@ def fresh_database(tag: str) -> Iterator[str]:
     with admin.connect() as db:
         db.exec_driver_sql(f'CREATE DATABASE "{name}"')
     url = parse_url(base).set(database=name).render_as_string(hide_password=False)
+    admin.dispose()
+    url = url.replace("postgresql+psycopg://", "postgresql://", 1)
     try:
-        yield url.replace("postgresql+psycopg://", "postgresql://", 1)
+        yield url
     finally:
-        with admin.connect() as db:
-            db.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.dispose()
+        drop_database(url)

@@ -235,7 +235,9 @@ def test_writers_in_several_processes_never_interleave(store, db_url):
     of the writers holding one revision exactly one wins, every round, and the stored history
     is exactly the winners' moves."""
     store.insert(record("race"))
-    context = multiprocessing.get_context("spawn")
+    # fork: the writers start at once (no re-import); each opens its own engine, and a forked
+    # process ends with os._exit, so the parent's pooled connections are left alone.
+    context = multiprocessing.get_context("fork")
     barrier, results = context.Barrier(WRITERS), context.Queue()
     processes = [
         context.Process(target=_racer, args=(db_url, i, barrier, results)) for i in range(WRITERS)
@@ -304,3 +306,31 @@ def test_atelier_db_sets_the_match_database(tmp_path):
     # The command line wins over the environment; secrets stay out of the shown config.
     assert ServiceConfig.load(env={"ATELIER_DB": url}, match_db="x.db").match_db == "x.db"
     assert ServiceConfig(match_db=url).to_json()["match_db"] == "postgresql://u:***@db/atelier"
+
+
+# --- a database that goes away -------------------------------------------------------------------
+def test_a_database_that_goes_away_is_a_503_not_a_500(tmp_path):
+    """PostgreSQL only (a SQLite file cannot go away under root): the service answers 503
+    ``match_store_unavailable`` with Retry-After, and /healthz says the store is unreachable."""
+    from server import close_app
+    from tests.postgres_support import drop_database
+    from tests.server_support import make_app
+
+    with fresh_database("gone") as url:
+        app = make_app(tmp_path, match_db=url, search_workers=1)
+        try:
+            client = app.test_client()
+            r = client.post(
+                "/v1/matches", json={"game": "detective_eye", "seats": ["human", "human"]}
+            )
+            assert r.status_code == 201, r.json
+            health = app.extensions["atelier"].store_health()
+            assert health["reachable"] is True and health["backend"] == "postgresql"
+            drop_database(url)
+            r = client.get(f"/v1/matches/{r.json['match_id']}")
+            assert r.status_code == 503 and r.json["code"] == "match_store_unavailable", r.json
+            assert int(r.headers["Retry-After"]) >= 1
+            health = app.extensions["atelier"].store_health()
+            assert health["reachable"] is False and "did not answer" in health["error"]
+        finally:
+            close_app(app)
