@@ -192,7 +192,6 @@ class MatchStore:
     """
 
     def __init__(self, url: str) -> None:
-        self.url_text = url
         self.url = parse_url(url)
         self.backend = "postgresql" if self.url.drivername.startswith("postgresql") else "sqlite"
         self.display = redact_url(url)
