@@ -34,7 +34,8 @@ import games
     "--db",
     "match_db",
     default=None,
-    help="SQLite file for hosted matches.  [default: ~/.local/share/atelier/matches.sqlite3]",
+    help="Match database: a SQLite file or postgresql://USER:PASS@HOST/DB (fleet extra); env "
+    "ATELIER_DB.  [default: ~/.local/share/atelier/matches.sqlite3]",
 )
 @click.option(
     "--redis",
@@ -81,6 +82,7 @@ def serve(
     from server.config import ConfigError, ServiceConfig
     from server.redis_conn import redacted_url
     from server.serve import run
+    from server.store import StoreError, open_store
 
     try:
         config = ServiceConfig.load(
@@ -98,10 +100,20 @@ def serve(
     except ConfigError as err:
         raise click.UsageError(str(err)) from None
     check_redis(config)
+    # Reach the match database (and create or upgrade its schema) before gunicorn starts, so
+    # that a wrong URL or a database that is down is one clear error, not a worker that fails
+    # to boot.
+    store = open_store(config.match_db)
+    try:
+        store.check()
+    except StoreError as err:
+        raise click.ClickException(str(err)) from None
+    finally:
+        store.close()
     click.echo(
         f"atelier serve: http://{config.host}:{config.port}/docs  "
         f"({config.search_workers} search workers, {config.http_worker} HTTP front, "
-        f"matches in {config.match_db}"
+        f"matches in {store.display}"
         + (f", cache and limits in {redacted_url(config.redis_url)}" if config.redis_url else "")
         + ")",
         err=True,

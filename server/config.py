@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from server.store import StoreError, parse_url, redact_url
+
 
 def default_db_path() -> str:
     """``$ATELIER_DATA_DIR/matches.sqlite3``, else under the XDG data directory.
@@ -83,7 +85,8 @@ class ServiceConfig:
     # waiting at once, and worker time per minute (a bucket that deep, refilled continuously).
     client_max_searches: int = 2
     client_search_ms_per_minute: float = 60_000.0
-    # Hosted matches.
+    # Hosted matches: a SQLite file path (or sqlite:///PATH) or a postgresql:// URL; also
+    # settable as ATELIER_DB.
     match_db: str = field(default_factory=default_db_path)
     match_budget_ms: float = 200.0
     match_lock_timeout_s: float = 30.0
@@ -150,6 +153,10 @@ class ServiceConfig:
             raise ConfigError(
                 f"config 'http_worker' must be gevent or gthread, got {self.http_worker!r}"
             )
+        try:
+            parse_url(self.match_db)
+        except StoreError as err:
+            raise ConfigError(f"config 'match_db': {err}") from None
         if self.start_method not in ("forkserver", "spawn", "fork"):
             raise ConfigError(
                 "config 'start_method' must be forkserver, spawn or fork, "
@@ -194,6 +201,9 @@ class ServiceConfig:
         }
         if "ATELIER_REDIS" in env:  # the short name docs/api.md gives; ATELIER_REDIS_URL wins
             from_env.setdefault("redis_url", env["ATELIER_REDIS"])
+        short = env.get("ATELIER_DB")  # the short name of ATELIER_MATCH_DB
+        if short is not None and from_env.setdefault("match_db", short) != short:
+            raise ConfigError("ATELIER_DB and ATELIER_MATCH_DB name different databases")
         config = cls.from_mapping(from_env, config)
         return cls.from_mapping({k: v for k, v in overrides.items() if v is not None}, config)
 
@@ -201,6 +211,7 @@ class ServiceConfig:
         """The configuration without secrets (API keys are counted, not shown)."""
         out = asdict(self)
         out["api_keys"] = len(self.api_keys)
+        out["match_db"] = redact_url(self.match_db)
         if self.redis_url:
             from server.redis_conn import redacted_url
 

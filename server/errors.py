@@ -17,6 +17,7 @@ import bots
 import games
 from bots.protocol import NotYourTurn
 from server.pool import DeadlineExceeded, PoolBusy, PoolClosed, PoolError, WorkerDied
+from server.store import StoreUnavailable
 
 log = logging.getLogger("atelier.server")
 
@@ -102,6 +103,7 @@ ERROR_TABLE: tuple[tuple[type[BaseException], int, str, str | None, float | None
     (WorkerDied, 503, "worker_died", None, 1.0),
     (PoolClosed, 503, "shutting_down", None, 5.0),
     (PoolError, 503, "unavailable", None, 1.0),
+    (StoreUnavailable, 503, "match_store_unavailable", None, 2.0),
 )
 
 

@@ -94,6 +94,8 @@ class MatchService:
 
     # Expired matches are deleted by the request that creates one, at most this often.
     PURGE_EVERY_S = 60.0
+    # Attempts of a move whose save found the match changed by another instance.
+    STALE_RETRIES = 5
 
     def __init__(self, store: MatchStore, hints: HintService, config: ServiceConfig) -> None:
         self.store = store
@@ -387,39 +389,58 @@ class MatchService:
         With ``step`` (the step the move was chosen at), a retry of a move already applied
         answers as the first time did and changes nothing; a move for any other step is
         refused with ``409 stale_step`` and the current step.
+
+        Another instance sharing the database may store a change between our load and our
+        save (the per-match lock is per process): the save's revision check then refuses
+        ours, and the move is tried again on the match as now stored, as if this request had
+        waited for the lock.
         """
         require_token(token, "a move")
         lock = self._acquire(match_id)
         try:
-            match = self.load(match_id)
-            seat = self.seat_of(match, token)
-            assert seat is not None
-            moves: list[dict[str, Any]] = []
-            if step is not None and step < len(match.record.history):
-                return self._retry(match, seat, action, step)
-            warning = self._advance_or_warn(match, moves)  # bots left by an interrupted request
-            engine = match.engine
-            if step is not None and step != len(engine.history):
-                raise self._stale(match, step)
-            if engine.is_terminal():
-                raise Conflict("the match is over", code="game_over")
-            if engine.current_player() != seat:
-                raise Conflict(
-                    f"it is not seat {seat}'s turn: seat {engine.current_player()} to move",
-                    code="not_your_turn",
-                    detail={"current_player": engine.current_player()},
-                )
-            action_id = self._decode(match.defn, engine, action)
-            at = len(engine.history)
-            story = engine.narrate(action_id)
-            engine.apply(action_id)
-            match.record.history = list(engine.history)
-            match.record.finished = engine.is_terminal()
-            self._save(match.record)
-            moves.append({"step": at, "event": story.public})
-            warning = self._advance_or_warn(match, moves) or warning
+            for _ in range(self.STALE_RETRIES):
+                try:
+                    return self._act(match_id, token, action, step)
+                except StaleRevision:
+                    continue
+            raise Conflict(
+                "the match keeps being changed by other requests; reload and retry",
+                code="match_changed",
+            )
         finally:
             lock.release()
+
+    def _act(
+        self, match_id: str, token: str | None, action: Any, step: int | None
+    ) -> dict[str, Any]:
+        """One attempt of ``act``; ``StaleRevision`` if the human move could not be stored."""
+        match = self.load(match_id)
+        seat = self.seat_of(match, token)
+        assert seat is not None
+        moves: list[dict[str, Any]] = []
+        if step is not None and step < len(match.record.history):
+            return self._retry(match, seat, action, step)
+        warning = self._advance_or_warn(match, moves)  # bots left by an interrupted request
+        engine = match.engine
+        if step is not None and step != len(engine.history):
+            raise self._stale(match, step)
+        if engine.is_terminal():
+            raise Conflict("the match is over", code="game_over")
+        if engine.current_player() != seat:
+            raise Conflict(
+                f"it is not seat {seat}'s turn: seat {engine.current_player()} to move",
+                code="not_your_turn",
+                detail={"current_player": engine.current_player()},
+            )
+        action_id = self._decode(match.defn, engine, action)
+        at = len(engine.history)
+        story = engine.narrate(action_id)
+        engine.apply(action_id)
+        match.record.history = list(engine.history)
+        match.record.finished = engine.is_terminal()
+        self.store.save_history(match.record)  # StaleRevision: nothing of ours was stored
+        moves.append({"step": at, "event": story.public})
+        warning = self._advance_or_warn(match, moves) or warning
         out = self.describe(match, seat)
         out["moves"] = moves
         if warning:
@@ -504,7 +525,9 @@ class MatchService:
                     match = self.load(match_id)
                     self._advance(match, [])
                 except ApiError:
-                    pass  # shown as "bots_to_move"; the next request continues
+                    # Shown as "bots_to_move" (the next request continues), or as another
+                    # instance that moved them at the same time stored them.
+                    match = self.load(match_id)
                 finally:
                     lock.release()
         return self.describe(match, seat)

@@ -195,7 +195,7 @@ class AtelierServer(BaseApplication):
         worker.log.info(
             "atelier: %d search workers ready; matches in %s",
             runtime.pool.size,
-            runtime.config.match_db,
+            runtime.store.display,
         )
 
     def _stop(self, server: Any, worker: Any) -> None:

@@ -24,7 +24,7 @@ from server.limits import API_KEY_HEADER, MeteredPool, access_control, cost_limi
 from server.matches import MatchService
 from server.pool import SearchPool
 from server.redis_conn import shared_redis
-from server.store import MatchStore
+from server.store import StoreError, open_store
 
 
 def package_version() -> str:
@@ -59,7 +59,7 @@ class Resources:
             self.request_client,
         )
         self.cache = result_cache(config, self.redis)
-        self.store = MatchStore(config.match_db)
+        self.store = open_store(config.match_db)  # SQLite or PostgreSQL, by the URL
 
     def request_client(self) -> str | None:
         """The client of the current request for the cost limits, ``None`` outside requests."""
@@ -69,6 +69,7 @@ class Resources:
 
     def close(self) -> None:
         self.pool.close()
+        self.store.close()
         if self.redis is not None:
             self.redis.close()
 
@@ -76,6 +77,17 @@ class Resources:
         """Raises ``RedisUnavailable`` (503) when the shared Redis does not answer."""
         if self.redis is not None:
             self.redis.call(self.redis.client.ping)
+
+    def store_health(self) -> dict[str, Any]:
+        """The match database (its URL without the password) and whether it answers now."""
+        out = self.store.info()
+        try:
+            out["ping_ms"] = round(self.store.ping(), 3)
+            out["reachable"] = True
+        except StoreError as err:
+            out["reachable"] = False
+            out["error"] = str(err)
+        return out
 
     def health(self) -> dict[str, Any]:
         return {
@@ -86,7 +98,7 @@ class Resources:
             "bots": sorted(bots.BOTS),
             "pool": self.pool.info(),
             "cache": self.cache.info(),
-            "matches": {"db": self.config.match_db},
+            "matches": self.store_health(),
             **({"redis": self.redis.health()} if self.redis is not None else {}),
             "limits": {
                 "api_keys": bool(self.config.api_keys),

@@ -1,59 +1,115 @@
-"""Hosted matches in SQLite: the action history is the state, so it survives restarts.
+"""Hosted matches in SQLite or PostgreSQL: the action history is the state, so it survives
+restarts, and several service instances can share one PostgreSQL database.
 
 A match row holds what cannot be recomputed (game, version, parameters, seat specs, hashes of
 the seat tokens, the bots' budget, the seed) and the list of action ids played. The state is
 rebuilt by replaying that list through the engine, exactly as ``new_initial_state(struct)``
-does. Tokens are stored only as SHA-256 hashes. Every write is a compare-and-set on a row
-version, so two writers can never interleave moves.
+does. Tokens are stored only as SHA-256 hashes.
+
+Every write of a history is a compare-and-set on the row's ``revision``: the ``UPDATE`` carries
+``WHERE revision = <the revision read>`` and its row count is checked. The database, not this
+process, decides which of two writers wins, so two requests can never interleave moves even
+when they are served by different processes or machines; the service's per-match lock only
+spares a process from racing itself.
+
+One interface, two back-ends, chosen by a URL (``open_store``): a file path or
+``sqlite:///path`` (the embedded default), or ``postgresql://user:password@host:port/db``
+(driver psycopg 3, from the ``fleet`` extra). Both go through SQLAlchemy Core, so every query
+is written once.
+
+The schema carries a version in a ``schema_version`` table (row ``name = 'matches'``). At the
+first use a store brings the database to ``SCHEMA_VERSION`` under a database lock (SQLite
+``BEGIN IMMEDIATE``, a PostgreSQL advisory lock), so instances starting together upgrade it
+once: an empty database gets the current tables; an older one runs the steps of ``UPGRADES``
+in order. Files written before the version table existed (version 1 and 2, which kept their
+version in SQLite's ``user_version``) are recognised by their columns.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
+from sqlalchemy.engine import URL, Connection, Engine
+from sqlalchemy.engine.url import make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, OperationalError
+
 SCHEMA_VERSION = 2
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS matches (
-    id          TEXT PRIMARY KEY,
-    game        TEXT NOT NULL,
-    version     INTEGER NOT NULL,
-    params      TEXT NOT NULL,
-    seats       TEXT NOT NULL,
-    token_hashes TEXT NOT NULL,
-    budget      TEXT NOT NULL,
-    seed        INTEGER NOT NULL,
-    history     TEXT NOT NULL,
-    revision    INTEGER NOT NULL,
-    created_at  REAL NOT NULL,
-    updated_at  REAL NOT NULL,
-    client      TEXT NOT NULL DEFAULT '',
-    finished    INTEGER NOT NULL DEFAULT 0,
-    reproducible INTEGER NOT NULL DEFAULT 0
-)
-"""
+metadata = sa.MetaData()
 
-# Columns added since schema version 1, with their definitions (a version-1 file gains them).
-ADDED_COLUMNS = {
+# Booleans are stored as 0/1 integers and JSON as text: the columns version-1 files have.
+matches = sa.Table(
+    "matches",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("params", sa.Text, nullable=False),
+    sa.Column("seats", sa.Text, nullable=False),
+    sa.Column("token_hashes", sa.Text, nullable=False),
+    sa.Column("budget", sa.Text, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),  # up to 2**32 - 1
+    sa.Column("history", sa.Text, nullable=False),
+    sa.Column("revision", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Column("client", sa.Text, nullable=False, server_default=""),
+    sa.Column("finished", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("reproducible", sa.Integer, nullable=False, server_default="0"),
+    sa.Index("matches_client", "client"),
+)
+
+schema_version = sa.Table(
+    "schema_version",
+    metadata,
+    sa.Column("name", sa.Text, primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False),
+)
+
+# Columns added by version 2, with their SQL definitions (a version-1 database gains them).
+V2_COLUMNS = {
     "client": "TEXT NOT NULL DEFAULT ''",
     "finished": "INTEGER NOT NULL DEFAULT 0",
     "reproducible": "INTEGER NOT NULL DEFAULT 0",
 }
-COLUMNS = (
-    "id, game, version, params, seats, token_hashes, budget, seed, history, revision, "
-    "created_at, updated_at, client, finished, reproducible"
-)
+
+
+def _upgrade_1_to_2(db: Connection) -> None:
+    have = {c["name"] for c in sa.inspect(db).get_columns("matches")}
+    for name, definition in V2_COLUMNS.items():
+        if name not in have:
+            db.exec_driver_sql(f"ALTER TABLE matches ADD COLUMN {name} {definition}")
+    db.exec_driver_sql("CREATE INDEX IF NOT EXISTS matches_client ON matches (client)")
+
+
+# UPGRADES[n] moves a database from version n to n + 1. A later change of the schema bumps
+# SCHEMA_VERSION, changes the tables above and adds its step here.
+UPGRADES: dict[int, Callable[[Connection], None]] = {1: _upgrade_1_to_2}
+
+# Any fixed number: the key of the PostgreSQL advisory lock held while the schema is upgraded.
+_SCHEMA_LOCK_KEY = 0x61746C72  # "atlr"
 
 
 class StaleRevision(Exception):
     """Another request changed the match since it was loaded."""
+
+
+class StoreError(RuntimeError):
+    """The match database URL is unsupported, or the database cannot be reached or used; the
+    message names the URL without its password."""
+
+
+class StoreUnavailable(StoreError):
+    """The database did not answer (down, unreachable, locked too long): the request may be
+    retried; nothing was written."""
 
 
 @dataclass
@@ -75,138 +131,337 @@ class MatchRecord:
     reproducible: bool = False  # the client's seed was used as is (research option)
 
 
-class MatchStore:
-    """A thin layer over one SQLite file; one short-lived connection per operation."""
+# --- URLs ------------------------------------------------------------------------------------
+URL_FORMS = "a file path, sqlite:///PATH or postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
 
-    def __init__(self, path: str) -> None:
-        self.path = path
+
+def parse_url(text: str) -> URL:
+    """The SQLAlchemy URL of a match database: a plain path or ``sqlite:///path`` is SQLite,
+    ``postgresql://`` (or ``postgres://``, ``postgresql+psycopg://``) PostgreSQL via psycopg.
+
+    Raises ``StoreError`` for anything else, naming the URL without its password.
+    """
+    if "://" not in text:
+        if not text.strip():
+            raise StoreError(f"the match database is empty; give {URL_FORMS}")
+        return URL.create("sqlite", database=str(Path(text).expanduser()))
+    try:
+        url = make_url(text)
+    except ArgumentError:
+        raise StoreError(
+            f"cannot parse the match database URL {redact_url(text)!r}; give {URL_FORMS}"
+        ) from None
+    backend, _, driver = url.drivername.partition("+")
+    if backend == "sqlite" and driver in ("", "pysqlite"):
+        if not url.database or url.database == ":memory:":
+            raise StoreError(
+                f"the SQLite URL {text!r} names no file (sqlite:///relative/path or "
+                "sqlite:////absolute/path); an in-memory database would lose every match"
+            )
+        return url.set(drivername="sqlite", database=str(Path(url.database).expanduser()))
+    if backend in ("postgresql", "postgres") and driver in ("", "psycopg"):
+        if not url.database:
+            raise StoreError(
+                f"the PostgreSQL URL {redact_url(text)!r} names no database (…/DATABASE at the end)"
+            )
+        return url.set(drivername="postgresql+psycopg")
+    raise StoreError(
+        f"unsupported match database URL {redact_url(text)!r}: give {URL_FORMS} "
+        "(PostgreSQL goes through psycopg 3)"
+    )
+
+
+def redact_url(text: str) -> str:
+    """``text`` with the password of a URL replaced by ``***`` (a path is returned as is)."""
+    if "://" not in text:
+        return text
+    try:
+        return make_url(text).render_as_string(hide_password=True)
+    except ArgumentError:
+        scheme, _, rest = text.partition("://")
+        at = rest.rfind("@")
+        return f"{scheme}://***@{rest[at + 1 :]}" if at >= 0 else text
+
+
+# --- the store -------------------------------------------------------------------------------
+class MatchStore:
+    """The matches of one database, SQLite or PostgreSQL, through a SQLAlchemy engine.
+
+    Connections come from the engine's pool (a few per process); each operation is one short
+    transaction. The schema is created or upgraded at the first operation (or ``check()``).
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = parse_url(url)
+        self.backend = "postgresql" if self.url.drivername.startswith("postgresql") else "sqlite"
+        self.display = redact_url(url)
+        self._engine: Engine | None = None
         self._init_lock = threading.Lock()
         self._ready = False
 
-    def _ensure(self) -> None:
+    # --- the engine and the schema -------------------------------------------------------------
+    def _create_engine(self) -> Engine:
+        if self.backend == "sqlite":
+            Path(self.url.database or "").parent.mkdir(parents=True, exist_ok=True)
+            engine = sa.create_engine(
+                self.url, connect_args={"timeout": 10.0, "check_same_thread": False}
+            )
+
+            @sa.event.listens_for(engine, "connect")
+            def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+                # WAL with synchronous=NORMAL: a commit survives a crash of the service (not of
+                # the machine's power) without an fsync per move.
+                dbapi_connection.execute("PRAGMA synchronous=NORMAL")
+
+            return engine
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:
+            raise StoreError(
+                f"the match database {self.display} is PostgreSQL, whose driver is not "
+                "installed: pip install 'atelier[fleet]'"
+            ) from None
+        # pool_pre_ping: a connection the server dropped (a restart, a fail-over) is replaced
+        # instead of failing the next request.
+        return sa.create_engine(self.url, pool_pre_ping=True, connect_args={"connect_timeout": 10})
+
+    def _ensure(self) -> Engine:
+        if self._ready:
+            assert self._engine is not None
+            return self._engine
         with self._init_lock:
-            if self._ready:
-                return
-            Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-            with self._connect() as db:
-                db.execute("PRAGMA journal_mode=WAL")
-                db.execute(SCHEMA)
-                have = {row[1] for row in db.execute("PRAGMA table_info(matches)")}
-                for name, definition in ADDED_COLUMNS.items():
-                    if name not in have:
-                        db.execute(f"ALTER TABLE matches ADD COLUMN {name} {definition}")
-                db.execute("CREATE INDEX IF NOT EXISTS matches_client ON matches (client)")
-                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            self._ready = True
+            if not self._ready:
+                if self._engine is None:
+                    self._engine = self._create_engine()
+                try:
+                    self._migrate(self._engine)
+                except DBAPIError as err:
+                    raise StoreUnavailable(
+                        f"cannot open the match database {self.display}: {_reason(err)}"
+                    ) from None
+                self._ready = True
+        return self._engine
+
+    def _migrate(self, engine: Engine) -> None:
+        """Brings the schema to ``SCHEMA_VERSION``, in one transaction under a database lock."""
+        if self.backend == "sqlite":
+            with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as db:
+                db.exec_driver_sql("PRAGMA journal_mode=WAL")
+                db.exec_driver_sql("BEGIN IMMEDIATE")  # one writer: instances upgrade in turn
+                try:
+                    self._upgrade(db)
+                    db.exec_driver_sql(f"PRAGMA user_version={SCHEMA_VERSION}")
+                except BaseException:
+                    db.exec_driver_sql("ROLLBACK")
+                    raise
+                db.exec_driver_sql("COMMIT")
+        else:
+            with engine.begin() as db:
+                db.execute(sa.select(sa.func.pg_advisory_xact_lock(_SCHEMA_LOCK_KEY)))
+                self._upgrade(db)
+
+    def _upgrade(self, db: Connection) -> None:
+        recorded = _recorded_version(db)
+        current = stored_version(db) if recorded is None else recorded
+        if current > SCHEMA_VERSION:
+            raise StoreError(
+                f"the match database {self.display} has schema version {current}, newer than "
+                f"this atelier's ({SCHEMA_VERSION}): upgrade atelier"
+            )
+        if current == 0:
+            metadata.create_all(db)
+        else:
+            for version in range(current, SCHEMA_VERSION):
+                UPGRADES[version](db)
+            schema_version.create(db, checkfirst=True)
+        if recorded != SCHEMA_VERSION:
+            db.execute(sa.delete(schema_version).where(schema_version.c.name == "matches"))
+            db.execute(sa.insert(schema_version).values(name="matches", version=SCHEMA_VERSION))
+
+    def check(self) -> dict[str, Any]:
+        """Connects, creates or upgrades the schema; what ``/healthz`` shows of the store.
+        Raises ``StoreError`` if the database cannot be reached or used."""
+        with self._transaction() as db:
+            version = stored_version(db)
+        return self.info(version)
+
+    def ping(self) -> float:
+        """Milliseconds of a round trip to the database; ``StoreUnavailable`` if it is down."""
+        started = time.perf_counter()
+        with self._transaction() as db:
+            db.execute(sa.select(1))
+        return (time.perf_counter() - started) * 1000.0
 
     @contextmanager
-    def _connect(self):
-        db = sqlite3.connect(str(Path(self.path).expanduser()), timeout=10.0)
-        # WAL with synchronous=NORMAL: a commit survives a crash of the service (not of the
-        # machine's power) without an fsync per move.
-        db.execute("PRAGMA synchronous=NORMAL")
+    def _transaction(self) -> Iterator[Connection]:
+        """One transaction, committed at the end; a database that does not answer is
+        ``StoreUnavailable`` (a 503 for the client), not an internal error."""
+        engine = self._ensure()
         try:
-            with db:
+            with engine.begin() as db:
                 yield db
-        finally:
-            db.close()
+        except (OperationalError, InterfaceError) as err:
+            raise StoreUnavailable(
+                f"the match database {self.display} did not answer: {_reason(err)}"
+            ) from None
 
+    def info(self, version: int | None = None) -> dict[str, Any]:
+        return {
+            "db": self.display,
+            "backend": self.backend,
+            "schema_version": SCHEMA_VERSION if version is None else version,
+        }
+
+    def close(self) -> None:
+        """Closes the pooled connections (a later operation opens new ones)."""
+        if self._engine is not None:
+            self._engine.dispose()
+
+    # --- operations --------------------------------------------------------------------------
     def insert(self, record: MatchRecord) -> None:
-        self._ensure()
-        with self._connect() as db:
+        with self._transaction() as db:
             db.execute(
-                f"INSERT INTO matches ({COLUMNS}) VALUES ({', '.join('?' * 15)})",
-                (
-                    record.id,
-                    record.game,
-                    record.version,
-                    json.dumps(record.params),
-                    json.dumps(record.seats),
-                    json.dumps({str(k): v for k, v in record.token_hashes.items()}),
-                    json.dumps(record.budget),
-                    record.seed,
-                    json.dumps(record.history),
-                    record.revision,
-                    record.created_at,
-                    record.updated_at,
-                    record.client,
-                    int(record.finished),
-                    int(record.reproducible),
-                ),
+                sa.insert(matches).values(
+                    id=record.id,
+                    game=record.game,
+                    version=record.version,
+                    params=json.dumps(record.params),
+                    seats=json.dumps(record.seats),
+                    token_hashes=json.dumps({str(k): v for k, v in record.token_hashes.items()}),
+                    budget=json.dumps(record.budget),
+                    seed=record.seed,
+                    history=json.dumps(record.history),
+                    revision=record.revision,
+                    created_at=record.created_at,
+                    updated_at=record.updated_at,
+                    client=record.client,
+                    finished=int(record.finished),
+                    reproducible=int(record.reproducible),
+                )
             )
 
     def get(self, match_id: str) -> MatchRecord | None:
-        self._ensure()
-        with self._connect() as db:
-            row = db.execute(f"SELECT {COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
+        with self._transaction() as db:
+            row = db.execute(sa.select(matches).where(matches.c.id == match_id)).mappings().first()
         if row is None:
             return None
         return MatchRecord(
-            id=row[0],
-            game=row[1],
-            version=row[2],
-            params=json.loads(row[3]),
-            seats=json.loads(row[4]),
-            token_hashes={int(k): v for k, v in json.loads(row[5]).items()},
-            budget=json.loads(row[6]),
-            seed=row[7],
-            history=json.loads(row[8]),
-            revision=row[9],
-            created_at=row[10],
-            updated_at=row[11],
-            client=row[12],
-            finished=bool(row[13]),
-            reproducible=bool(row[14]),
+            id=row["id"],
+            game=row["game"],
+            version=row["version"],
+            params=json.loads(row["params"]),
+            seats=json.loads(row["seats"]),
+            token_hashes={int(k): v for k, v in json.loads(row["token_hashes"]).items()},
+            budget=json.loads(row["budget"]),
+            seed=row["seed"],
+            history=json.loads(row["history"]),
+            revision=row["revision"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            client=row["client"],
+            finished=bool(row["finished"]),
+            reproducible=bool(row["reproducible"]),
         )
 
     def save_history(self, record: MatchRecord) -> None:
-        """Writes ``record.history`` if nobody else wrote since; bumps ``record.revision``."""
-        self._ensure()
+        """Writes ``record.history`` if nobody else wrote since; bumps ``record.revision``.
+
+        The revision check is in the ``UPDATE`` itself: of two writers holding the same
+        revision, in any processes, the database lets exactly one change the row (the other
+        waits for its row lock, then finds the revision moved and updates nothing).
+        """
         now = time.time()
-        with self._connect() as db:
-            cursor = db.execute(
-                "UPDATE matches SET history = ?, finished = ?, revision = revision + 1, "
-                "updated_at = ? WHERE id = ? AND revision = ?",
-                (
-                    json.dumps(record.history),
-                    int(record.finished),
-                    now,
-                    record.id,
-                    record.revision,
-                ),
+        with self._transaction() as db:
+            result = db.execute(
+                sa.update(matches)
+                .where(matches.c.id == record.id, matches.c.revision == record.revision)
+                .values(
+                    history=json.dumps(record.history),
+                    finished=int(record.finished),
+                    revision=matches.c.revision + 1,
+                    updated_at=now,
+                )
             )
-        if cursor.rowcount != 1:
+        if result.rowcount != 1:
             raise StaleRevision(f"match {record.id} was changed by another request")
         record.revision += 1
         record.updated_at = now
 
     def count(self) -> int:
-        self._ensure()
-        with self._connect() as db:
-            return db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+        with self._transaction() as db:
+            return db.execute(sa.select(sa.func.count()).select_from(matches)).scalar_one()
 
     def delete(self, match_id: str) -> bool:
         """Removes a match; whether it existed."""
-        self._ensure()
-        with self._connect() as db:
-            return db.execute("DELETE FROM matches WHERE id = ?", (match_id,)).rowcount == 1
+        with self._transaction() as db:
+            return db.execute(sa.delete(matches).where(matches.c.id == match_id)).rowcount == 1
 
     def purge(self, idle_s: float, finished_s: float, now: float | None = None) -> int:
         """Deletes unfinished matches idle longer than ``idle_s`` and finished ones older than
         ``finished_s`` (since their last move); how many went."""
-        self._ensure()
         now = time.time() if now is None else now
-        with self._connect() as db:
+        with self._transaction() as db:
             return db.execute(
-                "DELETE FROM matches WHERE (finished = 0 AND updated_at < ?) "
-                "OR (finished = 1 AND updated_at < ?)",
-                (now - idle_s, now - finished_s),
+                sa.delete(matches).where(
+                    sa.or_(
+                        sa.and_(matches.c.finished == 0, matches.c.updated_at < now - idle_s),
+                        sa.and_(matches.c.finished == 1, matches.c.updated_at < now - finished_s),
+                    )
+                )
             ).rowcount
 
     def active_count(self, client: str) -> int:
         """Unfinished matches created by ``client``."""
-        self._ensure()
-        with self._connect() as db:
+        with self._transaction() as db:
             return db.execute(
-                "SELECT COUNT(*) FROM matches WHERE client = ? AND finished = 0", (client,)
-            ).fetchone()[0]
+                sa.select(sa.func.count())
+                .select_from(matches)
+                .where(matches.c.client == client, matches.c.finished == 0)
+            ).scalar_one()
+
+
+def _recorded_version(db: Connection) -> int | None:
+    """The version in the ``schema_version`` table, ``None`` if there is none."""
+    if "schema_version" not in sa.inspect(db).get_table_names():
+        return None
+    return db.execute(
+        sa.select(schema_version.c.version).where(schema_version.c.name == "matches")
+    ).scalar_one_or_none()
+
+
+def stored_version(db: Connection) -> int:
+    """The schema version of the database ``db`` is connected to; 0 when it has no tables.
+
+    Databases from before the ``schema_version`` table are told apart by their columns.
+    """
+    recorded = _recorded_version(db)
+    if recorded is not None:
+        return recorded
+    if "matches" not in sa.inspect(db).get_table_names():
+        return 0
+    columns = {c["name"] for c in sa.inspect(db).get_columns("matches")}
+    return 2 if set(V2_COLUMNS) <= columns else 1
+
+
+def open_store(url: str) -> MatchStore:
+    """The match store at ``url`` (see ``parse_url``); nothing is opened until first use."""
+    return MatchStore(url)
+
+
+def _reason(err: DBAPIError) -> str:
+    """The driver's message of ``err``, on one line, without the SQL."""
+    text = str(err.orig) if err.orig is not None else str(err)
+    return " ".join(text.split()) or type(err.orig).__name__
+
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "MatchRecord",
+    "MatchStore",
+    "StaleRevision",
+    "StoreError",
+    "StoreUnavailable",
+    "open_store",
+    "parse_url",
+    "redact_url",
+]

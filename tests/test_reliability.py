@@ -57,13 +57,17 @@ class Server:
         return data
 
 
-def _start(tmp: Path, name: str, env: dict[str, str], args: tuple[str, ...] = ()) -> Server:
+def _start(
+    tmp: Path, name: str, env: dict[str, str], args: tuple[str, ...] = (), db: str | None = None
+) -> Server:
+    """``atelier serve`` on a free port with its matches in ``db`` (default: a SQLite file in
+    ``tmp``); skips, or fails in CI, if it cannot start."""
     port = bench.free_port()
     log_path = str(tmp / f"{name}.log")
     try:
         process = bench.start_server(
             port,
-            str(tmp / f"{name}.sqlite3"),
+            db or str(tmp / f"{name}.sqlite3"),
             extra_env={"ATELIER_API_KEYS": ",".join(KEYS), "ATELIER_SEARCH_WORKERS": "2", **env},
             api_key=KEYS[0],
             log_path=log_path,
