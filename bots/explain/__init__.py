@@ -70,10 +70,17 @@ def _detective_eye(ctx: Context) -> dict[str, Any]:
     return explain(ctx)
 
 
+def _modern_art(ctx: Context) -> dict[str, Any]:
+    from bots.explain.modern_art import explain
+
+    return explain(ctx)
+
+
 EXPLAINERS: dict[str, Callable[[Context], dict[str, Any]]] = {
     "gallery_rush": _gallery_rush,
     "finger_auction": _finger_auction,
     "detective_eye": _detective_eye,
+    "modern_art": _modern_art,
 }
 
 

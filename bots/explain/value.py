@@ -45,7 +45,7 @@ def value_meaning(
 def _units(game: str, params: dict[str, Any], n: int):
     if game == "modern_art":
         if params.get("payoff", "points") == "money":
-            start = 100
+            start = params.get("money", 100)
             return (
                 "expected final money",
                 f"money, from 0 up; everyone starts with {start}",
