@@ -131,7 +131,12 @@ def explain(engine: FingerAuctionEngine, seat: int) -> dict[str, Any]:
             engine.collections[seat], engine.table, engine.picks_left, engine.num_players
         )
         figures["picks"] = figure(
-            {"picks_left": engine.picks_left, "cards": picks, "best_rest": counts_to_names(choice)},
+            {
+                "picks_left": engine.picks_left,
+                "cards": picks,
+                "best_rest": counts_to_names(choice),
+                "best_rest_points": gain,
+            },
             "what each card on the table would add to each player's score, and your best "
             "choice of the cards you still pick",
         )
