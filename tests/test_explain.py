@@ -11,7 +11,7 @@ import bots
 import games
 from bots.explain import explain_hint
 from bots.explain.value import value_meaning
-from bots.heuristics import knowledge_for
+from evaluation.bench.explain import heuristic_decision
 from games.core.infoset import build_infoset, sample_engine
 from games.finger_auction.actions import bid, pick
 from games.finger_auction.explain import explain as explain_finger_auction
@@ -162,32 +162,6 @@ def test_value_meaning_names_units_and_scale():
 
 
 # --- same information set, same explanation ------------------------------------------------------
-PHASES = {
-    "gallery_rush": ("turn", "choose"),
-    "finger_auction": ("bid", "pick"),
-    "detective_eye": ("turn", "bidding", "challenge"),
-    "modern_art": ("offer", "open", "sealed", "fixed_price", "once_around"),
-}
-
-
-def heuristic_decision(game: str, seed: int, players: int):
-    """A decision in one of ``PHASES[game]`` of a heuristic self-play game."""
-    defn = games.definition(game)
-    params = defn.validate_params({"players": players})
-    knowledge = knowledge_for(game)
-    rng = random.Random(seed)
-    engine = defn.new_engine(params)
-    while not engine.is_terminal():
-        player = engine.current_player()
-        if player < 0:
-            engine.apply(engine.sample_chance(rng))
-            continue
-        if engine.describe()["phase"] in PHASES[game] and rng.random() < 0.25:
-            return defn, params, engine
-        engine.apply(knowledge.choose(engine, rng))
-    raise AssertionError("no decision found")
-
-
 def twin(defn, params, engine, seat):
     """Another state with ``seat``'s information set (hidden parts redrawn when any)."""
     infoset = build_infoset(defn, params, engine, seat, with_view=False)
@@ -264,4 +238,21 @@ def test_every_hint_carries_explain(client, game):
     if game == "detective_eye":
         assert "declarations" in explain["figures"] or "challenge" in explain["figures"]
         estimate = explain["figures"].get("declarations") or explain["figures"]["challenge"]
-        assert estimate["exact"] is False and estimate["samples"] == 32
+        assert estimate["exact"] is False and estimate["samples"] == 24
+
+
+def test_bench_explain_reports_the_ratio_to_the_hint():
+    import json
+
+    from click.testing import CliRunner
+
+    from evaluation.cli import main
+
+    args = ["bench", "explain", "--game", "finger_auction", "--states", "1", "--budget-ms", "20"]
+    result = CliRunner().invoke(main, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.output)
+    assert row["game"] == "finger_auction" and row["players"] == 2
+    assert row["ratio_median"] == round(row["ratio_median"], 3) and row["hint_ms_median"] > 0
+    bad = CliRunner().invoke(main, ["bench", "explain", "--states", "0"])
+    assert bad.exit_code != 0 and "--states" in bad.output

@@ -51,6 +51,15 @@ class Context:
         """The explanation's own random numbers (the search's are not touched)."""
         return random.Random(f"explain:{self.defn.name}:{self.seed}")
 
+    def sampler(self, prior: Any = None) -> Callable[[random.Random], Engine]:
+        """Draws worlds of the information set as the bots do (``Worlds.sample``: a replay
+        of a sampled history checked by ``info_key``, without rebuilding the JSON). Every
+        world is drawn, none is ``engine``: explanations depend on the information set only."""
+        from bots.protocol import Worlds
+
+        worlds = Worlds.from_first(self.defn, self.params, self.infoset, self.engine, prior)
+        return worlds.sample
+
 
 def _gallery_rush(ctx: Context) -> dict[str, Any]:
     from games.gallery_rush.explain import explain

@@ -2,17 +2,17 @@
 
 The other seats' face-down cards are hidden, so the chance that the table holds a declared
 quantity is an estimate: ``WORLDS`` worlds sampled from the seat's information set
-(``games.sample_engine``: our own cards exact, the rest drawn consistently with everything we
-saw, the cards we passed included), weighted as the ISMCTS bot weights its worlds (Bayes'
-rule with the heuristic's likelihood of the other seats' declarations and raises, a
-trembling floor, tempered to keep a share of the pool: ``bots.beliefs``), or uniformly when the
-bot's beliefs are uniform. Per world, a declaration "painter x quantity" holds when the
-face-down cards not yet flipped show at least that many of the painter (the found ones count
-in a challenge); the chance is the weighted share of worlds where it holds, which is what a
-challenger who flips the right cards achieves. For a declaration the hint suggests, and for a
-challenge in progress, the heuristic's flip plan (``bots.heuristics.detective_eye.plan``) is
-also scored in every world. The stakes (misses, forgeries, what a success discards) are public
-and exact.
+(``Worlds.sample``, as the bots draw them: our own cards exact, the rest drawn consistently
+with everything we saw, the cards we passed included), weighted as the ISMCTS bot weights its
+worlds (Bayes' rule with the heuristic's likelihood of the other seats' declarations and
+raises, a trembling floor, tempered to keep a share of the pool: ``bots.beliefs``), or
+uniformly when the bot's beliefs are uniform. Per world, a declaration "painter x quantity"
+holds when the face-down cards not yet flipped show at least that many of the painter (the
+found ones count in a challenge); the chance is the weighted share of worlds where it holds,
+which is what a challenger who flips the right cards achieves. For a declaration the hint
+suggests, and for a challenge in progress, the heuristic's flip plan
+(``bots.heuristics.detective_eye.plan``) is also scored in every world. The stakes (misses,
+forgeries, what a success discards) are public and exact.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from bots.beliefs import HeuristicModel, effective_size, log_likelihood, tempere
 from bots.heuristics import knowledge_for
 from bots.heuristics.detective_eye import Beliefs, plan
 from games.core.explain import estimate, figure, percent
-from games.core.infoset import sample_engine
 from games.detective_eye.engine import (
     BID,
     FLIP,
@@ -33,7 +32,7 @@ from games.detective_eye.engine import (
     DetectiveEyeEngine,
 )
 
-WORLDS = 32  # sampled worlds per explanation (about 1 ms each to sample, as many to weigh)
+WORLDS = 24  # sampled worlds per explanation (each about 1 ms to draw, 1-3 ms to weigh)
 EPSILON = 0.2  # the ISMCTS bot's defaults for the trembling floor and the tempering
 MIN_EFFECTIVE = 0.25
 
@@ -41,10 +40,8 @@ MIN_EFFECTIVE = 0.25
 def belief_worlds(ctx: Any) -> tuple[list[DetectiveEyeEngine], list[float], str]:
     """``WORLDS`` worlds of the information set, their weights, and how they were weighed."""
     rng = ctx.rng()
-    pool = [
-        sample_engine(ctx.defn, ctx.params, ctx.infoset, random.Random(rng.getrandbits(64)))
-        for _ in range(WORLDS)
-    ]
+    sample = ctx.sampler()
+    pool = [sample(random.Random(rng.getrandbits(64))) for _ in range(WORLDS)]
     options = ctx.bot.get("options") or {}
     if options.get("beliefs", "heuristic") == "uniform":
         return pool, [1.0 / len(pool)] * len(pool), "uniform worlds of the information set"

@@ -2,23 +2,27 @@
 
 Hands, the deck and unrevealed sealed bids are hidden, so every figure here but the money is
 an estimate, from ``WORLDS`` worlds sampled from the seat's information set
-(``games.sample_engine``, with the bot's model of hidden sealed bids) each played out by the
-game's heuristic (``GameKnowledge.playout``, every seat; the ISMCTS bot's default rollout):
+(``Worlds.sample``, as the bots draw them, with the bot's model of hidden sealed bids), each
+played out to the end of this round by the game's heuristic for every seat
+(``GameKnowledge.playout``, the ISMCTS bot's default rollout):
 
 * ``artists``: per artist, the mean payout of one painting at the end of this round (0 when
-  the artist ends outside the top three) over all rollouts, and its board value after the last
-  round over the first ``GAME_ROLLOUTS`` of them, played on to the end of the game;
+  the artist ends outside the top three), the chance it is ranked, its board value after the
+  round, and a rough game-end value (this round's expected place value repeated in each later
+  round);
 * ``break_even`` (during an auction): the lot's expected payout this round, the price above
   which buying it loses money for the buyer (who pays it all away, whatever the payment rule);
 * ``offers`` (the seller choosing a card): the price each offer is expected to fetch by the
   heuristic's sale model (a share of the other seats' forecast value per auction type), and
   which auction type that model expects to pay most;
-* ``standings``: each seat's mean final money, share of first place and mean return over the
-  game rollouts.
+* ``standings``: each seat's money after this round's payout, its share of first place then,
+  and its expected return, by the heuristic's evaluation at the round's end (the ISMCTS bot's
+  own cut-off estimate; exact after the last round).
 
-The heuristic's rollouts are a model of play, not the truth: the figures say what happens if
-everyone plays like the heuristic from here. Cost: a few milliseconds per round rollout, about
-ten per game rollout from round one (``atelier``'s figures in docs/api.md).
+Whole games are not played out: from round one that costs about as much as a 500 ms hint
+(``atelier bench explain``), while a round costs a few milliseconds per world. The rollouts
+are a model of play, not the truth: the figures say what happens if everyone plays like the
+heuristic from here.
 """
 
 from __future__ import annotations
@@ -36,7 +40,6 @@ from bots.heuristics.modern_art import (
     values_of,
 )
 from games.core.explain import estimate, figure, percent
-from games.core.infoset import sample_engine
 from games.modern_art.cards import ARTIST_NAMES, DOUBLE, OPEN, ROUND_END_COUNT, TYPE_NAMES
 from games.modern_art.engine import (
     ANSWER,
@@ -49,10 +52,12 @@ from games.modern_art.engine import (
     action_string,
 )
 
-WORLDS = 12  # round rollouts per explanation
-GAME_ROLLOUTS = 4  # of them, played on to the end of the game
+WORLDS = 8  # sampled worlds, one round rollout each
 AUCTION_PHASES = (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE, ANSWER)
-METHOD = "worlds sampled from your information set, each played out by the heuristic for every seat"
+METHOD = (
+    "worlds sampled from your information set, each played out to the round's end by the "
+    "heuristic for every seat"
+)
 
 
 def _step(engine: ModernArtEngine, knowledge: Any, rng: random.Random) -> None:
@@ -62,29 +67,21 @@ def _step(engine: ModernArtEngine, knowledge: Any, rng: random.Random) -> None:
         engine.apply(knowledge.playout(engine, rng))
 
 
-def rollouts(ctx: Any) -> tuple[list[list[float]], list[ModernArtEngine]]:
-    """Per rollout, each artist's payout per painting at this round's end; and the finished
-    games of the first ``GAME_ROLLOUTS`` rollouts."""
+def round_rollouts(ctx: Any) -> list[ModernArtEngine]:
+    """``WORLDS`` worlds of the information set, each played to the end of this round."""
     rng = ctx.rng()
     knowledge = knowledge_for("modern_art")
     prior = bots.make_bot(ctx.bot).prior_for("modern_art") if ctx.bot.get("name") else None
-    payouts: list[list[float]] = []
-    finished: list[ModernArtEngine] = []
-    for i in range(WORLDS):
-        world = sample_engine(
-            ctx.defn, ctx.params, ctx.infoset, random.Random(rng.getrandbits(64)), prior
-        )
+    sample = ctx.sampler(prior)
+    out = []
+    for _ in range(WORLDS):
+        world = sample(random.Random(rng.getrandbits(64)))
         play = random.Random(rng.getrandbits(64))
         start = world.round
         while not world.is_terminal() and world.round == start:
             _step(world, knowledge, play)
-        _, _, ranked, values, _ = world.scores[-1]
-        payouts.append([float(values[a]) if a in ranked else 0.0 for a in range(len(values))])
-        if i < GAME_ROLLOUTS:
-            while not world.is_terminal():
-                _step(world, knowledge, play)
-            finished.append(world)
-    return payouts, finished
+        out.append(world)
+    return out
 
 
 def _mean(xs: list[float]) -> float:
@@ -95,6 +92,26 @@ def _first_place_shares(money: list[int]) -> list[float]:
     top = max(money)
     winners = [s for s, m in enumerate(money) if m == top]
     return [1.0 / len(winners) if s in winners else 0.0 for s in range(len(money))]
+
+
+def standings(engine: ModernArtEngine, ends: list[ModernArtEngine]) -> list[dict[str, Any]]:
+    """Per seat, after this round's payout: mean money, share of first place, and the return
+    the game pays (exact when the round was the last, else the heuristic's evaluation, the
+    ISMCTS bot's own cut-off estimate)."""
+    knowledge = knowledge_for("modern_art")
+    n = engine.num_players
+    returns = [w.returns() if w.is_terminal() else knowledge.evaluate(w) for w in ends]  # type: ignore[union-attr]
+    firsts = [_first_place_shares(w.money) for w in ends]
+    return [
+        {
+            "seat": s,
+            "money_now": engine.money[s],
+            "money_after_round": round(_mean([float(w.money[s]) for w in ends]), 1),
+            "first_place_after_round": round(_mean([f[s] for f in firsts]), 3),
+            "expected_return": round(_mean([r[s] for r in returns]), 3),
+        }
+        for s in range(n)
+    ]
 
 
 def offers(engine: ModernArtEngine, seat: int) -> list[dict[str, Any]]:
@@ -126,11 +143,16 @@ def offers(engine: ModernArtEngine, seat: int) -> list[dict[str, Any]]:
 def explain(ctx: Any) -> dict[str, Any]:
     engine: ModernArtEngine = ctx.engine
     seat = ctx.seat
-    n = engine.num_players
     artists = len(engine.values)
-    payouts, finished = rollouts(ctx)
+    ends = round_rollouts(ctx)
+    last = [w.scores[-1] for w in ends]  # (round, counts, ranked, values, payouts)
+    payouts = [[float(v[a]) if a in r else 0.0 for a in range(artists)] for _, _, r, v, _ in last]
+    after = [[float(x) for x in v] for _, _, _, v, _ in last]
     round_value = [_mean([p[a] for p in payouts]) for a in range(artists)]
-    game_value = [_mean([float(g.values[a]) for g in finished]) for a in range(artists)]
+    board_after = [_mean([v[a] for v in after]) for a in range(artists)]
+    gained = [board_after[a] - engine.values[a] for a in range(artists)]
+    later = engine.cfg.rounds - engine.round - 1  # rounds after this one
+    game_value = [board_after[a] + later * gained[a] for a in range(artists)]
     ranked = [_mean([1.0 if p[a] > 0 else 0.0 for p in payouts]) for a in range(artists)]
     figures: dict[str, Any] = {
         "money": figure(list(engine.money), "every seat's money now (every payment is public)"),
@@ -139,18 +161,19 @@ def explain(ctx: Any) -> dict[str, Any]:
                 ARTIST_NAMES[a]: {
                     "round_end": round(round_value[a], 1),
                     "ranked_chance": round(ranked[a], 3),
-                    "game_end": round(game_value[a], 1),
                     "board_value_now": engine.values[a],
+                    "board_value_after_round": round(board_after[a], 1),
+                    "game_end": round(game_value[a], 1),
                     "count_this_round": engine.counts[a],
                 }
                 for a in range(artists)
             },
             "per artist: what one painting bought this round pays at the round's end (0 if the "
-            "artist ends outside the top three), the chance it is ranked, and its board value "
-            f"after the last round (over the first {len(finished)} rollouts)",
-            len(payouts),
+            "artist ends outside the top three), the chance it is ranked, its board value after "
+            "this round, and after the last round (game_end: this round's expected place value "
+            f"repeated in each of the {later} later rounds, a rough extrapolation)",
+            len(ends),
             METHOD,
-            game_samples=len(finished),
         ),
     }
     text: list[str] = []
@@ -197,28 +220,18 @@ def explain(ctx: Any) -> dict[str, Any]:
                 f"As seller, {best_offer['offer']} is expected to fetch the most: about "
                 f"{best_offer['expected_price']:.0f} ({best_offer['auction']})."
             )
-    if finished:
-        money = [_mean([float(g.money[s]) for g in finished]) for s in range(n)]
-        first = [_mean([_first_place_shares(g.money)[s] for g in finished]) for s in range(n)]
-        ret = [_mean([g.returns()[s] for g in finished]) for s in range(n)]
-        figures["standings"] = estimate(
-            [
-                {
-                    "seat": s,
-                    "money_now": engine.money[s],
-                    "final_money": round(money[s], 1),
-                    "first_place": round(first[s], 3),
-                    "return": round(ret[s], 3),
-                }
-                for s in range(n)
-            ],
-            "each seat's expected final money, share of first place and return (points or "
-            "money, as the game pays) at the end of the game",
-            len(finished),
-            METHOD,
-        )
-        text.append(
-            f"You are expected to finish with about {money[seat]:.0f} money and first place in "
-            f"{percent(first[seat])} of {len(finished)} played-out games."
-        )
+    table = standings(engine, ends)
+    figures["standings"] = estimate(
+        table,
+        "each seat's money after this round's payout, its share of first place then, and the "
+        "return the game pays (points or money), estimated at the round's end by the "
+        "heuristic's evaluation (exact after the last round)",
+        len(ends),
+        METHOD,
+    )
+    me = table[seat]
+    text.append(
+        f"After this round you are expected to hold about {me['money_after_round']:.0f} money, "
+        f"first in {percent(me['first_place_after_round'])} of {len(ends)} played-out rounds."
+    )
     return {"figures": figures, "text": text}
