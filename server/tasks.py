@@ -117,7 +117,15 @@ def hint_task(payload: dict[str, Any]) -> dict[str, Any]:
     if omitted is not None:
         out["policy_omitted"] = omitted
     out["explain"] = explain_hint(
-        defn, engine, seat, out, params=params, infoset=infoset, bot=payload["bot"], seed=seed
+        defn,
+        engine,
+        seat,
+        out,
+        params=params,
+        infoset=infoset,
+        bot=payload["bot"],
+        seed=seed,
+        budget=payload["budget"],
     )
     return out
 

@@ -10,8 +10,8 @@ import pytest
 import bots
 import games
 from bots.explain import explain_hint
+from bots.explain.example import heuristic_decision
 from bots.explain.value import value_meaning
-from evaluation.bench.explain import heuristic_decision
 from games.core.infoset import build_infoset, sample_engine
 from games.finger_auction.actions import bid, pick
 from games.finger_auction.explain import explain as explain_finger_auction
@@ -238,7 +238,7 @@ def test_every_hint_carries_explain(client, game):
     if game == "detective_eye":
         assert "declarations" in explain["figures"] or "challenge" in explain["figures"]
         estimate = explain["figures"].get("declarations") or explain["figures"]["challenge"]
-        assert estimate["exact"] is False and estimate["samples"] == 24
+        assert estimate["exact"] is False and estimate["samples"] == 16
 
 
 def test_bench_explain_reports_the_ratio_to_the_hint():
@@ -256,3 +256,31 @@ def test_bench_explain_reports_the_ratio_to_the_hint():
     assert row["ratio_median"] == round(row["ratio_median"], 3) and row["hint_ms_median"] > 0
     bad = CliRunner().invoke(main, ["bench", "explain", "--states", "0"])
     assert bad.exit_code != 0 and "--states" in bad.output
+
+
+def test_longer_time_budgets_buy_more_samples():
+    defn, params, engine = heuristic_decision("detective_eye", 11, 3)
+    seat = engine.current_player()
+    infoset = build_infoset(defn, params, engine, seat, with_view=False)
+    hint = {"action": {"id": -1}, "value": None, "stats": {"stopped_by": "time"}}
+    spec = {"name": "ismcts", "options": {}}
+
+    def samples(budget):
+        out = explain_hint(
+            defn,
+            engine,
+            seat,
+            hint,
+            params=params,
+            infoset=infoset,
+            bot=spec,
+            seed=0,
+            budget=budget,
+        )
+        figures = out["figures"]
+        return (figures.get("declarations") or figures["challenge"])["samples"]
+
+    assert samples({"milliseconds": 200}) == samples(None) == 16
+    assert samples({"milliseconds": 1000}) == 32
+    assert samples({"milliseconds": 60_000}) == 64  # at most 4 times
+    assert samples({"simulations": 30, "milliseconds": 5000}) == 16  # may have stopped early

@@ -33,6 +33,9 @@ from games.core.engine import Engine
 
 log = logging.getLogger("atelier.bots.explain")
 
+REFERENCE_MS = 500.0  # the service's default hint budget: estimates use their base samples
+MAX_SCALE = 4.0
+
 
 @dataclass
 class Context:
@@ -46,6 +49,16 @@ class Context:
     hint: dict[str, Any]  # the hint's JSON (action, policy, value, stats)
     bot: dict[str, Any]  # the bot spec {"name", "options"}
     seed: int
+    budget_ms: float | None = None  # the hint's time budget, when it has one
+
+    def samples(self, base: int) -> int:
+        """How many worlds an estimate draws: ``base`` for a hint of up to ``REFERENCE_MS``,
+        proportionally more for longer budgets (up to ``MAX_SCALE`` times), so that an
+        explanation stays a small share of its hint's cost. From the request, so the same
+        request explains alike."""
+        if not self.budget_ms or self.budget_ms <= REFERENCE_MS:
+            return base
+        return round(base * min(MAX_SCALE, self.budget_ms / REFERENCE_MS))
 
     def rng(self) -> random.Random:
         """The explanation's own random numbers (the search's are not touched)."""
@@ -103,10 +116,12 @@ def explain_hint(
     infoset: dict[str, Any],
     bot: dict[str, Any],
     seed: int,
+    budget: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The ``explain`` object of a hint for ``seat`` (see the module docstring).
 
-    ``engine`` is any world of ``infoset`` at the seat's decision; ``hint`` the hint's JSON.
+    ``engine`` is any world of ``infoset`` at the seat's decision; ``hint`` the hint's JSON;
+    ``budget`` the hint's budget JSON (a longer time alone buys estimates more samples).
     A failure inside a game's explanation is a bug, logged with its trace; the hint is still
     answered, its ``explain`` saying the figures are unavailable.
     """
@@ -114,7 +129,10 @@ def explain_hint(
     out: dict[str, Any] = {"figures": {}, "text": []}
     explainer = EXPLAINERS.get(defn.name)
     if explainer is not None:
-        ctx = Context(defn, params, infoset, engine, seat, hint, bot, seed)
+        # Only a budget of time alone says how long the search ran (with simulations too, it
+        # may have stopped much earlier: the service adds its time cap to every budget).
+        ms = None if budget is None or "simulations" in budget else budget.get("milliseconds")
+        ctx = Context(defn, params, infoset, engine, seat, hint, bot, seed, ms)
         try:
             out.update(explainer(ctx))
         except Exception as err:  # a bug, logged; the hint itself stays good

@@ -32,7 +32,7 @@ from games.detective_eye.engine import (
     DetectiveEyeEngine,
 )
 
-WORLDS = 24  # sampled worlds per explanation (each about 1 ms to draw, 1-3 ms to weigh)
+WORLDS = 16  # sampled worlds for a hint of 500 ms (more for longer ones: Context.samples)
 EPSILON = 0.2  # the ISMCTS bot's defaults for the trembling floor and the tempering
 MIN_EFFECTIVE = 0.25
 
@@ -41,7 +41,7 @@ def belief_worlds(ctx: Any) -> tuple[list[DetectiveEyeEngine], list[float], str]
     """``WORLDS`` worlds of the information set, their weights, and how they were weighed."""
     rng = ctx.rng()
     sample = ctx.sampler()
-    pool = [sample(random.Random(rng.getrandbits(64))) for _ in range(WORLDS)]
+    pool = [sample(random.Random(rng.getrandbits(64))) for _ in range(ctx.samples(WORLDS))]
     options = ctx.bot.get("options") or {}
     if options.get("beliefs", "heuristic") == "uniform":
         return pool, [1.0 / len(pool)] * len(pool), "uniform worlds of the information set"
@@ -208,7 +208,8 @@ def explain(ctx: Any) -> dict[str, Any]:
     )
     if current is not None:
         text.append(
-            f"The standing bid, {current['quantity']} {current['painter']}, holds in about "
+            f"Seat {current['bidder']}'s standing bid, {current['quantity']} "
+            f"{current['painter']}, holds in about "
             f"{percent(current['table_holds'])} of {len(worlds)} sampled worlds."
         )
     if "suggested" in value:

@@ -52,7 +52,7 @@ from games.modern_art.engine import (
     action_string,
 )
 
-WORLDS = 8  # sampled worlds, one round rollout each
+WORLDS = 6  # sampled worlds for a hint of 500 ms, one round rollout each (Context.samples)
 AUCTION_PHASES = (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE, ANSWER)
 METHOD = (
     "worlds sampled from your information set, each played out to the round's end by the "
@@ -74,7 +74,7 @@ def round_rollouts(ctx: Any) -> list[ModernArtEngine]:
     prior = bots.make_bot(ctx.bot).prior_for("modern_art") if ctx.bot.get("name") else None
     sample = ctx.sampler(prior)
     out = []
-    for _ in range(WORLDS):
+    for _ in range(ctx.samples(WORLDS)):
         world = sample(random.Random(rng.getrandbits(64)))
         play = random.Random(rng.getrandbits(64))
         start = world.round

@@ -16,38 +16,8 @@ from typing import Any
 import bots
 import games
 from bots.explain import explain_hint
-from bots.heuristics import knowledge_for
-from games.core.engine import Engine
+from bots.explain.example import PHASES, heuristic_decision
 from games.core.infoset import build_infoset, sample_engine
-
-# The phases (``describe()["phase"]``) where each game's explanation has its estimates.
-PHASES = {
-    "gallery_rush": ("turn", "choose"),
-    "finger_auction": ("bid", "pick"),
-    "detective_eye": ("turn", "bidding", "challenge"),
-    "modern_art": ("offer", "open", "sealed", "fixed_price", "once_around"),
-}
-
-
-def heuristic_decision(
-    game: str, seed: int, players: int, stop: float = 0.25
-) -> tuple[games.GameDefinition, dict[str, Any], Engine]:
-    """A decision in one of ``PHASES[game]`` of a seeded heuristic self-play game: each such
-    decision is taken with probability ``stop``."""
-    defn = games.definition(game)
-    params = defn.validate_params({"players": players})
-    knowledge = knowledge_for(game)
-    rng = random.Random(seed)
-    while True:
-        engine = defn.new_engine(params)
-        while not engine.is_terminal():
-            player = engine.current_player()
-            if player < 0:
-                engine.apply(engine.sample_chance(rng))
-                continue
-            if engine.describe()["phase"] in PHASES[game] and rng.random() < stop:
-                return defn, params, engine
-            engine.apply(knowledge.choose(engine, rng))  # type: ignore[union-attr]
 
 
 def measure(game: str, players: int, states: int, budget_ms: float, seed: int) -> dict[str, Any]:
@@ -64,7 +34,15 @@ def measure(game: str, players: int, states: int, budget_ms: float, seed: int) -
         answer = hint.to_json(defn, world)
         started = time.perf_counter()
         explain_hint(
-            defn, world, seat, answer, params=params, infoset=infoset, bot=bot.spec(), seed=seed
+            defn,
+            world,
+            seat,
+            answer,
+            params=params,
+            infoset=infoset,
+            bot=bot.spec(),
+            seed=seed,
+            budget={"milliseconds": budget_ms},
         )
         explain_ms.append((time.perf_counter() - started) * 1000.0)
     ratios = [e / h for e, h in zip(explain_ms, hint_ms, strict=True)]

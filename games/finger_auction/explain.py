@@ -85,9 +85,10 @@ def explain(engine: FingerAuctionEngine, seat: int) -> dict[str, Any]:
                 "table": counts_to_names(engine.table),
                 "deck": counts_to_names(engine.deck),
                 "rounds_left": rounds_left,
+                "in_round": list(engine.active),
             },
-            "the cards on the table, the cards not yet revealed (their kinds are known) and the "
-            "rounds left, this one included",
+            "the cards on the table, the cards not yet revealed (their kinds are known), the "
+            "rounds left (this one included) and the seats still in this round",
         ),
         "card_values": figure(
             card_values(engine),
