@@ -116,17 +116,18 @@ def hint_task(payload: dict[str, Any]) -> dict[str, Any]:
     out = hint.to_json(defn, engine)
     if omitted is not None:
         out["policy_omitted"] = omitted
-    out["explain"] = explain_hint(
-        defn,
-        engine,
-        seat,
-        out,
-        params=params,
-        infoset=infoset,
-        bot=payload["bot"],
-        seed=seed,
-        budget=payload["budget"],
-    )
+    if payload.get("explain", True):  # off for hosted bots' own moves (server.matches)
+        out["explain"] = explain_hint(
+            defn,
+            engine,
+            seat,
+            out,
+            params=params,
+            infoset=infoset,
+            bot=payload["bot"],
+            seed=seed,
+            budget=payload["budget"],
+        )
     return out
 
 

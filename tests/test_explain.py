@@ -284,3 +284,31 @@ def test_longer_time_budgets_buy_more_samples():
     assert samples({"milliseconds": 1000}) == 32
     assert samples({"milliseconds": 60_000}) == 64  # at most 4 times
     assert samples({"simulations": 30, "milliseconds": 5000}) == 16  # may have stopped early
+
+
+def test_a_hosted_match_hint_is_explained_and_bot_moves_are_not(client):
+    from server.tasks import hint_task
+
+    r = client.post(
+        "/v1/matches", json={"game": "gallery_rush", "seats": ["human", "random"], "seed": 3}
+    )
+    assert r.status_code == 201, r.json
+    mid, token = r.json["match_id"], r.json["tokens"][0]["token"]
+    view = client.get(f"/v1/matches/{mid}", headers={"X-Seat-Token": token}).json
+    assert not view["terminal"] and view["current_player"] == 0
+    h = client.get(
+        f"/v1/matches/{mid}/hint?bot=random&simulations=5", headers={"X-Seat-Token": token}
+    )
+    assert h.status_code == 200, h.json
+    check_figures(h.json["explain"])
+    assert {"deck", "goals"} <= set(h.json["explain"]["figures"])
+    payload = {
+        "game": "gallery_rush",
+        "params": view["params"],
+        "infoset": view["infoset"],
+        "bot": {"name": "random", "options": {}},
+        "budget": {"simulations": 1},
+        "seed": 0,
+    }
+    assert "explain" in hint_task(payload)
+    assert "explain" not in hint_task({**payload, "explain": False})
