@@ -343,6 +343,36 @@ def bench_strength(
         click.echo(bench_mod.format_table(report))
 
 
+@bench.command("explain")
+@click.option("--game", "names", multiple=True, type=click.Choice(sorted(games.DEFINITIONS)))
+@click.option("--states", default=4, show_default=True, help="Decisions measured per game.")
+@click.option("--budget-ms", default=500.0, show_default=True, help="The reference hint's budget.")
+@click.option("--all-players", is_flag=True, help="Every player count (default: the fewest).")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
+def bench_explain(
+    names: tuple[str, ...],
+    states: int,
+    budget_ms: float,
+    all_players: bool,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """An explained hint's cost next to an ismcts hint's search (bots/explain)."""
+    from evaluation.bench import explain as bench_mod
+
+    if states < 1:
+        raise click.BadParameter("must be at least 1", param_hint="--states")
+    if budget_ms <= 0:
+        raise click.BadParameter("must be positive", param_hint="--budget-ms")
+    rows = bench_mod.run(names, states, budget_ms, seed, all_players)
+    if as_json:
+        json.dump(rows, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        click.echo(bench_mod.format_table(rows))
+
+
 def _strength_row_done(report: dict, docs_path: str | None, section: str) -> None:
     """Prints a finished row and, with ``--docs``, writes the table so far (a long run that is
     stopped keeps what it measured)."""

@@ -362,6 +362,7 @@ class MatchService:
             "bot": record.seats[seat]["bot"],
             "budget": budget.to_json(),
             "seed": seed,
+            "explain": False,  # a bot's own move: nobody reads its explanation
         }
         try:
             result = self.hints.run("hint", payload, self.hints.deadline(budget))

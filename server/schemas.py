@@ -298,6 +298,31 @@ class PolicyEntry(ActionOut):
     value: float | None = None
 
 
+class FigureOut(Open):
+    """One figure of an explained hint (docs/api.md, "Explained hints"; per game)."""
+
+    value: Any = Field(description="a number, or an object or list of them (per game)")
+    exact: bool = Field(description="true: computed exactly from the information set")
+    label: str = Field(description="what the figure is, for a reader")
+    samples: int | None = Field(None, description="an estimate's sample size (worlds, rollouts)")
+    method: str | None = Field(None, description="how an estimate's samples were drawn")
+
+
+class ValueMeaningOut(BaseModel):
+    measures: str | None = Field(description="what the hint's value is (null: no value)")
+    scale: str | None = Field(description="its scale and what an even share is")
+    text: str = Field(description="this hint's value interpreted in one sentence")
+
+
+class ExplainOut(BaseModel):
+    figures: dict[str, FigureOut] = Field(description="named figures, per game")
+    text: list[str] = Field(description="sentences a player reads")
+    value: ValueMeaningOut
+    unavailable: str | None = Field(
+        None, description="when the figures could not be computed (an internal error, logged)"
+    )
+
+
 class HintOut(BaseModel):
     game: str
     seat: int
@@ -313,6 +338,10 @@ class HintOut(BaseModel):
     bot: dict[str, Any]
     budget: dict[str, Any]
     warnings: list[str] | None = None
+    explain: ExplainOut = Field(
+        description="figures a player reasons with, and what 'value' measures (docs/api.md, "
+        "'Explained hints')"
+    )
 
 
 class ValidateOut(BaseModel):

@@ -17,6 +17,7 @@ from typing import Any
 
 import bots
 import games
+from bots.explain import explain_hint
 from bots.protocol import NotYourTurn
 from games.core.engine import CHANCE
 from games.core.infoset import build_view, first_difference
@@ -115,6 +116,18 @@ def hint_task(payload: dict[str, Any]) -> dict[str, Any]:
     out = hint.to_json(defn, engine)
     if omitted is not None:
         out["policy_omitted"] = omitted
+    if payload.get("explain", True):  # off for hosted bots' own moves (server.matches)
+        out["explain"] = explain_hint(
+            defn,
+            engine,
+            seat,
+            out,
+            params=params,
+            infoset=infoset,
+            bot=payload["bot"],
+            seed=seed,
+            budget=payload["budget"],
+        )
     return out
 
 

@@ -522,6 +522,7 @@ def test_the_worker_replays_an_infoset_once_and_answers_as_the_bot_does(monkeypa
     }
     out = tasks.run_task("hint", payload)["ok"]
     assert len(calls) == 1
+    assert out.pop("explain")["value"]["text"]  # the task explains the hint (bots.explain)
     for answer in (out, direct):
         answer["stats"].pop("elapsed_ms")
         answer["stats"].pop("simulations_per_s", None)
