@@ -124,15 +124,21 @@ def seat_infoset_of_state(
 
 
 def plan_review(
-    defn: GameDefinition, params: dict[str, Any], infoset: dict[str, Any], seed: int
+    defn: GameDefinition,
+    params: dict[str, Any],
+    infoset: dict[str, Any],
+    seed: int,
+    world: Engine | None = None,
 ) -> dict[str, Any]:
-    """The seat's decisions in its information set: step, move played, legal move count.
+    """The seat's decisions in its information set: the step and the move played.
 
-    One world of the information set is replayed to find them: whose turn a step was and what
-    the seat played are part of what the seat knows, so every world gives the same list.
-    Steps with a single legal move are counted as ``forced`` and not listed.
+    One world of the information set (``world``, else one sampled from ``seed``) is replayed
+    to find them: whose turn a step was and what the seat played are part of what the seat
+    knows, so every world gives the same list. Steps with a single legal move are counted as
+    ``forced`` and not listed.
     """
-    world = sample_engine(defn, params, infoset, random.Random(derive_seed(seed, "plan")))
+    if world is None:
+        world = sample_engine(defn, params, infoset, random.Random(plan_seed(seed)))
     seat = infoset["seat"]
     engine = defn.new_engine(params)
     decisions: list[dict[str, Any]] = []
@@ -146,6 +152,10 @@ def plan_review(
                 forced += 1
         engine.apply(action)
     return {"decisions": decisions, "forced": forced, "steps": len(world.history)}
+
+
+def plan_seed(seed: int) -> int:
+    return derive_seed(seed, "plan")
 
 
 def describe(defn: GameDefinition, engine: Engine, seat: int, action: int) -> dict[str, Any]:

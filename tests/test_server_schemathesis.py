@@ -34,4 +34,4 @@ def test_api_conforms_to_its_openapi_document(case):
     case.call_and_validate(excluded_checks=[positive_data_acceptance] if replayed else [])
 
 
-REPLAYED = {"hint", "validate", "createMatch", "gameBots"}
+REPLAYED = {"hint", "validate", "createMatch", "gameBots", "createReview"}
