@@ -140,3 +140,102 @@ def test_a_match_review_waits_for_the_end_then_is_one_job(client):
     assert done["status"] == "done", done
     assert done["review"]["seat"] == 0
     assert client.get(f"{url}/review", headers=headers).json["id"] == first.json["id"]
+
+
+def test_a_reviews_searches_are_charged_to_its_client(tmp_path):
+    from server import close_app
+    from tests.server_support import make_app
+
+    # One worker-millisecond a minute: the plan (in the request) spends it, and the review's
+    # decisions must then wait for the client's bucket, like any search of that client.
+    app = make_app(tmp_path, client_search_ms_per_minute=1.0, review_max_running_per_client=1)
+    try:
+        client = app.test_client()
+        _, infoset = gallery_record()
+        body = {"infoset": infoset, "bot": "heuristic", "budget": TINY, "samples": 32}
+        r = client.post("/v1/games/gallery_rush/review", json=body)
+        assert r.status_code == 202, r.json
+        time.sleep(2.0)
+        job = client.get(r.json["url"]).json
+        assert job["status"] == "running" and job["progress"]["done"] == 0, job
+        assert app.extensions["atelier"].costs.refused >= 1
+        # And one review at a time for this client.
+        second = client.post("/v1/games/gallery_rush/review", json=body)
+        assert second.status_code == 429 and second.json["code"] == "too_many_reviews"
+        assert int(second.headers["Retry-After"]) >= 1
+    finally:
+        close_app(app)
+
+
+GEVENT_SCRIPT = """
+from gevent import monkey
+
+monkey.patch_all()
+
+import json, sys, tempfile, time
+
+import gevent
+
+from bots.review import infoset_before
+from games.core.infoset import build_infoset
+from server import close_app, create_app
+from tests.test_review import heuristic_game
+
+if __name__ == "__main__":
+    app = create_app({"match_db": tempfile.mkdtemp() + "/m.sqlite3", "search_workers": 1})
+    client = app.test_client()
+    defn, params, engine = heuristic_game("gallery_rush", seed=2)
+    # The first decisions, each a search of 1.5 s and as long a valuation.
+    infoset = infoset_before(build_infoset(defn, params, engine, 0, with_view=False), 8)
+    client.get("/healthz")
+    app.extensions["atelier"].pool.start()
+    gaps, running = [], [True]
+
+    def ticker():
+        last = time.perf_counter()
+        while running[0]:
+            gevent.sleep(0.005)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+
+    tick = gevent.spawn(ticker)
+    budget = {"simulations": 200000, "milliseconds": 1500}
+    body = {"infoset": infoset, "bot": "ismcts", "budget": budget, "samples": 2000}
+    job = client.post("/v1/games/gallery_rush/review", json=body).json
+    while job["status"] in ("queued", "running"):
+        gevent.sleep(0.05)
+        job = client.get(job["url"]).json
+    running[0] = False
+    tick.join()
+    close_app(app)
+    print(json.dumps({"status": job["status"], "total": job["progress"]["total"],
+                      "max_gap": max(gaps), "ticks": len(gaps)}))
+"""
+
+
+def test_under_gevent_a_running_review_leaves_the_hub_free(tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "gevent_review.py"
+    script.write_text(GEVENT_SCRIPT)
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=root,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["status"] == "done" and out["total"] >= 1, out
+    # The review ran for seconds in the same process and the hub kept ticking: a runner
+    # holding it would show a gap as long as a decision (at least 1.5 s of search).
+    assert out["max_gap"] < 0.75, out
