@@ -26,6 +26,7 @@ fleet can move jobs into the shared store).
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import threading
 import time
@@ -95,6 +96,7 @@ class ReviewJob:
     created_at: float = field(default_factory=time.time)
     finished_at: float | None = None
     queued_answer: dict[str, Any] | None = None
+    encoded: bytes | None = None
 
     @property
     def total(self) -> int:
@@ -148,6 +150,21 @@ class ReviewService:
             return self._live.get(job_id) or self._finished.get(job_id)
 
     def get(self, job_id: str) -> dict[str, Any]:
+        return self._job(job_id).answer()
+
+    def body(self, job_id: str) -> bytes:
+        """The job's answer as JSON; a finished job's (a review can be megabytes: one
+        information set per decision) is encoded once, not on every poll."""
+        job = self._job(job_id)
+        if job.encoded is not None:
+            return job.encoded
+        status = job.status
+        text = json.dumps(job.answer(), separators=(",", ":")).encode()
+        if status in ("done", "failed"):
+            job.encoded = text
+        return text
+
+    def _job(self, job_id: str) -> ReviewJob:
         job = self.find(job_id)
         if job is None:
             raise NotFound(
@@ -155,7 +172,7 @@ class ReviewService:
                 "after they finish, by the instance that accepted them)",
                 code="unknown_review",
             )
-        return job.answer()
+        return job
 
     # --- creating ----------------------------------------------------------------------------
     def request(self, game: str, body: ReviewRequest, client: str) -> dict[str, Any]:

@@ -48,7 +48,7 @@ def create_review(game: str) -> tuple[Response, int]:
     description="the job",
 )
 def get_review(review_id: str) -> Response:
-    return jsonify(reviews().get(review_id))
+    return Response(reviews().body(review_id), mimetype="application/json")
 
 
 @bp.get("/matches/<match_id>/review")
