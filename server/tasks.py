@@ -206,8 +206,9 @@ def review_plan_task(payload: dict[str, Any]) -> dict[str, Any]:
     infoset = payload.get("infoset")
     if infoset is None:
         infoset = seat_infoset_of_state(defn, params, payload["state"], payload["seat"])
-    infoset = {k: v for k, v in infoset.items() if k != "view"}
+    # Validated as a hint's infoset is (a view, if given, must match); reviewed without it.
     world = read_infoset(defn, params, infoset, random.Random(plan_seed(payload["seed"])))
+    infoset = {k: v for k, v in infoset.items() if k != "view"}
     return {"infoset": infoset, **plan_review(defn, params, infoset, payload["seed"], world)}
 
 

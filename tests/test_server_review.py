@@ -239,3 +239,20 @@ def test_under_gevent_a_running_review_leaves_the_hub_free(tmp_path):
     # The review ran for seconds in the same process and the hub kept ticking: a runner
     # holding it would show a gap as long as a decision (at least 1.5 s of search).
     assert out["max_gap"] < 0.75, out
+
+
+def test_a_wrong_view_is_refused_and_a_record_without_decisions_reviews_empty(client):
+    defn, params, engine = heuristic_game("gallery_rush", seed=2)
+    infoset = build_infoset(defn, params, engine, 0, with_view=True)
+    infoset["view"]["current_player"] = 1
+    r = client.post("/v1/games/gallery_rush/review", json={"infoset": infoset})
+    assert r.status_code == 422 and r.json["code"] == "invalid_infoset", r.json
+    r = client.post(
+        "/v1/games/gallery_rush/review",
+        json={"state": {"history": []}, "seat": 1, "bot": "random", "budget": TINY},
+    )
+    assert r.status_code == 202 and r.json["progress"] == {"done": 0, "total": 0}, r.json
+    done = poll(client, r.json["url"])
+    assert done["status"] == "done" and done["review"]["decisions"] == []
+    assert done["review"]["summary"]["decisions"] == 0
+    assert done["review"]["summary"]["accuracy"] is None
