@@ -54,17 +54,18 @@ log = logging.getLogger("atelier.server.reviews")
 JOB_CLIENT: ContextVar[str | None] = ContextVar("atelier_review_client", default=None)
 
 DEFAULT_BUDGET = BudgetIn(simulations=200, milliseconds=1000.0)
-# Errors a runner waits out and retries (capacity, not the request): at most this many times.
-RETRIED = {
-    "busy",
-    "deadline_exceeded",
-    "worker_died",
-    "unavailable",
-    "too_many_searches",
-    "search_time_exceeded",
-    "rate_limited",
+# Errors a runner waits out and retries, with how many retries: capacity (a busy pool, the
+# client's limits) many times; a lost worker or an overrun deadline, which may be the
+# decision's own doing and costs a worker each time, twice.
+RETRIES = {
+    "busy": 30,
+    "unavailable": 30,
+    "too_many_searches": 30,
+    "search_time_exceeded": 30,
+    "rate_limited": 30,
+    "deadline_exceeded": 2,
+    "worker_died": 2,
 }
-MAX_RETRIES = 30
 
 
 def job_client() -> str | None:
@@ -431,7 +432,7 @@ class ReviewService:
                 self._finished[job.id] = job
 
     def _decision(self, job: ReviewJob, item: dict[str, Any]) -> dict[str, Any]:
-        """One decision in the pool; capacity errors are waited out (``RETRIED``)."""
+        """One decision in the pool; capacity errors are waited out (``RETRIES``)."""
         payload = {
             "game": job.game,
             "params": job.params,
@@ -446,14 +447,15 @@ class ReviewService:
         ms = job.budget.milliseconds or self.config.max_budget_ms
         # The bot's search and then the paired rollouts, each within the budget's time.
         deadline = (2 * ms + self.config.deadline_margin_ms) / 1000.0
-        for attempt in range(MAX_RETRIES + 1):
+        tried: dict[str, int] = {}
+        while True:
             try:
                 return self.hints.run("review_decision", payload, deadline)
             except ApiError as err:
-                if err.code not in RETRIED or attempt == MAX_RETRIES:
+                tried[err.code] = tried.get(err.code, 0) + 1
+                if tried[err.code] > RETRIES.get(err.code, 0):
                     raise
                 time.sleep(min(10.0, max(0.2, err.retry_after or 1.0)))
-        raise AssertionError("unreachable")  # pragma: no cover
 
     def info(self) -> dict[str, Any]:
         with self._lock:

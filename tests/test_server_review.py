@@ -256,3 +256,39 @@ def test_a_wrong_view_is_refused_and_a_record_without_decisions_reviews_empty(cl
     assert done["status"] == "done" and done["review"]["decisions"] == []
     assert done["review"]["summary"]["decisions"] == 0
     assert done["review"]["summary"]["accuracy"] is None
+
+
+def test_the_runner_waits_out_capacity_errors_but_not_a_decision_that_keeps_failing(monkeypatch):
+    import bots
+    from server.config import ServiceConfig
+    from server.errors import ApiError
+    from server.reviews import ReviewJob, ReviewService
+
+    class FakeHints:
+        def __init__(self, errors):
+            self.errors = list(errors)
+            self.calls = 0
+
+        def run(self, kind, payload, deadline):
+            self.calls += 1
+            if self.errors:
+                code = self.errors.pop(0)
+                raise ApiError(code, status=503, code=code, retry_after=0.0)
+            return {"ok": kind}
+
+    monkeypatch.setattr("server.reviews.time.sleep", lambda s: None)
+    job = ReviewJob(
+        "j", "c", "gallery_rush", {}, {"seat": 0}, {"decisions": []}, {}, bots.Budget(1), 0, 32
+    )
+    item = {"step": 3, "played": {"id": 1}}
+    busy = FakeHints(["busy", "search_time_exceeded", "busy"])
+    assert ReviewService(busy, ServiceConfig())._decision(job, item) == {"ok": "review_decision"}
+    assert busy.calls == 4
+    dying = FakeHints(["deadline_exceeded"] * 5)
+    with pytest.raises(ApiError) as failed:
+        ReviewService(dying, ServiceConfig())._decision(job, item)
+    assert failed.value.code == "deadline_exceeded" and dying.calls == 3
+    refused = FakeHints(["invalid_infoset"])
+    with pytest.raises(ApiError):
+        ReviewService(refused, ServiceConfig())._decision(job, item)
+    assert refused.calls == 1
