@@ -142,6 +142,12 @@ main.add_command(exploitability)
 bench.add_command(bench_cfr)
 
 
+# Game review (bots/review.py): `atelier review`.
+from evaluation.review_command import review  # noqa: E402
+
+main.add_command(review)
+
+
 # Bots (bots/): `atelier bench ismcts` and `atelier bench strength`.
 @bench.command("ismcts")
 @click.option("--game", "names", multiple=True, type=click.Choice(sorted(games.DEFINITIONS)))

@@ -13,7 +13,8 @@ A checked example in a Markdown file is an HTML comment, a ``bash`` block with o
 
 ``cheap`` examples run in the default test run (``tests/test_doccheck.py``); ``slow`` ones by
 hand: ``python -m evaluation.doccheck docs/evaluation.md --all``. Each command runs in a fresh
-temporary directory with this interpreter's ``bin`` first on ``PATH``; its stdout is compared
+temporary directory with this interpreter's ``bin`` first on ``PATH`` and the source tree in
+``$ATELIER_REPO``; its stdout is compared
 line by line after every match of ``ignore`` (a regular expression for measured figures, such
 as the ms/move column) is blanked in both texts.
 """
@@ -71,6 +72,8 @@ def check(example: Example, timeout: float = 900.0) -> list[str]:
     """The diff between the documented and the actual output (empty when they agree)."""
     env = dict(os.environ)
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    # The source tree, for examples that run a script of it (``$ATELIER_REPO/examples/...``).
+    env.setdefault("ATELIER_REPO", str(Path(__file__).resolve().parent.parent))
     with tempfile.TemporaryDirectory() as where:
         run = subprocess.run(
             example.command,

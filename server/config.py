@@ -101,6 +101,13 @@ class ServiceConfig:
     # Redis URL the results cache, rate limits and cost limits live there, under this prefix.
     redis_url: str = ""
     redis_prefix: str = "atelier"
+    # Game reviews (jobs in this process; see docs/api.md "Game review"): reviews queued or
+    # running at once, overall (503 when full) and per client (429), and how long a finished
+    # review is kept for polling (at most review_keep of them).
+    review_max_running: int = 4
+    review_max_running_per_client: int = 2
+    review_keep: int = 256
+    review_ttl_s: float = 3_600.0
 
     def __post_init__(self) -> None:
         checks = {
@@ -134,6 +141,10 @@ class ServiceConfig:
             "match_idle_expiry_s": self.match_idle_expiry_s > 0,
             "match_finished_expiry_s": self.match_finished_expiry_s > 0,
             "match_quota_per_client": self.match_quota_per_client >= 0,
+            "review_max_running": self.review_max_running >= 1,
+            "review_max_running_per_client": self.review_max_running_per_client >= 1,
+            "review_keep": self.review_keep >= 1,
+            "review_ttl_s": self.review_ttl_s > 0,
         }
         for name, ok in checks.items():
             if not ok:

@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException
 import bots
 import games
 from bots.protocol import NotYourTurn
+from bots.review import InvalidRecord
 from server.pool import DeadlineExceeded, PoolBusy, PoolClosed, PoolError, WorkerDied
 from server.store import StoreUnavailable
 
@@ -95,6 +96,7 @@ ERROR_TABLE: tuple[tuple[type[BaseException], int, str, str | None, float | None
     (bots.InvalidBotSpec, 422, "invalid_bot", "bot", None),
     (bots.InvalidBudget, 422, "invalid_budget", "budget", None),
     (games.InvalidAction, 422, "invalid_action", "action", None),
+    (InvalidRecord, 422, "invalid_record", "state", None),
     (LookupError, 422, "bot_unavailable", "bot", None),
     (NotYourTurn, 409, "not_your_turn", "infoset", None),
     (GameOver, 409, "game_over", "infoset", None),

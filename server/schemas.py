@@ -275,6 +275,32 @@ class MatchAction(Strict):
     )
 
 
+class ReviewRequest(Strict):
+    """A game review of one seat: the record as that seat's information set, or as a whole
+    state (``state.to_struct()``) with the ``seat`` to review."""
+
+    infoset: InfosetJson | None = Field(
+        None, description="the seat's (final) information set; its seat is the reviewed seat"
+    )
+    state: dict[str, Any] | None = Field(
+        None, description="a whole-state record (state.to_struct(): game, params, history)"
+    )
+    seat: json_int(ge=0) | None = Field(None, description="the reviewed seat (with 'state')")
+    params: dict[str, Any] | None = Field(
+        None, description="game parameters; default: the record's"
+    )
+    bot: BotSpecJson = Field(None, description="the reviewing bot; default: the service's default")
+    budget: BudgetIn | None = Field(
+        None,
+        description="the bot's budget per decision, capped like a hint's; default "
+        "{simulations: 200, milliseconds: 1000}",
+    )
+    samples: json_int(ge=32, le=2000) | None = Field(
+        None, description="paired rollouts per decision (default 100)"
+    )
+    seed: Seed | None = Field(None, description="default: derived from the request")
+
+
 # --- responses (documentation; handlers build plain dicts of this shape) ---------------------
 class Open(BaseModel):
     model_config = ConfigDict(extra="allow")
@@ -447,6 +473,22 @@ class MatchCreatedOut(MatchOut):
     tokens: list[TokenOut]
 
 
+class ReviewProgress(BaseModel):
+    done: int
+    total: int
+
+
+class ReviewJobOut(Open):
+    """A review job; ``review`` when done, ``error`` when failed (docs/api.md)."""
+
+    id: str
+    status: Literal["queued", "running", "done", "failed"]
+    progress: ReviewProgress
+    url: str
+    review: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
+
+
 class HealthOut(BaseModel):
     status: Literal["ok"]
     version: str
@@ -465,6 +507,7 @@ REQUEST_MODELS: tuple[type[BaseModel], ...] = (
     ValidateRequest,
     MatchCreate,
     MatchAction,
+    ReviewRequest,
 )
 RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
     ErrorOut,
@@ -477,6 +520,7 @@ RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
     MatchOut,
     MatchCreatedOut,
     HealthOut,
+    ReviewJobOut,
 )
 
 

@@ -24,6 +24,7 @@ from server.limits import API_KEY_HEADER, MeteredPool, access_control, cost_limi
 from server.matches import MatchService
 from server.pool import SearchPool
 from server.redis_conn import shared_redis
+from server.reviews import ReviewService, job_client
 from server.store import StoreError, open_store
 
 
@@ -62,9 +63,10 @@ class Resources:
         self.store = open_store(config.match_db)  # SQLite or PostgreSQL, by the URL
 
     def request_client(self) -> str | None:
-        """The client of the current request for the cost limits, ``None`` outside requests."""
+        """The client of the current request for the cost limits; outside requests, the
+        client of the review job running in this thread (``None`` elsewhere)."""
         if not has_request_context():
-            return None
+            return job_client()
         return self.access.client_id(request.headers.get(API_KEY_HEADER), request.remote_addr)
 
     def close(self) -> None:
@@ -125,6 +127,7 @@ class Atelier:
         app.extensions["atelier"] = res
         app.extensions["atelier.hints"] = hint_service
         app.extensions["atelier.matches"] = MatchService(res.store, hint_service, config)
+        app.extensions["atelier.reviews"] = ReviewService(hint_service, config)
         atexit.register(res.close)
 
 
@@ -144,3 +147,8 @@ def hints() -> HintService:
 def matches() -> MatchService:
     """The match service of the app handling the current request."""
     return current_app.extensions["atelier.matches"]
+
+
+def reviews() -> ReviewService:
+    """The review service of the app handling the current request."""
+    return current_app.extensions["atelier.reviews"]

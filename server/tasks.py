@@ -206,3 +206,44 @@ def run_task(kind: str, payload: dict[str, Any], received: float | None = None) 
                 "detail": {"exception": type(err).__name__},
             }
         }
+
+
+# --- game review (bots.review) -------------------------------------------------------------------
+def review_plan_task(payload: dict[str, Any]) -> dict[str, Any]:
+    """A review's decisions: the seat's information set (from ``infoset``, or reduced from a
+    whole-state ``state`` and ``seat``) and the steps where the seat chose, with its moves."""
+    from bots.review import plan_review, plan_seed, seat_infoset_of_state
+
+    defn = games.definition(payload["game"])
+    params = payload["params"]
+    infoset = payload.get("infoset")
+    if infoset is None:
+        infoset = seat_infoset_of_state(defn, params, payload["state"], payload["seat"])
+    # Validated as a hint's infoset is (a view, if given, must match); reviewed without it.
+    world = read_infoset(defn, params, infoset, random.Random(plan_seed(payload["seed"])))
+    infoset = {k: v for k, v in infoset.items() if k != "view"}
+    return {"infoset": infoset, **plan_review(defn, params, infoset, payload["seed"], world)}
+
+
+def review_decision_task(payload: dict[str, Any]) -> dict[str, Any]:
+    """One decision of a review: the bot's move at ``step`` of the seat's information set and
+    the paired values of it and of the move ``played`` (``bots.review.review_decision``)."""
+    from bots.review import infoset_before, review_decision
+
+    defn = games.definition(payload["game"])
+    infoset = infoset_before(payload["infoset"], payload["step"])
+    out = review_decision(
+        defn,
+        payload["params"],
+        infoset,
+        payload["played"],
+        bots.make_bot(payload["bot"]),
+        bots.Budget.from_json(payload["budget"]),
+        payload["seed"],
+        payload["samples"],
+    )
+    out["infoset"]["view"] = compact_view(out["infoset"]["view"])
+    return out
+
+
+TASKS.update(review_plan=review_plan_task, review_decision=review_decision_task)

@@ -26,6 +26,10 @@ BAD = [
     (["exploitability", "--game", "gallery_rush", "--bot", "random", "-p", "x=1"], "unknown"),
     (["tournament", "gallery_rush", "--bot", "random"], "at least two bots"),
     (["tournament", "gallery_rush", "--bot", "random", "--bot", "x"], "unknown bot 'x'"),
+    (["review", "missing.json"], "cannot read missing.json"),
+    (["review", "missing.json", "--samples", "5"], "must be 32..2000"),
+    (["review", "missing.json", "--bot", "nobody"], "unknown bot 'nobody'"),
+    (["review", "missing.json", "--simulations", "0"], "'simulations' must be"),
 ]
 
 
@@ -61,3 +65,70 @@ def test_exploitability_prints_a_budget_only_for_bots_that_use_one():
     assert "walking the game tree" in plain.output  # progress (stderr, mixed in here)
     searched = CliRunner().invoke(main, [*args, "--bot", "ismcts", "--simulations", "5"])
     assert searched.exit_code == 0 and 'budget {"simulations": 5}' in searched.output
+
+
+def test_review_reads_a_games_file_an_infoset_or_a_state_and_draws_the_plot(tmp_path):
+    import json
+
+    import games
+    from games.core.infoset import build_infoset
+
+    runner = CliRunner()
+    games_file = tmp_path / "t.jsonl"
+    played = runner.invoke(
+        main,
+        [
+            "tournament",
+            "gallery_rush",
+            "--bot",
+            "random",
+            "--bot",
+            "heuristic",
+            "--deals",
+            "1",
+            "--simulations",
+            "5",
+            "--workers",
+            "0",
+            "--no-plots",
+            "-o",
+            str(games_file),
+        ],
+    )
+    assert played.exit_code == 0, played.output
+    fast = ["--bot", "heuristic", "--simulations", "5", "--samples", "32"]
+    png = tmp_path / "review.png"
+    result = runner.invoke(
+        main, ["review", str(games_file), "--index", "1", "--seat", "0", *fast, "--plot", str(png)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "accuracy" in result.output and "biggest mistakes" in result.output
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # Two games in the file: which one?
+    ambiguous = runner.invoke(main, ["review", str(games_file), "--seat", "0", *fast])
+    assert ambiguous.exit_code != 0 and "--index" in ambiguous.output
+    # The same game as the seat's information set, and as a whole state, review alike.
+    record = next(
+        json.loads(line)
+        for line in games_file.read_text().splitlines()
+        if json.loads(line)["index"] == 1
+    )
+    defn = games.definition("gallery_rush")
+    params = defn.validate_params(record["params"])
+    engine = defn.new_engine(params)
+    for action in record["history"]:
+        engine.apply(action)
+    infoset_file = tmp_path / "infoset.json"
+    infoset_file.write_text(json.dumps(build_infoset(defn, params, engine, 0)))
+    state_file = tmp_path / "state.json"
+    state_file.write_text(
+        json.dumps({"game": "gallery_rush", "params": params, "history": record["history"]})
+    )
+    tables = []
+    for args in ([str(infoset_file)], [str(state_file), "--seat", "0"]):
+        out = runner.invoke(main, ["review", *args, *fast])
+        assert out.exit_code == 0, out.output
+        tables.append(out.stdout)
+    assert tables[0] == tables[1] == result.stdout.replace(f"plot written to {png}\n", "")
+    no_seat = runner.invoke(main, ["review", str(state_file), *fast])
+    assert no_seat.exit_code != 0 and "--seat is required" in no_seat.output

@@ -100,6 +100,10 @@ def play_game(
         "returns": returns,
         "length": steps,
         "moves": moves,
+        # The game itself, for `atelier review` (its seats' information sets follow from it).
+        "game": defn.name,
+        "params": dict(params),
+        "history": list(engine.history),
     }
     if recorder is not None:
         record["luck"] = recorder.result(returns)

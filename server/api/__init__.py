@@ -171,7 +171,9 @@ def register_blueprints(app: Flask) -> None:
     from server.api.games import bp as games_bp
     from server.api.matches import bp as matches_bp
     from server.api.meta import bp as meta_bp
+    from server.api.reviews import bp as reviews_bp
 
     app.register_blueprint(meta_bp)
     app.register_blueprint(games_bp, url_prefix="/v1")
     app.register_blueprint(matches_bp, url_prefix="/v1/matches")
+    app.register_blueprint(reviews_bp, url_prefix="/v1")

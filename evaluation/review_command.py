@@ -1,0 +1,247 @@
+"""``atelier review``: one seat's decisions in a played game, scored by a bot (``bots.review``).
+
+The record is a tournament's games file (JSON lines; ``--index`` picks the game), a saved
+information set (the seat's: ``state.to_observation_struct(seat)`` or an ``infoset`` from the
+service) or a whole state (``state.to_struct()``). Whatever the file holds, the review reads
+only the reviewed seat's information set.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+import games
+
+
+def load_record(
+    path: Path, index: int | None, seat: int | None, game: str | None, params: dict[str, Any]
+) -> tuple[games.GameDefinition, dict[str, Any], dict[str, Any]]:
+    """``(definition, parameters, the seat's information set)`` from a record file."""
+    from bots.review import InvalidRecord, seat_infoset_of_state
+    from games.core.infoset import check_envelope
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise click.ClickException(f"cannot read {path}: {err}") from None
+    data = _parse(path, text, index)
+    name = data.get("game") or game
+    if name not in games.DEFINITIONS:
+        raise click.ClickException(
+            f"{path}: unknown game {name!r} (give --game); known: {sorted(games.DEFINITIONS)}"
+        )
+    defn = games.definition(name)
+    raw = {**(data.get("params") or {}), **params}
+    full = defn.validate_params(raw)
+    if "events" in data:  # an information set: its seat is the reviewed seat
+        if seat is not None and seat != data.get("seat"):
+            raise click.ClickException(
+                f"{path} is seat {data.get('seat')}'s information set; leave out --seat {seat}"
+            )
+        infoset = {k: v for k, v in data.items() if k != "view"}
+        try:
+            check_envelope(defn, full, infoset)
+        except games.InvalidInfoset as err:
+            raise click.ClickException(f"{path}: not a valid information set: {err}") from None
+        return defn, full, infoset
+    if seat is None:
+        raise click.UsageError("--seat is required for a whole game record (which seat?)")
+    struct = {k: v for k, v in data.items() if k in ("game", "params", "history", "state")}
+    struct["params"] = full
+    try:
+        return defn, full, seat_infoset_of_state(defn, full, struct, seat)
+    except InvalidRecord as err:
+        raise click.ClickException(f"{path}: {err}") from None
+
+
+def _parse(path: Path, text: str, index: int | None) -> dict[str, Any]:
+    """The record: the whole file as one JSON object, or line ``index`` of a games file."""
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError:
+        whole = None
+    if isinstance(whole, dict):
+        if index is not None:
+            raise click.UsageError("--index picks a game of a tournament's games file only")
+        return whole
+    records = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as err:
+            raise click.ClickException(f"{path} line {lineno} is not JSON: {err}") from None
+    if not records:
+        raise click.ClickException(f"{path} holds no game record")
+    if index is None:
+        if len(records) > 1:
+            raise click.UsageError(f"{path} holds {len(records)} games: pick one with --index")
+        chosen = records[0]
+    else:
+        chosen = next((r for r in records if isinstance(r, dict) and r.get("index") == index), None)
+        if chosen is None:
+            indices = sorted(r.get("index") for r in records if isinstance(r, dict))
+            raise click.ClickException(
+                f"{path} has no game with index {index} (indices {indices[0]}..{indices[-1]})"
+            )
+    if not isinstance(chosen, dict) or "history" not in chosen:
+        raise click.ClickException(
+            f"{path}: the game record has no 'history' (games files written before the review "
+            "existed do not keep it; rerun the tournament)"
+        )
+    return chosen
+
+
+def format_table(review: dict[str, Any]) -> str:
+    """The decisions and the summary as text."""
+    mistakes = set(review["summary"]["biggest_mistakes"])
+    rows = [
+        f"{'#':>3} {'step':>5}  {'played':<28} {'bot':<28} {'v(played)':>9} {'v(bot)':>7} "
+        f"{'lost':>7} {'95% interval':>17}"
+    ]
+    for d in review["decisions"]:
+        lo, hi = d["interval"]
+        mark = " <-" if d["index"] in mistakes else ""
+        rows.append(
+            f"{d['index']:>3} {d['step']:>5}  {d['played']['string'][:28]:<28} "
+            f"{d['best']['string'][:28]:<28} {d['value_played']:>9.3f} {d['value_best']:>7.3f} "
+            f"{d['value_lost']:>7.3f} [{lo:>6.3f}, {hi:>6.3f}]{mark}"
+        )
+    s = review["summary"]
+    rows.append("")
+    rows.append(f"value: {review['value']['measures']}; scale {review['value']['scale']}")
+    if s["decisions"]:
+        rows.append(
+            f"{s['decisions']} decisions ({s['forced']} forced moves left out), "
+            f"{s['best_played']} as the bot would; total lost {s['total_lost']:.3f}, "
+            f"mean {s['mean_lost']:.3f}; accuracy {s['accuracy']:.1f}%"
+        )
+        rows.append(
+            "biggest mistakes: "
+            + (", ".join(f"#{i}" for i in s["biggest_mistakes"]) or "none (no value lost)")
+        )
+    else:
+        rows.append("the seat made no decision in this record")
+    return "\n".join(rows)
+
+
+def plot(review: dict[str, Any], path: Path) -> None:
+    """Value lost per decision with its 95% interval; the biggest mistakes in red."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    decisions = review["decisions"]
+    mistakes = set(review["summary"]["biggest_mistakes"])
+    xs = [d["index"] for d in decisions]
+    ys = [d["value_lost"] for d in decisions]
+    low = [d["value_lost"] - d["interval"][0] for d in decisions]
+    high = [d["interval"][1] - d["value_lost"] for d in decisions]
+    colors = ["#c0392b" if d["index"] in mistakes else "#2e86c1" for d in decisions]
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.25 * len(xs) + 2), 3.5))
+    ax.bar(xs, ys, color=colors, yerr=[low, high], capsize=2, ecolor="#555555")
+    ax.axhline(0.0, color="black", linewidth=0.8)
+    ax.set_xlabel(f"decision of seat {review['seat']}")
+    ax.set_ylabel("value lost (share of first place)")
+    s = review["summary"]
+    accuracy = f", accuracy {s['accuracy']:.1f}%" if s["accuracy"] is not None else ""
+    ax.set_title(
+        f"{review['game']}: seat {review['seat']} reviewed by {review['bot']['name']}{accuracy}"
+    )
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+@click.command("review")
+@click.argument("record", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--index", type=int, default=None, help="The game's index in a games file.")
+@click.option(
+    "--seat", type=int, default=None, help="The seat to review (not for an information set)."
+)
+@click.option("--game", default=None, help="The game, when the record does not name it.")
+@click.option("--param", "-p", "param", multiple=True, help="Game parameter NAME=VALUE or JSON.")
+@click.option(
+    "--bot",
+    "bot_spec",
+    default="ismcts",
+    show_default=True,
+    help="The reviewing bot: a name or a JSON spec.",
+)
+@click.option("--simulations", type=int, default=200, show_default=True, help="Per decision.")
+@click.option(
+    "--milliseconds", type=float, default=None, help="Per decision (whichever ends first)."
+)
+@click.option(
+    "--samples", type=int, default=100, show_default=True, help="Paired rollouts per decision."
+)
+@click.option("--seed", default=0, show_default=True)
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Also draw the value lost per decision into this PNG.",
+)
+@click.option(
+    "--json",
+    "json_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Also write the whole review (as the API answers it) to this file.",
+)
+def review(
+    record: Path,
+    index: int | None,
+    seat: int | None,
+    game: str | None,
+    param: tuple[str, ...],
+    bot_spec: str,
+    simulations: int,
+    milliseconds: float | None,
+    samples: int,
+    seed: int,
+    plot_path: Path | None,
+    json_path: Path | None,
+) -> None:
+    """Review one seat's decisions in RECORD: the move played against the bot's, in value."""
+    from tqdm import tqdm
+
+    from bots import Budget, make_bot
+    from bots.review import MAX_SAMPLES, MIN_SAMPLES, review_game
+    from evaluation.params import parse_bot_arg, parse_params
+
+    if not MIN_SAMPLES <= samples <= MAX_SAMPLES:
+        raise click.BadParameter(
+            f"must be {MIN_SAMPLES}..{MAX_SAMPLES}, got {samples}", param_hint="--samples"
+        )
+    bot = make_bot(parse_bot_arg(bot_spec, labelled=False)[1])
+    budget = Budget(simulations, milliseconds)
+    defn, params, infoset = load_record(record, index, seat, game, parse_params(param))
+    reason = type(bot).unavailable_reason(defn, params)
+    if reason is not None:
+        raise click.ClickException(f"bot {bot.name!r} cannot play {defn.name} here: {reason}")
+    bar = tqdm(desc=f"reviewing seat {infoset['seat']}", unit="decision", leave=False)
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+
+    try:
+        result = review_game(defn, params, infoset, bot, budget, seed, samples, progress)
+    except games.InvalidInfoset as err:
+        raise click.ClickException(f"{record}: {err}") from None
+    finally:
+        bar.close()
+    click.echo(format_table(result))
+    if json_path is not None:
+        json_path.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        click.echo(f"review written to {json_path}")
+    if plot_path is not None:
+        plot(result, plot_path)
+        click.echo(f"plot written to {plot_path}")

@@ -1,0 +1,166 @@
+"""Game review (``bots.review``): what the seat knew only, paired values, the summary."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+import bots
+import games
+from bots.heuristics import knowledge_for
+from bots.review import (
+    MIN_SAMPLES,
+    accuracy,
+    first_place_share,
+    infoset_before,
+    plan_review,
+    review_decision,
+    review_game,
+    seat_infoset_of_state,
+)
+from games.core.infoset import build_infoset, sample_engine
+
+TINY = bots.Budget(simulations=8)
+
+
+def heuristic_game(name: str, seed: int, params: dict | None = None):
+    """A seeded game played to the end by the game's heuristic."""
+    defn = games.definition(name)
+    full = defn.validate_params(params or {})
+    knowledge = knowledge_for(name)
+    rng = random.Random(seed)
+    engine = defn.new_engine(full)
+    while not engine.is_terminal():
+        if engine.current_player() < 0:
+            engine.apply(engine.sample_chance(rng))
+        else:
+            engine.apply(knowledge.playout(engine, rng))
+    return defn, full, engine
+
+
+def test_first_place_share_splits_ties():
+    assert first_place_share([1.0, -1.0], 0) == 1.0
+    assert first_place_share([1.0, -1.0], 1) == 0.0
+    assert first_place_share([0.5, 0.5, -1.0], 1) == 0.5
+    assert first_place_share([0.0, 0.0, 0.0], 2) == pytest.approx(1 / 3)
+
+
+def test_the_cut_information_set_is_the_one_the_seat_had():
+    defn, params, engine = heuristic_game("detective_eye", seed=4)
+    final = build_infoset(defn, params, engine, 1, with_view=False)
+    replay = defn.new_engine(params)
+    for step, action in enumerate(list(engine.history)):
+        if step % 7 == 0:
+            assert infoset_before(final, step) == build_infoset(
+                defn, params, replay, 1, with_view=False
+            )
+        replay.apply(action)
+
+
+def another_world(defn, params, engine):
+    """A seat, the latest cut of ``engine``'s game with another world of the seat's
+    information set there (a different hidden card or bid), and that world."""
+    history = list(engine.history)
+    for cut, seat in itertools.product(range(len(history), 0, -1), range(params["players"])):
+        record = defn.new_engine(params)
+        for action in history[:cut]:
+            record.apply(action)
+        mine = build_infoset(defn, params, record, seat, with_view=False)
+        for s in range(20):
+            world = sample_engine(defn, params, mine, random.Random(s))
+            if world.history != record.history:
+                return seat, record, world
+    raise AssertionError("no hidden information in this game")
+
+
+@pytest.mark.parametrize("name", ["detective_eye", "finger_auction"])
+def test_records_differing_only_in_hidden_cards_get_the_same_review(name):
+    defn, params, engine = heuristic_game(name, seed=11, params={"players": 2})
+    seat, record, other = another_world(defn, params, engine)
+    them = 1 - seat
+    assert build_infoset(defn, params, other, them) != build_infoset(defn, params, record, them)
+    reviews = []
+    for world in (record, other):
+        struct = {"game": defn.name, "params": params, "history": list(world.history)}
+        infoset = seat_infoset_of_state(defn, params, struct, seat)
+        review = review_game(
+            defn, params, infoset, bots.make_bot("ismcts"), TINY, seed=5, samples=MIN_SAMPLES
+        )
+        for d in review["decisions"]:
+            d.pop("elapsed_ms")
+        reviews.append(review)
+    assert reviews[0]["decisions"], "the seat made decisions"
+    assert reviews[0] == reviews[1]
+
+
+def test_the_bots_own_move_loses_exactly_nothing():
+    defn, params, engine = heuristic_game("gallery_rush", seed=2)
+    final = build_infoset(defn, params, engine, 0, with_view=False)
+    plan = plan_review(defn, params, final, seed=0)
+    step = plan["decisions"][1]["step"]
+    infoset = infoset_before(final, step)
+    bot = bots.make_bot("heuristic")
+    chosen = bot.hint(defn, params, infoset, TINY, 3).action
+    out = review_decision(defn, params, infoset, chosen, bot, TINY, seed=3, samples=MIN_SAMPLES)
+    assert out["played"] == out["best"]
+    assert out["value_lost"] == 0.0 and out["stderr"] == 0.0 and out["interval"] == [0.0, 0.0]
+    assert out["value_played"] == out["value_best"]
+
+
+def test_a_bad_move_shows_a_loss_with_an_interval_above_zero():
+    # Finger Auction, seed 0, the heuristic playing; at seat 0's first bid after step 6 the
+    # heuristic's worst-rated bid (take 1, block 1: the least it can take).
+    defn = games.definition("finger_auction")
+    params = defn.validate_params({})
+    knowledge = knowledge_for("finger_auction")
+    rng = random.Random(0)
+    engine = defn.new_engine(params)
+    while not (engine.current_player() == 0 and len(engine.history) > 6):
+        if engine.current_player() < 0:
+            engine.apply(engine.sample_chance(rng))
+        else:
+            engine.apply(knowledge.choose(engine, rng))
+    worst = min(knowledge.rate(engine), key=lambda item: item[1])[0]
+    infoset = build_infoset(defn, params, engine, 0, with_view=False)
+    out = review_decision(
+        defn, params, infoset, worst, bots.make_bot("heuristic"), TINY, seed=7, samples=100
+    )
+    assert out["played"]["id"] == worst != out["best"]["id"]
+    lo, _hi = out["interval"]
+    assert out["value_lost"] > 0.1 and lo > 0, out
+    assert out["value_best"] - out["value_played"] == pytest.approx(out["value_lost"], abs=1e-5)
+
+
+def test_plan_lists_only_the_seats_real_decisions():
+    defn, params, engine = heuristic_game("gallery_rush", seed=2)
+    final = build_infoset(defn, params, engine, 1, with_view=False)
+    plan = plan_review(defn, params, final, seed=0)
+    replay = defn.new_engine(params)
+    expected = []
+    for step, action in enumerate(list(engine.history)):
+        if replay.current_player() == 1 and len(replay.legal_actions()) > 1:
+            expected.append((step, action))
+        replay.apply(action)
+    assert [(d["step"], d["played"]["id"]) for d in plan["decisions"]] == expected
+
+
+def test_summary_and_accuracy():
+    assert accuracy(0.0) == pytest.approx(99.9999, abs=1e-3)
+    assert accuracy(-0.2) == accuracy(0.0)  # a move the rollouts liked better: no bonus
+    assert accuracy(0.1) == pytest.approx(103.1668 * 2.718281828 ** (-0.4354) - 3.1669, 1e-6)
+    assert accuracy(1.0) == 0.0
+    defn, params, engine = heuristic_game("gallery_rush", seed=5)
+    infoset = build_infoset(defn, params, engine, 0, with_view=False)
+    review = review_game(
+        defn, params, infoset, bots.make_bot("random"), TINY, seed=1, samples=MIN_SAMPLES
+    )
+    summary = review["summary"]
+    losses = [d["value_lost"] for d in review["decisions"]]
+    assert summary["decisions"] == len(losses)
+    assert summary["total_lost"] == pytest.approx(sum(losses), abs=1e-5)
+    ranked = sorted((v, -i) for i, v in enumerate(losses) if v > 0)[::-1][:3]
+    assert summary["biggest_mistakes"] == [-i for _, i in ranked]
+    assert 0 <= summary["accuracy"] <= 100
+    assert review["value"]["scale"].startswith("0 to 1")
