@@ -62,7 +62,7 @@ def check_db_url(db: str | None) -> str | None:
     """Why ``db`` cannot be a fleet's shared store, or ``None`` if it can (or is not given)."""
     if db is None or db.startswith(("postgresql://", "postgresql+psycopg://", "postgres://")):
         return None
-    from server.redis_conn import redacted_url
+    from server.urls import redacted_url
 
     return (
         f"--db {redacted_url(db)!r}: a fleet needs one match store every instance reaches, "

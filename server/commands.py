@@ -80,9 +80,9 @@ def serve(
 ) -> None:
     """Run the hint service under gunicorn (defaults need no configuration file)."""
     from server.config import ConfigError, ServiceConfig
-    from server.redis_conn import redacted_url
     from server.serve import run
     from server.store import StoreError, open_store
+    from server.urls import redacted_url
 
     try:
         config = ServiceConfig.load(

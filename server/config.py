@@ -15,7 +15,8 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from server.store import StoreError, parse_url, redact_url
+from server.store import StoreError, parse_url
+from server.urls import redacted_url
 
 
 def default_db_path() -> str:
@@ -222,10 +223,8 @@ class ServiceConfig:
         """The configuration without secrets (API keys are counted, not shown)."""
         out = asdict(self)
         out["api_keys"] = len(self.api_keys)
-        out["match_db"] = redact_url(self.match_db)
+        out["match_db"] = redacted_url(self.match_db)
         if self.redis_url:
-            from server.redis_conn import redacted_url
-
             out["redis_url"] = redacted_url(self.redis_url)
         out["default_bots"] = list(self.default_bots)
         return out

@@ -19,28 +19,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from server.errors import Unavailable
+from server.urls import redacted_url
 
 CONNECT_TIMEOUT_S = 1.0
 SOCKET_TIMEOUT_S = 2.0
 URL_SCHEMES = ("redis", "rediss", "unix")
-
-
-def redacted_url(url: str) -> str:
-    """``url`` with its password (and a user name that may be a token) replaced by ``***``."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<unparsable URL>"
-    if parts.password is None and parts.username is None:
-        return url
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
-    user = "***" if parts.password is None else f"{parts.username or ''}:***"
-    return urlunsplit(parts._replace(netloc=f"{user}@{host}"))
 
 
 def check_url(url: str) -> str | None:

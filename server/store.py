@@ -41,6 +41,8 @@ from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.engine.url import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, OperationalError
 
+from server.urls import redacted_url
+
 SCHEMA_VERSION = 2
 
 metadata = sa.MetaData()
@@ -149,7 +151,7 @@ def parse_url(text: str) -> URL:
         url = make_url(text)
     except ArgumentError:
         raise StoreError(
-            f"cannot parse the match database URL {redact_url(text)!r}; give {URL_FORMS}"
+            f"cannot parse the match database URL {redacted_url(text)!r}; give {URL_FORMS}"
         ) from None
     backend, _, driver = url.drivername.partition("+")
     if backend == "sqlite" and driver in ("", "pysqlite"):
@@ -162,25 +164,14 @@ def parse_url(text: str) -> URL:
     if backend in ("postgresql", "postgres") and driver in ("", "psycopg"):
         if not url.database:
             raise StoreError(
-                f"the PostgreSQL URL {redact_url(text)!r} names no database (…/DATABASE at the end)"
+                f"the PostgreSQL URL {redacted_url(text)!r} names no database "
+                "(…/DATABASE at the end)"
             )
         return url.set(drivername="postgresql+psycopg")
     raise StoreError(
-        f"unsupported match database URL {redact_url(text)!r}: give {URL_FORMS} "
+        f"unsupported match database URL {redacted_url(text)!r}: give {URL_FORMS} "
         "(PostgreSQL goes through psycopg 3)"
     )
-
-
-def redact_url(text: str) -> str:
-    """``text`` with the password of a URL replaced by ``***`` (a path is returned as is)."""
-    if "://" not in text:
-        return text
-    try:
-        return make_url(text).render_as_string(hide_password=True)
-    except ArgumentError:
-        scheme, _, rest = text.partition("://")
-        at = rest.rfind("@")
-        return f"{scheme}://***@{rest[at + 1 :]}" if at >= 0 else text
 
 
 # --- the store -------------------------------------------------------------------------------
@@ -194,7 +185,7 @@ class MatchStore:
     def __init__(self, url: str) -> None:
         self.url = parse_url(url)
         self.backend = "postgresql" if self.url.drivername.startswith("postgresql") else "sqlite"
-        self.display = redact_url(url)
+        self.display = redacted_url(url)
         self._engine: Engine | None = None
         self._init_lock = threading.Lock()
         self._ready = False
@@ -463,5 +454,4 @@ __all__ = [
     "StoreUnavailable",
     "open_store",
     "parse_url",
-    "redact_url",
 ]

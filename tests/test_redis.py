@@ -36,9 +36,9 @@ from server.redis_conn import (
     RedisStartupError,
     RedisUnavailable,
     SharedRedis,
-    redacted_url,
     shared_redis,
 )
+from server.urls import redacted_url
 
 REDIS_URL = os.environ.get("ATELIER_TEST_REDIS_URL", "")
 REQUIRED = os.environ.get("ATELIER_REQUIRE_SERVER_TESTS") == "1"

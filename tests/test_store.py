@@ -24,8 +24,8 @@ from server.store import (
     StoreError,
     open_store,
     parse_url,
-    redact_url,
 )
+from server.urls import redacted_url
 from tests.postgres_support import fresh_database
 
 BACKENDS = ["sqlite", "postgresql"]
@@ -127,7 +127,7 @@ def test_quota_and_expiry_queries(store):
 # --- the schema --------------------------------------------------------------------------------
 def test_a_new_database_gets_the_current_schema_version(store, db_url):
     assert store.check() == {
-        "db": redact_url(db_url),
+        "db": redacted_url(db_url),
         "backend": "sqlite" if "://" not in db_url else "postgresql",
         "schema_version": SCHEMA_VERSION,
     }
