@@ -479,8 +479,10 @@ def test_a_finished_game_shows_its_review(page, served, shots, scratch_shots, ga
         legal = {a["id"] for a in checked["view"]["legal_actions"]}
         assert first["played"]["id"] in legal and first["best"]["id"] in legal
         # The docs show Modern Art's (the longest game); the others only when a test fails.
-        folder = shots if game == "modern_art" else scratch_shots
-        page.save_screenshot(str(folder / f"review_{game}.png"))
+        if game == "modern_art":
+            page.save_screenshot(str(shots / "review.png"))
+        else:
+            page.save_screenshot(str(scratch_shots / f"review_{game}.png"))
     # A click on a bar of the timeline shows that move; "next" steps on.
     target = decisions[len(decisions) // 2]
     bar = page.find_element(
@@ -496,6 +498,7 @@ def test_a_finished_game_shows_its_review(page, served, shots, scratch_shots, ga
         >= 0
     )
     assert not page.find_elements(By.CSS_SELECTOR, "#table button[data-action-id]")
+    assert not page.find_element(By.ID, "review-to-list").is_displayed()  # not on a desktop
     position_text = page.find_element(By.ID, "table").text
     assert position_text != final_table
     if target is not decisions[-1]:
@@ -519,6 +522,8 @@ def test_the_review_fits_a_phone(page, served, shots):
         )
         assert state == "done"
         no_horizontal_overflow(page)
+        page.execute_script("document.getElementById('review').scrollIntoView()")
+        page.save_screenshot(str(shots / "review_phone.png"))
         review = received_review(page)
         d = review["decisions"][0]
         row = page.find_element(
@@ -531,7 +536,13 @@ def test_the_review_fits_a_phone(page, served, shots):
         )
         assert 0 <= top < PHONE[1], top
         no_horizontal_overflow(page)
-        page.save_screenshot(str(shots / "review_phone.png"))
+        page.save_screenshot(str(shots / "review_phone_position.png"))
+        # ... and a button leads back down to the list of moves.
+        page.find_element(By.ID, "review-to-list").click()
+        top = page.execute_script(
+            "return document.getElementById('review').getBoundingClientRect().top"
+        )
+        assert abs(top) < 2, top
     finally:
         set_viewport(page, *WINDOW)
 

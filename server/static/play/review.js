@@ -362,6 +362,8 @@ function positionBanner(host, review, d, view, ctx) {
         h("button", { type: "button", id: "review-prev", disabled: !prev, onclick: () => prev && pick(prev) }, "◀ previous"),
         h("button", { type: "button", id: "review-next", disabled: !next, onclick: () => next && pick(next) }, "next ▶"),
         h("button", { type: "button", id: "review-back", onclick: () => backToEnd(host) }, "back to the end"),
+        // On a phone the review is far below the table: a way back to the list of moves.
+        h("button", { type: "button", id: "review-to-list", class: "narrow-only", onclick: () => host.box.scrollIntoView({ block: "start" }) }, "the moves ▼"),
       ),
     ),
     h(
