@@ -647,6 +647,45 @@ def test_a_hint_without_explain_shows_as_before(page, served):
     assert page.find_elements(By.CSS_SELECTOR, "#hint-policy .bar-row.chosen")
 
 
+def test_the_figures_read_well_whatever_the_service_sends(page, served):
+    """Accuracy as a fraction or a percentage, values on any scale, an ``explain`` with parts
+    missing or of the wrong type: words, never "NaN", "undefined" or a crash."""
+    open_setup(page, served.url)
+    out = page.execute_async_script(
+        """
+        const done = arguments[0];
+        Promise.all([import("/play/static/review.js"), import("/play/static/hints.js")])
+          .then(([r, hints]) => done({
+            acc: [r.accuracyText(0.873), r.accuracyText(87.3), r.accuracyText(1),
+                  r.accuracyText(null)],
+            values: [r.formatValue(-0.0001), r.formatValue(0.17649), r.formatValue(12.345),
+                     r.formatValue(1234.5), r.formatValue(undefined)],
+            meaning: [r.valueMeaning({measures: "money", scale: [0, 200]}),
+                      r.valueMeaning({measures: "points", scale: {min: 0, max: 3}}),
+                      r.valueMeaning({text: "Your share of first place."}), r.valueMeaning(null)],
+            explain: [hints.explainOf({}), hints.explainOf({explain: "oops"}),
+                      hints.explainOf({explain: {text: "not a list", value: 3}}),
+                      hints.explainOf({explain: {text: ["a", "", 7, "b"], figures: {x: 1}}})],
+            words: [hints.valueWords(hints.explainOf({explain: {value: {measures: "money",
+                      scale: "0 or more"}}})), hints.valueWords(null)],
+          }), (err) => done({error: String(err)}));
+        """
+    )
+    assert "error" not in out, out
+    assert out["acc"] == ["87.3%", "87.3%", "100%", "—"]
+    assert out["values"] == ["0.000", "0.176", "12.3", "1235", "—"]
+    assert out["meaning"] == [
+        "Values are money (from 0 to 200).",
+        "Values are points (from 0 to 3).",
+        "Your share of first place.",
+        None,
+    ]
+    assert out["explain"][0] is None and out["explain"][1] is None
+    assert out["explain"][2] == {"text": [], "value": None, "figures": None}
+    assert out["explain"][3] == {"text": ["a", "b"], "value": None, "figures": {"x": 1}}
+    assert out["words"] == ["The value is money (0 or more).", None]
+
+
 # --- levels --------------------------------------------------------------------------------------
 def levels_mode(driver, served, mode: str | None = None) -> None:
     """``fake`` when the server has no ``level`` bot (the double), ``none`` to hide it."""
@@ -659,7 +698,7 @@ def seat_select(driver, seat: int):
     return Select(driver.find_element(By.CSS_SELECTOR, f'#seat-bots select[data-seat="{seat}"]'))
 
 
-def test_the_level_picker_creates_a_match_with_the_chosen_level(page, served):
+def test_the_level_picker_creates_a_match_with_the_chosen_level(page, served, scratch_shots):
     open_setup(page, served.url)
     levels_mode(page, served)
     try:
@@ -685,6 +724,7 @@ def test_the_level_picker_creates_a_match_with_the_chosen_level(page, served):
         ]
         assert "level" not in hint_bots and not any(v.startswith("level:") for v in hint_bots)
         seat.select_by_value("level:6")
+        page.save_screenshot(str(scratch_shots / "setup_levels.png"))
         page.find_element(By.ID, "bot-ms").clear()
         page.find_element(By.ID, "bot-ms").send_keys("20")
         page.find_element(By.ID, "start").click()

@@ -201,11 +201,14 @@ function seatOptions(selected) {
   const bots = botOptions(selected);
   if (!ladder.length) return bots;
   const name = (n) => `Level ${n}${n === ladder[0] ? " (weakest)" : n === ladder[ladder.length - 1] ? " (strongest)" : ""}`;
+  const about = (state.bots.find((b) => b.name === LEVEL) || {}).description || "";
   return [
     h(
       "optgroup",
       { label: "Levels" },
-      ladder.map((n) => h("option", { value: `${LEVEL}:${n}`, selected: `${LEVEL}:${n}` === selected }, name(n))),
+      ladder.map((n) =>
+        h("option", { value: `${LEVEL}:${n}`, selected: `${LEVEL}:${n}` === selected, title: `the level bot at level ${n}${about ? `: ${about}` : ""}` }, name(n)),
+      ),
     ),
     h("optgroup", { label: "Bots" }, bots),
   ];
