@@ -457,12 +457,14 @@ def test_a_finished_game_shows_its_review(page, served, shots, scratch_shots, ga
     # A click on the biggest mistake shows the position before it: the move played, the bot's
     # suggestion, the value lost; the log marks that step; nothing on that table is playable.
     if mistakes:
-        first = decisions[mistakes[0]]
+        at = {d["index"]: i for i, d in enumerate(decisions)}
+        mistakes_at = [at[i] for i in mistakes]
+        first = decisions[mistakes_at[0]]
         link = page.find_element(By.CSS_SELECTOR, "#review-mistakes button[data-index]")
         assert int(link.get_attribute("data-index")) == first["index"]
         pick_and_wait(page, link, first["index"])
         banner = page.find_element(By.ID, "review-position").text
-        assert f"Before your move {first['index'] + 1} of {len(decisions)}" in banner
+        assert f"Before your move {mistakes_at[0] + 1} of {len(decisions)}" in banner
         assert page.find_element(By.ID, "review-played").text
         assert page.find_element(By.ID, "review-best").text
         assert "Value lost" in page.find_element(By.ID, "review-lost").text
@@ -484,7 +486,8 @@ def test_a_finished_game_shows_its_review(page, served, shots, scratch_shots, ga
         else:
             page.save_screenshot(str(scratch_shots / f"review_{game}.png"))
     # A click on a bar of the timeline shows that move; "next" steps on.
-    target = decisions[len(decisions) // 2]
+    middle = len(decisions) // 2
+    target = decisions[middle]
     bar = page.find_element(
         By.CSS_SELECTOR, f'#review-timeline .tl-move[data-index="{target["index"]}"] .tl-hit'
     )
@@ -501,8 +504,9 @@ def test_a_finished_game_shows_its_review(page, served, shots, scratch_shots, ga
     assert not page.find_element(By.ID, "review-to-list").is_displayed()  # not on a desktop
     position_text = page.find_element(By.ID, "table").text
     assert position_text != final_table
-    if target is not decisions[-1]:
-        pick_and_wait(page, page.find_element(By.ID, "review-next"), target["index"] + 1)
+    if middle + 1 < len(decisions):
+        following = decisions[middle + 1]["index"]
+        pick_and_wait(page, page.find_element(By.ID, "review-next"), following)
     # Back to the end: the final table again, nothing marked.
     page.find_element(By.ID, "review-back").click()
     WebDriverWait(page, 10).until(lambda d: position_index(d) is None)

@@ -177,8 +177,8 @@ function mistakeRanks(review) {
 
 function moveTitle(d) {
   const played = d.played ? d.played.string : "?";
-  if (samePlay(d)) return `Move ${d.index + 1} (step ${d.step}): ${played}, the bot's choice too`;
-  return `Move ${d.index + 1} (step ${d.step}): you played ${played}, the bot prefers ${d.best.string}; value lost ${formatValue(d.value_lost)}`;
+  if (samePlay(d)) return `Move ${d.n} (step ${d.step}): ${played}, the bot's choice too`;
+  return `Move ${d.n} (step ${d.step}): you played ${played}, the bot prefers ${d.best.string}; value lost ${formatValue(d.value_lost)}`;
 }
 
 // One bar per decision, its height the value lost; whiskers for the interval; mistakes in red
@@ -252,7 +252,7 @@ function moveRow(d, ranks, pick) {
         title: moveTitle(d),
         onclick: () => pick(d.index),
       },
-      h("span", { class: "rm-n" }, String(d.index + 1)),
+      h("span", { class: "rm-n" }, String(d.n)),
       h("span", { class: "rm-played" }, d.played ? d.played.string : "?"),
       h("span", { class: "rm-best" }, samePlay(d) ? "✓ the bot's move" : `bot: ${d.best.string}`),
       h("span", { class: "rm-lost" }, samePlay(d) ? "" : `−${formatValue(lostOf(d))}`),
@@ -261,7 +261,9 @@ function moveRow(d, ranks, pick) {
   );
 }
 
-function showReview(host, review) {
+function showReview(host, given) {
+  // Moves are numbered 1, 2, ... in the order of the review's decisions, whatever their index.
+  const review = { ...given, decisions: (given.decisions || []).map((d, i) => ({ ...d, n: i + 1 })) };
   const ranks = mistakeRanks(review);
   const s = review.summary || {};
   const byIndex = new Map(review.decisions.map((d) => [d.index, d]));
@@ -303,7 +305,7 @@ function showReview(host, review) {
                 h(
                   "button",
                   { type: "button", class: "link-button", dataset: { index: String(d.index) }, onclick: () => pick(d.index) },
-                  `Move ${d.index + 1}: ${d.played.string} instead of ${d.best.string}`,
+                  `Move ${d.n}: ${d.played.string} instead of ${d.best.string}`,
                 ),
                 ` (lost ${formatValue(lostOf(d))})`,
               ),
@@ -354,7 +356,7 @@ function positionBanner(host, review, d, view, ctx) {
     h(
       "div",
       { class: "position-head" },
-      h("b", {}, `Before your move ${d.index + 1} of ${review.decisions.length}`),
+      h("b", {}, `Before your move ${d.n} of ${review.decisions.length}`),
       h("span", { class: "muted" }, ` (step ${d.step} of the game)`),
       h(
         "span",
@@ -394,7 +396,7 @@ async function selectDecision(host, review, d) {
   }
   const mine = ++host.positionRequest;
   document.body.dataset.position = "loading";
-  host.table.replaceChildren(h("p", { class: "note" }, `Loading the position before move ${d.index + 1}…`));
+  host.table.replaceChildren(h("p", { class: "note" }, `Loading the position before move ${d.n}…`));
   let view;
   try {
     view = await viewOf(host, d.infoset);
