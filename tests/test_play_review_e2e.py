@@ -263,7 +263,7 @@ const LEVEL_BOT = {name: "level", description: "a preset of strength 1-8 (test d
 window.fetch = async (url, opts = {}) => {
   const u = new URL(url, location.href);
   const mode = sessionStorage.getItem("levels") || "";  // "", "fake" or "none"
-  const failReview = sessionStorage.getItem("fail-review") === "1";
+  const failReview = sessionStorage.getItem("fail-review") || "";  // "", "job" or "route"
   if (u.pathname === "/v1/matches" && opts.method === "POST") {
     const body = JSON.parse(opts.body);
     window.__matchBodies.push(JSON.parse(opts.body));
@@ -273,6 +273,9 @@ window.fetch = async (url, opts = {}) => {
     }
   }
   if (failReview && /^\\/v1\\/matches\\/[^/]+\\/review$/.test(u.pathname)) {
+    if (failReview === "route") {  // a service older than the review
+      return json({code: "not_found", message: "The requested URL was not found"}, 404);
+    }
     return json({id: "r-failed", status: "failed", progress: {done: 0, total: 3},
                  error: {code: "review_failed", message: "the worker died (simulated)"}});
   }
@@ -555,9 +558,18 @@ def test_a_failed_review_says_why_and_can_be_asked_again(page, served):
     match = finished_match(served.url, "gallery_rush", 32)
     open_match(page, served.url, match)
     wait_for_state(page, {"over"})
-    page.execute_script("sessionStorage.setItem('fail-review', '1')")
+    page.execute_script("sessionStorage.setItem('fail-review', 'route')")
     try:
+        # A service without the review endpoint: said in words.
         page.find_element(By.ID, "review-start").click()
+        assert wait_for(page, "return document.body.dataset.review", {"done", "failed"}) == "failed"
+        assert "does not review games" in page.find_element(By.ID, "review-error").text
+        # A review job that failed: its error, and a second try.
+        page.execute_script("sessionStorage.setItem('fail-review', 'job')")
+        page.find_element(By.ID, "review-retry").click()
+        WebDriverWait(page, 10).until(
+            lambda d: "worker died" in d.find_element(By.ID, "review").text
+        )
         assert wait_for(page, "return document.body.dataset.review", {"done", "failed"}) == "failed"
         error = page.find_element(By.ID, "review-error").text
         assert "review_failed" in error and "worker died" in error

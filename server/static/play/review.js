@@ -100,7 +100,15 @@ export async function startReview(host) {
   let polls = 0;
   let job;
   try {
-    job = await api.requestReview(host.match.id, host.match.token);
+    try {
+      job = await api.requestReview(host.match.id, host.match.token);
+    } catch (err) {
+      // The route itself is missing (an older service), not the match: say so in words.
+      if (err.status === 404 && err.code === "not_found") {
+        throw { code: "no_reviews", message: "this service does not review games (it is older than the review)" };
+      }
+      throw err;
+    }
     while (mine === generation && (job.status === "queued" || job.status === "running")) {
       showProgress(box, job);
       if (Date.now() - began > MAX_WAIT_MS) {
