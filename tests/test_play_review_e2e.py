@@ -510,8 +510,14 @@ def test_a_finished_game_shows_its_review(page, served, shots, scratch_shots, ga
     if middle + 1 < len(decisions):
         following = decisions[middle + 1]["index"]
         pick_and_wait(page, page.find_element(By.ID, "review-next"), following)
-    # Back to the end: the final table again, nothing marked.
-    page.find_element(By.ID, "review-back").click()
+        # The keyboard: Left steps back (Right forward, Escape to the end).
+        from selenium.webdriver.common.keys import Keys
+
+        page.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+        got = wait_for(page, "return document.body.dataset.position", {str(target["index"])}, 10)
+        assert got == str(target["index"])
+    # Back to the end (Escape, as the button): the final table again, nothing marked.
+    page.find_element(By.TAG_NAME, "body").send_keys("\ue00c")  # Keys.ESCAPE
     WebDriverWait(page, 10).until(lambda d: position_index(d) is None)
     assert page.find_element(By.ID, "table").text == final_table
     assert not page.find_elements(By.CSS_SELECTOR, "#log li.event.reviewed")

@@ -18,6 +18,19 @@ const SVG = "http://www.w3.org/2000/svg";
 let generation = 0;
 let pollTimer = null;
 
+// While a past position is shown: Left and Right step through the moves, Escape goes back.
+function onKey(ev) {
+  if (!/^\d+$/.test(document.body.dataset.position || "")) return;
+  if (ev.target && ev.target.closest && ev.target.closest("input, select, textarea")) return;
+  const id = { ArrowLeft: "review-prev", ArrowRight: "review-next", Escape: "review-back" }[ev.key];
+  const button = id && document.getElementById(id);
+  if (button && !button.disabled) {
+    ev.preventDefault();
+    button.click();
+  }
+}
+document.addEventListener("keydown", onKey);
+
 export function resetReview(box) {
   generation += 1;
   clearTimeout(pollTimer);
