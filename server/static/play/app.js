@@ -684,13 +684,11 @@ function showHint(hint) {
     ),
     flat ? h("p", { class: "note flat", id: "hint-flat" }, flatText(flat, renderer, ctx)) : null,
     h("div", { class: "policy", id: "hint-policy" }, bars),
+    policy.length > shown.length ? h("p", { class: "note" }, `…and ${policy.length - shown.length} more actions with less weight.`) : null,
     explain && explain.figures && Object.keys(explain.figures).length
       ? h("details", { class: "figures", id: "hint-figures" }, h("summary", {}, "The figures behind it"), jsonValue(explain.figures))
       : null,
   );
-  if (policy.length > shown.length) {
-    $("hint-result").appendChild(h("p", { class: "note" }, `…and ${policy.length - shown.length} more actions with less weight.`));
-  }
   if (state.moves) highlightMove(state.moves, hint.action);
 }
 
