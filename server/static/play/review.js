@@ -343,7 +343,7 @@ function showReview(host, given) {
 
 // --- one decision's position ---------------------------------------------------------------------
 
-const views = new Map(); // decision infoset (as JSON) -> its view: one validation per position
+const views = new Map(); // (match, seat, step) of a decision -> its view: one validation each
 
 async function viewOf(host, infoset) {
   if (infoset.view) return infoset.view;
