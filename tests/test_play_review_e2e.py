@@ -340,7 +340,7 @@ def finished_match(base: str, game: str, seed: int) -> dict[str, Any]:
         base,
         "POST",
         "/v1/matches",
-        body={"game": game, "seats": seats, "params": params, "seed": seed},
+        body={"game": game, "seats": seats, "params": params, "seed": seed, "reproducible": True},
     )
     match = {"id": created["match_id"], "token": created["tokens"][0]["token"], "seat": 0}
     rng = random.Random(seed)
@@ -782,3 +782,19 @@ def test_without_a_level_bot_the_form_offers_the_bots(page, served):
         assert seat.first_selected_option.get_attribute("value") in values
     finally:
         page.execute_script("sessionStorage.removeItem('levels')")
+
+
+# --- the seed -------------------------------------------------------------------------------------
+def test_a_seed_on_the_form_gives_the_same_deal(page, served):
+    """The service ignores a client's seed unless the match is ``reproducible``: the page sends
+    both, so the same seed deals the same cards."""
+    hands = []
+    for _ in range(2):
+        e2e.start_game(page, served.url, "detective_eye", ["random"], 5, Path("/tmp"))
+        body = page.execute_script("return window.__matchBodies")[-1]
+        assert body["seed"] == 5 and body["reproducible"] is True
+        match = json.loads(page.execute_script("return sessionStorage.getItem('atelier.match')"))
+        data = api(served.url, "GET", f"/v1/matches/{match['id']}", match["token"])
+        assert data["reproducible"] is True
+        hands.append(data["infoset"]["private"][:3])
+    assert hands[0] == hands[1] and hands[0], hands

@@ -320,7 +320,9 @@ async function startMatch(ev) {
   for (let s = 0; s < params.players; s++) seats.push(s === me ? "human" : seatSpec(bots.shift().value));
   const body = { game, seats, params, budget: { milliseconds: Number($("bot-ms").value) } };
   const seed = $("seed").value.trim();
-  if (seed !== "") body.seed = Number(seed);
+  // A seed only takes effect with `reproducible` (the service otherwise draws its own, so that
+  // no client can choose a deal): then the same seed gives the same deal and bots.
+  if (seed !== "") Object.assign(body, { seed: Number(seed), reproducible: true });
   setState("busy");
   showError(null);
   try {
