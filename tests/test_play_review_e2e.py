@@ -624,7 +624,9 @@ def ask_hint(driver, bot: str = "ismcts") -> dict[str, Any]:
         ("modern_art", ["random"], 44),
     ],
 )
-def test_the_hint_panel_explains_the_hint_in_words(page, served, shots, game, bots, seed):
+def test_the_hint_panel_explains_the_hint_in_words(
+    page, served, shots, scratch_shots, game, bots, seed
+):
     start_quick(page, served.url, game, bots, seed)
     hint = ask_hint(page)
     explain = hint["explain"]
@@ -643,6 +645,14 @@ def test_the_hint_panel_explains_the_hint_in_words(page, served, shots, game, bo
     assert "null" not in text and "undefined" not in text
     if game == "gallery_rush":
         page.save_screenshot(str(shots / "hint_explained.png"))
+        # On a phone the explanation wraps inside the screen.
+        set_viewport(page, *PHONE)
+        try:
+            page.execute_script("document.getElementById('hint-panel').scrollIntoView()")
+            no_horizontal_overflow(page)
+            page.save_screenshot(str(scratch_shots / "hint_explained_phone.png"))
+        finally:
+            set_viewport(page, *WINDOW)
 
 
 def test_a_hint_without_explain_shows_as_before(page, served):
