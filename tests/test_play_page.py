@@ -34,7 +34,13 @@ def test_page_is_html_and_not_cached(client):
 
 def test_every_script_is_served_with_a_javascript_type(client):
     scripts = sorted(STATIC_DIR.rglob("*.js"))
-    assert {p.name for p in scripts} >= {"app.js", "api.js", "moves.js", "renderers.js"}
+    assert {p.name for p in scripts} >= {
+        "app.js",
+        "api.js",
+        "moves.js",
+        "renderers.js",
+        "review.js",
+    }
     for path in scripts:
         rel = path.relative_to(STATIC_DIR).as_posix()
         r = client.get(f"/play/static/{rel}")
@@ -66,6 +72,9 @@ def test_page_uses_only_the_public_api():
         "/v1/matches/${id}/actions",
         "/v1/matches/${id}/hint",
         "/v1/games/${game}/bots",
+        "/v1/matches/${id}/review",
+        "/v1/reviews/${id}",
+        "/v1/games/${game}/validate",
     }
     others = [p for p in STATIC_DIR.rglob("*.js") if p.name != "api.js"]
     for path in others:

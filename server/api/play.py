@@ -3,8 +3,9 @@ a game's rules as a readable page.
 
 The page is plain HTML, CSS and JavaScript (ES modules, no build step) under
 ``server/static/play/``. It talks to the service only through the public API (``/v1/games``,
-``/v1/bots``, ``/v1/matches``), so it doubles as a worked example of a client: everything it
-shows comes from a seat's information set, and every move it offers is one of that seat's
+``/v1/bots``, ``/v1/matches``, ``/v1/reviews``), so it doubles as a worked example of a client:
+everything it shows comes from a seat's information set (a review's past positions too, drawn
+from each decision's infoset), and every move it offers is one of that seat's
 ``legal_actions``. The rules pages render ``docs/rules/<game>.md`` (the same text as
 ``GET /v1/games/{game}/rules``) to HTML with markdown-it-py.
 """

@@ -81,3 +81,18 @@ export const listGameBots = (game, params) =>
       if (err instanceof ApiError && err.status === 404 && err.code !== "unknown_game") return null;
       throw err;
     });
+
+// GET /v1/matches/{id}/review with the seat token: starts the review of the seat's decisions
+// once the match is over (409 before) and answers the job, {id, status, progress, review |
+// error}; the same review is answered again to the same seat.
+export const requestReview = (id, token) => call("GET", `/v1/matches/${id}/review`, { token });
+
+// GET /v1/reviews/{id}: the review job as it stands (same shape), polled until done or failed.
+export const getReview = (id, token) => call("GET", `/v1/reviews/${id}`, { token });
+
+// POST /v1/games/{game}/validate: an information set's view (its table and legal moves), which
+// the review draws for a past decision when the decision's infoset carries no view of its own.
+export const validateInfoset = (game, infoset) => {
+  const { view, ...bare } = infoset; // the service builds the view; sending one is pointless
+  return call("POST", `/v1/games/${game}/validate`, { body: { infoset: bare } });
+};

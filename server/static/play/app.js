@@ -6,10 +6,11 @@
 // waiting, over, error), which the browser tests wait on.
 
 import * as api from "./api.js";
-import { flatText, flatValues } from "./hints.js";
+import { explainOf, flatText, flatValues, valueWords } from "./hints.js";
 import { highlightMove, renderMoves } from "./moves.js";
 import { rendererFor } from "./renderers.js";
-import { h, seatLong } from "./widgets.js";
+import { resetReview, reviewOffer } from "./review.js";
+import { h, jsonValue, seatLong } from "./widgets.js";
 
 const MATCH_STORAGE = "atelier.match";
 const POLL_MS = 1000;
@@ -130,27 +131,87 @@ function isAvailable(name) {
   return offeredBots().some((b) => b.name === name && b.available);
 }
 
-// A bot that can play: the preferred one if it can, else the default, else the first that can.
+// A bot that can give hints: the preferred one if it can, else the default, else the first that
+// can. The `level` presets are opponents of a chosen strength, not advisers: never a hint bot.
 function usableBot(preferred) {
-  if (preferred && isAvailable(preferred)) return preferred;
+  if (preferred && preferred !== LEVEL && isAvailable(preferred)) return preferred;
   if (isAvailable(state.defaultBot)) return state.defaultBot;
-  const first = offeredBots().find((b) => b.available);
+  const first = offeredBots().find((b) => b.available && b.name !== LEVEL);
   return first ? first.name : preferred;
 }
 
-function botOptions(selected) {
-  return offeredBots().map((b) =>
-    h(
-      "option",
-      {
-        value: b.name,
-        selected: b.name === selected,
-        disabled: !b.available,
-        title: b.available ? b.description : `not available: ${b.reason || "cannot play this setting"}`,
-      },
-      b.available ? b.name : `${b.name} (unavailable)`,
-    ),
+// --- opponents: levels or bots ---
+// A seat's choice is a bot name ("ismcts") or a level ("level:4", the `level` bot's preset);
+// levels are offered when the service lists a `level` bot that can play the setting.
+const LEVEL = "level";
+const DEFAULT_LEVEL = 4;
+
+// The levels on offer, from the `level` option of the `level` bot in the bots' catalog (1-8 if the
+// catalog does not say), or [] when the service has no such bot or it cannot play this setting.
+function levels() {
+  if (!isAvailable(LEVEL)) return [];
+  const bot = state.bots.find((b) => b.name === LEVEL);
+  const option = ((bot && bot.options) || []).find((o) => o.name === LEVEL) || {};
+  const lo = Number.isInteger(option.minimum) ? option.minimum : 1;
+  const hi = Number.isInteger(option.maximum) ? option.maximum : 8;
+  return Array.from({ length: Math.max(0, hi - lo + 1) }, (_, i) => lo + i);
+}
+
+const levelOf = (choice) => (typeof choice === "string" && choice.startsWith(`${LEVEL}:`) ? Number(choice.slice(LEVEL.length + 1)) : null);
+
+// A seat's choice that can play: the preferred one if it can, else level 4 (the middle of the
+// ladder), else the hint default and the first bot that can.
+function usableSeatChoice(preferred) {
+  const ladder = levels();
+  const level = levelOf(preferred);
+  if (level !== null ? ladder.includes(level) : preferred && preferred !== LEVEL && isAvailable(preferred)) return preferred;
+  if (ladder.length) return `${LEVEL}:${ladder.includes(DEFAULT_LEVEL) ? DEFAULT_LEVEL : ladder[Math.floor(ladder.length / 2)]}`;
+  return usableBot(preferred);
+}
+
+// The seat spec sent to create the match for a seat's choice.
+function seatSpec(choice) {
+  const level = levelOf(choice);
+  return level !== null ? { name: LEVEL, options: { level } } : choice;
+}
+
+function botOption(b, selected) {
+  return h(
+    "option",
+    {
+      value: b.name,
+      selected: b.name === selected,
+      disabled: !b.available,
+      title: b.available ? b.description : `not available: ${b.reason || "cannot play this setting"}`,
+    },
+    b.available ? b.name : `${b.name} (unavailable)`,
   );
+}
+
+// The hint bots: every bot but the level presets.
+function botOptions(selected) {
+  return offeredBots()
+    .filter((b) => b.name !== LEVEL)
+    .map((b) => botOption(b, selected));
+}
+
+// An opponent's choices: "Level 1 (weakest)" .. "Level 8 (strongest)", then the bots by name.
+function seatOptions(selected) {
+  const ladder = levels();
+  const bots = botOptions(selected);
+  if (!ladder.length) return bots;
+  const name = (n) => `Level ${n}${n === ladder[0] ? " (weakest)" : n === ladder[ladder.length - 1] ? " (strongest)" : ""}`;
+  const about = (state.bots.find((b) => b.name === LEVEL) || {}).description || "";
+  return [
+    h(
+      "optgroup",
+      { label: "Levels" },
+      ladder.map((n) =>
+        h("option", { value: `${LEVEL}:${n}`, selected: `${LEVEL}:${n}` === selected, title: `the level bot at level ${n}${about ? `: ${about}` : ""}` }, name(n)),
+      ),
+    ),
+    h("optgroup", { label: "Bots" }, bots),
+  ];
 }
 
 function renderSeats() {
@@ -166,8 +227,8 @@ function renderSeats() {
       box.appendChild(h("div", { class: "seat-line" }, h("span", {}, `Seat ${s}`), h("b", {}, "you")));
       continue;
     }
-    const chosen = usableBot(state.seatBots[s]);
-    const select = h("select", { dataset: { seat: String(s) }, "aria-label": `bot of seat ${s}` }, botOptions(chosen));
+    const chosen = usableSeatChoice(state.seatBots[s]);
+    const select = h("select", { dataset: { seat: String(s) }, "aria-label": `bot of seat ${s}` }, seatOptions(chosen));
     // A choice is remembered per seat, so changing the player count or your seat keeps it.
     select.addEventListener("change", () => (state.seatBots[s] = select.value));
     box.appendChild(h("label", { class: "seat-line" }, h("span", {}, `Seat ${s}`), select));
@@ -256,10 +317,12 @@ async function startMatch(ev) {
   const me = Number($("my-seat").value);
   const seats = [];
   const bots = [...$("seat-bots").querySelectorAll("select")];
-  for (let s = 0; s < params.players; s++) seats.push(s === me ? "human" : bots.shift().value);
+  for (let s = 0; s < params.players; s++) seats.push(s === me ? "human" : seatSpec(bots.shift().value));
   const body = { game, seats, params, budget: { milliseconds: Number($("bot-ms").value) } };
   const seed = $("seed").value.trim();
-  if (seed !== "") body.seed = Number(seed);
+  // A seed only takes effect with `reproducible` (the service otherwise draws its own, so that
+  // no client can choose a deal): then the same seed gives the same deal and bots.
+  if (seed !== "") Object.assign(body, { seed: Number(seed), reproducible: true });
   setState("busy");
   showError(null);
   try {
@@ -268,6 +331,7 @@ async function startMatch(ev) {
     state.match = { id: created.match_id, token, seat: me };
     sessionStorage.setItem(MATCH_STORAGE, JSON.stringify(state.match));
     state.lastStep = 0;
+    resetReview($("review"));
     showWarning(created.warning);
     await load();
   } catch (err) {
@@ -278,6 +342,7 @@ async function startMatch(ev) {
 
 function showSetup() {
   clearTimeout(state.pollTimer);
+  resetReview($("review"));
   state.match = null;
   state.data = null;
   sessionStorage.removeItem(MATCH_STORAGE);
@@ -510,7 +575,37 @@ function showResult(data, ctx, renderer) {
         ),
       ),
     ),
+    reviewOffer(reviewHost(data, ctx, renderer)),
   );
+}
+
+// What the review (review.js) needs of the page: the match, where to draw a past position and
+// how, and the log to mark the move under review in.
+function reviewHost(data, ctx, renderer) {
+  return {
+    match: state.match,
+    game: data.game,
+    box: $("review"),
+    table: $("table"),
+    renderer,
+    positionRequest: 0,
+    // A past position is only looked at: nothing on its table is clickable.
+    context: (infoset, view) => ({ ...ctx, events: infoset.events, toMove: view.current_player, findAction: () => null, play: () => {} }),
+    drawFinal: () => $("table").replaceChildren(renderer.renderTable(data.infoset.view, ctx)),
+    markStep: markLogStep,
+  };
+}
+
+// Marks the log line of step `step` (null: none) and scrolls the log to it.
+function markLogStep(step) {
+  const log = $("log");
+  let target = null;
+  for (const li of log.querySelectorAll("li.event")) {
+    const hit = step !== null && Number(li.dataset.step) <= step && step <= Number(li.dataset.last);
+    li.classList.toggle("reviewed", hit);
+    if (hit) target = li;
+  }
+  if (target) log.scrollTop = Math.max(0, target.offsetTop - log.clientHeight / 2);
 }
 
 // --- hints ------------------------------------------------------------------------------------
@@ -563,6 +658,8 @@ function showHint(hint) {
   const hasValue = hint.value !== null && hint.value !== undefined;
   const searched = Number(stats.iterations) > 0;
   const flat = flatValues(hint);
+  const explain = explainOf(hint);
+  const words = hasValue ? valueWords(explain) : null;
   setChildren(
     $("hint-result"),
     h(
@@ -572,6 +669,10 @@ function showHint(hint) {
       h("b", { id: "hint-action" }, label(hint.action)),
       action ? h("button", { class: "move primary", type: "button", id: "hint-play", onclick: () => play(action) }, "Play it") : null,
     ),
+    words ? h("p", { class: "value-words", id: "hint-value-text" }, words) : null,
+    explain && explain.text.length
+      ? h("ul", { class: "explain", id: "hint-explain" }, explain.text.map((line) => h("li", {}, line)))
+      : null,
     h(
       "div",
       { class: "facts" },
@@ -585,10 +686,11 @@ function showHint(hint) {
     ),
     flat ? h("p", { class: "note flat", id: "hint-flat" }, flatText(flat, renderer, ctx)) : null,
     h("div", { class: "policy", id: "hint-policy" }, bars),
+    policy.length > shown.length ? h("p", { class: "note" }, `…and ${policy.length - shown.length} more actions with less weight.`) : null,
+    explain && explain.figures && Object.keys(explain.figures).length
+      ? h("details", { class: "figures", id: "hint-figures" }, h("summary", {}, "The figures behind it"), jsonValue(explain.figures))
+      : null,
   );
-  if (policy.length > shown.length) {
-    $("hint-result").appendChild(h("p", { class: "note" }, `…and ${policy.length - shown.length} more actions with less weight.`));
-  }
   if (state.moves) highlightMove(state.moves, hint.action);
 }
 

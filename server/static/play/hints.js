@@ -20,3 +20,24 @@ export function flatText(flat, renderer, ctx) {
   );
 }
 
+
+// The hint's `explain` (figures a player reasons with, sentences about them, and what the value
+// measures) in a shape the panel can trust, or null when the service sends none (an older one).
+export function explainOf(hint) {
+  const e = hint && hint.explain;
+  if (!e || typeof e !== "object") return null;
+  return {
+    text: Array.isArray(e.text) ? e.text.filter((t) => typeof t === "string" && t.trim()) : [],
+    value: e.value && typeof e.value === "object" ? e.value : null,
+    figures: e.figures && typeof e.figures === "object" ? e.figures : null,
+  };
+}
+
+// The value estimate in words: the service's sentence, else what it measures and its scale.
+export function valueWords(explain) {
+  const value = explain && explain.value;
+  if (!value) return null;
+  if (typeof value.text === "string" && value.text.trim()) return value.text;
+  if (!value.measures) return null;
+  return `The value is ${value.measures}${value.scale ? ` (${typeof value.scale === "string" ? value.scale : JSON.stringify(value.scale)})` : ""}.`;
+}

@@ -146,11 +146,19 @@ export function seatLabel(ctx, seat) {
   return seat === ctx.me ? "You" : `Seat ${seat}`;
 }
 
-// A seat's label with its bot ("Seat 2 (ismcts)"), for headers and the result table.
+// A bot spec in a few words: its name, or "level 4" for the `level` bot's presets.
+export function botName(bot) {
+  if (!bot) return "?";
+  if (bot.name === "level" && bot.options && bot.options.level !== undefined) return `level ${bot.options.level}`;
+  return bot.name;
+}
+
+// A seat's label with its bot ("Seat 2 (ismcts)", "Seat 1 (level 4)"), for headers and the
+// result table.
 export function seatLong(ctx, seat) {
   if (seat === ctx.me) return `You (seat ${seat})`;
   const spec = ctx.seats[seat];
-  const bot = spec && spec.bot ? spec.bot.name : spec ? spec.kind : "?";
+  const bot = spec && spec.bot ? botName(spec.bot) : spec ? spec.kind : "?";
   return `Seat ${seat} (${bot})`;
 }
 
