@@ -122,7 +122,7 @@ def fake_review(match: Any, seat: int) -> dict[str, Any]:
             "decisions": len(decisions),
             "total_lost": round(sum(lost), 4),
             "mean_lost": round(sum(lost) / len(lost), 4) if lost else 0.0,
-            "accuracy": sum(1 for x in lost if x == 0) / len(lost) if lost else 1.0,
+            "accuracy": 100.0 * sum(1 for x in lost if x == 0) / len(lost) if lost else 100.0,
             "biggest_mistakes": worst,
         },
     }
@@ -680,7 +680,7 @@ def test_a_hint_without_explain_shows_as_before(page, served):
 
 
 def test_the_figures_read_well_whatever_the_service_sends(page, served):
-    """Accuracy as a fraction or a percentage, values on any scale, an ``explain`` with parts
+    """Accuracy as the percentage the review reports, values on any scale, an ``explain`` with parts
     missing or of the wrong type: words, never "NaN", "undefined" or a crash."""
     open_setup(page, served.url)
     out = page.execute_async_script(
@@ -688,7 +688,7 @@ def test_the_figures_read_well_whatever_the_service_sends(page, served):
         const done = arguments[0];
         Promise.all([import("/play/static/review.js"), import("/play/static/hints.js")])
           .then(([r, hints]) => done({
-            acc: [r.accuracyText(0.873), r.accuracyText(87.3), r.accuracyText(1),
+            acc: [r.accuracyText(87.34), r.accuracyText(0.5), r.accuracyText(100),
                   r.accuracyText(null)],
             values: [r.formatValue(-0.0001), r.formatValue(0.17649), r.formatValue(12.345),
                      r.formatValue(1234.5), r.formatValue(undefined)],
@@ -704,7 +704,7 @@ def test_the_figures_read_well_whatever_the_service_sends(page, served):
         """
     )
     assert "error" not in out, out
-    assert out["acc"] == ["87.3%", "87.3%", "100%", "—"]
+    assert out["acc"] == ["87.3%", "0.5%", "100%", "—"]
     assert out["values"] == ["0.000", "0.176", "12.3", "1235", "—"]
     assert out["meaning"] == [
         "Values are money (from 0 to 200).",

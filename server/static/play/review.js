@@ -52,11 +52,10 @@ export function formatValue(x) {
   return text === "-0.000" ? "0.000" : text;
 }
 
-// The summary's accuracy as a percentage: a fraction (0..1) or a percentage (0..100) either way.
+// The summary's accuracy, a percentage (0..100, docs/api.md "Game review").
 export function accuracyText(accuracy) {
   if (typeof accuracy !== "number" || !Number.isFinite(accuracy)) return "—";
-  const percent = accuracy <= 1 ? accuracy * 100 : accuracy;
-  return `${Math.round(percent * 10) / 10}%`;
+  return `${Math.round(accuracy * 10) / 10}%`;
 }
 
 function scaleText(scale) {
