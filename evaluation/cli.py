@@ -102,19 +102,37 @@ def bench() -> None:
 @click.option("--game", "names", multiple=True, type=click.Choice(sorted(games.DEFINITIONS)))
 @click.option("--seconds", default=3.0, show_default=True, help="Wall time per contender.")
 @click.option("--seed", default=0, show_default=True)
+@click.option("--rounds", default=5, show_default=True, help="Interleaved slices.")
+@click.option(
+    "--baseline",
+    default=None,
+    help="Git revision whose engines are measured too (same slices and seeds), e.g. a322b0d.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
-def bench_engine(names: tuple[str, ...], seconds: float, seed: int, as_json: bool) -> None:
+def bench_engine(
+    names: tuple[str, ...],
+    seconds: float,
+    seed: int,
+    rounds: int,
+    baseline: str | None,
+    as_json: bool,
+) -> None:
     """Random playouts per second: raw engines, OpenSpiel faces, C++ liars_dice reference."""
     from evaluation.bench import engine as bench_mod
 
-    if seconds <= 0:
-        raise click.BadParameter("must be positive", param_hint="--seconds")
-    report = bench_mod.run(
-        list(names) or None,
-        seconds,
-        seed,
-        progress=lambda name: click.echo(f"measuring {name} ...", err=True),
-    )
+    if seconds <= 0 or rounds < 1:
+        raise click.BadParameter("--seconds and --rounds must be positive")
+    try:
+        report = bench_mod.run(
+            list(names) or None,
+            seconds,
+            seed,
+            rounds=rounds,
+            progress=lambda name: click.echo(f"measuring {name} ...", err=True),
+            baseline=baseline,
+        )
+    except bench_mod.BaselineError as err:
+        raise click.ClickException(str(err)) from None
     if as_json:
         json.dump(report, sys.stdout, indent=2)
         sys.stdout.write("\n")

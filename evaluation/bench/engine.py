@@ -4,6 +4,13 @@ The reference is OpenSpiel's C++ ``liars_dice`` driven from Python with the same
 (a seeded ``random.Random``), so the ratio says how our pure-Python engines compare with a
 C++ game as a Python search would see it. Each measurement runs for a fixed wall time and
 counts whole playouts.
+
+``baseline`` (a git revision) adds the engines and faces of that commit as contenders, run on
+the commit's own code in a subprocess (``evaluation.bench.baseline``,
+``_engine_baseline_worker.py``) in the same interleaved slices with the same seeds; one seeded
+random game per game checks that both revisions play the same games (``same_games``).
+``engine_vs_baseline`` and ``spiel_vs_baseline`` are today's actions per second over the
+baseline's.
 """
 
 from __future__ import annotations
@@ -15,6 +22,8 @@ from typing import Any
 import pyspiel
 
 import games
+from evaluation.bench._seeded import seeded_history
+from evaluation.bench.baseline import BaselineError, BaselineProcess  # noqa: F401
 from games.core.engine import CHANCE, TERMINAL
 
 REFERENCE_GAME = "liars_dice"
@@ -110,28 +119,45 @@ def run(
     params: dict[str, dict[str, Any]] | None = None,
     rounds: int = 5,
     progress=None,
+    baseline: str | None = None,
 ) -> dict[str, Any]:
     """Measures every game (default parameters unless given) and the reference; returns JSON.
 
     The contenders run in short interleaved slices (``rounds`` of ``seconds / rounds`` each),
     so load from other processes on a shared machine hits them all alike and the ratios stay
-    meaningful even when the absolute rates drift.
+    meaningful even when the absolute rates drift. ``baseline``: a revision measured too.
     """
+    old = BaselineProcess(baseline, "_engine_baseline_worker.py") if baseline else None
+    try:
+        return _run(names, seconds, seed, params or {}, rounds, progress, old)
+    finally:
+        if old is not None:
+            old.close()
+
+
+def _run(names, seconds, seed, params, rounds, progress, old) -> dict[str, Any]:
     names = names or sorted(games.DEFINITIONS)
-    params = params or {}
     slice_s = seconds / rounds
     reference = pyspiel.load_game(REFERENCE_GAME)
     loaded = {name: pyspiel.load_game(name, params.get(name, {})) for name in names}
     ref = _Tally()
-    raw = {name: _Tally() for name in names}
-    face = {name: _Tally() for name in names}
+    kinds = ("engine", "spiel") + (("old_engine", "old_spiel") if old else ())
+    tallies = {name: {kind: _Tally() for kind in kinds} for name in names}
     for r in range(rounds):
         if progress:
             progress(f"round {r + 1}/{rounds}")
         ref.add(_spiel_playouts(reference, slice_s, seed + r))
         for name, game in loaded.items():
-            raw[name].add(_engine_playouts(game.definition, game.params, slice_s, seed + r))
-            face[name].add(_spiel_playouts(game, slice_s, seed + r))
+            tally = tallies[name]
+            tally["engine"].add(_engine_playouts(game.definition, game.params, slice_s, seed + r))
+            tally["spiel"].add(_spiel_playouts(game, slice_s, seed + r))
+            if old:
+                for kind in ("engine", "spiel"):
+                    job = {"game": name, "params": game.params, "kind": kind}
+                    answer = old.ask({**job, "seconds": slice_s, "seed": seed + r})
+                    tally["old_" + kind].add(
+                        (answer["playouts"], answer["actions"], answer["seconds"])
+                    )
     ref_rates = ref.rates()
     report: dict[str, Any] = {
         "reference": {
@@ -142,11 +168,13 @@ def run(
         "seconds_per_contender": seconds,
         "rounds": rounds,
         "seed": seed,
+        "baseline": old.rev if old else None,
         "games": {},
     }
     for name, game in loaded.items():
-        raw_rates, face_rates = raw[name].rates(), face[name].rates()
-        report["games"][name] = {
+        rates = {kind: t.rates() for kind, t in tallies[name].items()}
+        raw_rates, face_rates = rates["engine"], rates["spiel"]
+        row = report["games"][name] = {
             "params": game.params,
             "engine": raw_rates,
             "spiel": face_rates,
@@ -160,20 +188,39 @@ def run(
                 1e6 / face_rates["actions_per_s"] - 1e6 / raw_rates["actions_per_s"], 2
             ),
         }
+        if old:
+            check = old.ask({"game": name, "params": game.params, "kind": "check", "seed": seed})
+            row["baseline"] = {"engine": rates["old_engine"], "spiel": rates["old_spiel"]}
+            row["same_games"] = check["history"] == seeded_history(game, seed)
+            for kind in ("engine", "spiel"):
+                row[f"{kind}_vs_baseline"] = round(
+                    rates[kind]["actions_per_s"] / rates["old_" + kind]["actions_per_s"], 3
+                )
     return report
 
 
 def format_table(report: dict[str, Any]) -> str:
     ref = report["reference"]
+    base = report.get("baseline")
+    head = (
+        f"{'game':<16}{'engine act/s':>14}{'face act/s':>14}{'engine/ref':>12}{'face/engine':>13}"
+        f"{'face +us/act':>14}"
+    )
+    if base:
+        head += f"{'engine vs ' + base:>20}{'face vs ' + base:>18}"
     lines = [
         f"reference {ref['game']} (C++ via Python): {ref['actions_per_s']:,.0f} actions/s",
-        f"{'game':<16}{'engine act/s':>14}{'face act/s':>14}{'engine/ref':>12}{'face/engine':>13}"
-        f"{'face +us/act':>14}",
+        head,
     ]
     for name, row in report["games"].items():
-        lines.append(
+        line = (
             f"{name:<16}{row['engine']['actions_per_s']:>14,.0f}{row['spiel']['actions_per_s']:>14,.0f}"
             f"{row['engine_vs_reference']:>12.2f}{row['spiel_vs_engine']:>13.2f}"
             f"{row['spiel_overhead_us_per_action']:>14.2f}"
         )
+        if base:
+            line += f"{row['engine_vs_baseline']:>20.3f}{row['spiel_vs_baseline']:>18.3f}"
+            if not row["same_games"]:
+                line += f"  (other games than {base}'s: not comparable)"
+        lines.append(line)
     return "\n".join(lines)
