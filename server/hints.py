@@ -62,7 +62,7 @@ class HintService:
         if spec is None:
             spec = self.default_bot()
         try:
-            return bots.make_bot(spec).spec()
+            return bots.normalised_spec(spec)  # checked without building the bot
         except bots.InvalidBotSpec as err:
             raise Unprocessable(
                 f"{field}: {err}", code="invalid_bot", detail={"field": field}
