@@ -16,7 +16,8 @@ def test_the_baseline_plays_the_same_games_on_its_own_code():
     assert row["same_games"] is True  # the engines were pinned through the refactor
     assert row["baseline"]["engine"]["playouts"] > 0 and row["baseline"]["spiel"]["playouts"] > 0
     assert row["engine_vs_baseline"] == pytest.approx(
-        row["engine"]["actions_per_s"] / row["baseline"]["engine"]["actions_per_s"], rel=0.01
+        row["engine"]["actions_per_cpu_s"] / row["baseline"]["engine"]["actions_per_cpu_s"],
+        rel=0.01,
     )
     assert "engine vs a322b0d" in bench.format_table(report)
 

@@ -4,8 +4,9 @@ Started as ``python _engine_baseline_worker.py ROOT`` with ROOT an exported tree
 commit (``evaluation.bench.baseline``): the games and the measuring loops are that tree's, so
 each slice measures exactly what the old ``atelier bench engine`` measured. A job names the
 game, its parameters, the contender (``engine``: the raw engine, ``spiel``: the OpenSpiel face),
-the seconds and the seed; the answer is ``playouts``, ``actions``, ``seconds`` and, for
-``check``, the history of one seeded random game (to show the baseline plays the same games).
+the seconds and the seed; the answer is the ``result`` (playouts, actions, wall and CPU
+seconds) or, for ``check``, the history of one seeded random game (to show the baseline plays
+the same games).
 Requests and answers are JSON lines on stdin and stdout.
 """
 
@@ -16,9 +17,9 @@ from pathlib import Path
 
 root = sys.argv[1]
 sys.path.insert(0, root)
-_spec = importlib.util.spec_from_file_location("_seeded", Path(__file__).with_name("_seeded.py"))
-_seeded = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_seeded)
+_spec = importlib.util.spec_from_file_location("_shared", Path(__file__).with_name("_shared.py"))
+_shared = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_shared)
 
 import pyspiel  # noqa: E402
 
@@ -38,11 +39,10 @@ for line in sys.stdin:
         _games[key] = pyspiel.load_game(job["game"], job["params"])
     game = _games[key]
     if job["kind"] == "check":
-        print(json.dumps({"history": _seeded.seeded_history(game, job["seed"])}), flush=True)
+        print(json.dumps({"history": _shared.seeded_history(game, job["seed"])}), flush=True)
         continue
     if job["kind"] == "engine":
-        result = old._engine_playouts(game.definition, game.params, job["seconds"], job["seed"])
+        args = (old._engine_playouts, game.definition, game.params, job["seconds"], job["seed"])
     else:
-        result = old._spiel_playouts(game, job["seconds"], job["seed"])
-    playouts, actions, elapsed = result
-    print(json.dumps({"playouts": playouts, "actions": actions, "seconds": elapsed}), flush=True)
+        args = (old._spiel_playouts, game, job["seconds"], job["seed"])
+    print(json.dumps({"result": _shared.cpu_timed(*args)}), flush=True)

@@ -9,8 +9,9 @@ counts whole playouts.
 the commit's own code in a subprocess (``evaluation.bench.baseline``,
 ``_engine_baseline_worker.py``) in the same interleaved slices with the same seeds; one seeded
 random game per game checks that both revisions play the same games (``same_games``).
-``engine_vs_baseline`` and ``spiel_vs_baseline`` are today's actions per second over the
-baseline's.
+``engine_vs_baseline`` and ``spiel_vs_baseline`` are today's actions per CPU second over the
+baseline's (CPU time leaves out the waits for a core on a loaded machine; the wall-time rates
+are in the report too).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 import pyspiel
 
 import games
-from evaluation.bench._seeded import seeded_history
+from evaluation.bench._shared import cpu_timed, seeded_history
 from evaluation.bench.baseline import BaselineError, BaselineProcess  # noqa: F401
 from games.core.engine import CHANCE, TERMINAL
 
@@ -86,30 +87,33 @@ def _spiel_playouts(game: pyspiel.Game, seconds: float, seed: int):
     return playouts, actions, time.perf_counter() - start
 
 
-def _rates(playouts: int, actions: int, elapsed: float) -> dict[str, float]:
+def _rates(playouts: int, actions: int, elapsed: float, cpu: float) -> dict[str, float]:
     return {
         "playouts": playouts,
         "actions": actions,
         "seconds": round(elapsed, 3),
+        "cpu_seconds": round(cpu, 3),
         "playouts_per_s": round(playouts / elapsed, 1),
         "actions_per_s": round(actions / elapsed, 1),
+        "actions_per_cpu_s": round(actions / cpu, 1),
     }
 
 
 class _Tally:
-    """Sums playouts, actions and time over the interleaved slices of one contender."""
+    """Sums playouts, actions, wall and CPU time over the interleaved slices of a contender."""
 
     def __init__(self) -> None:
         self.playouts = self.actions = 0
-        self.elapsed = 0.0
+        self.elapsed = self.cpu = 0.0
 
-    def add(self, result: tuple[int, int, float]) -> None:
+    def add(self, result: tuple[int, int, float, float]) -> None:
         self.playouts += result[0]
         self.actions += result[1]
         self.elapsed += result[2]
+        self.cpu += result[3]
 
     def rates(self) -> dict[str, float]:
-        return _rates(self.playouts, self.actions, self.elapsed)
+        return _rates(self.playouts, self.actions, self.elapsed, self.cpu)
 
 
 def run(
@@ -146,18 +150,18 @@ def _run(names, seconds, seed, params, rounds, progress, old) -> dict[str, Any]:
     for r in range(rounds):
         if progress:
             progress(f"round {r + 1}/{rounds}")
-        ref.add(_spiel_playouts(reference, slice_s, seed + r))
+        ref.add(cpu_timed(_spiel_playouts, reference, slice_s, seed + r))
         for name, game in loaded.items():
             tally = tallies[name]
-            tally["engine"].add(_engine_playouts(game.definition, game.params, slice_s, seed + r))
-            tally["spiel"].add(_spiel_playouts(game, slice_s, seed + r))
+            tally["engine"].add(
+                cpu_timed(_engine_playouts, game.definition, game.params, slice_s, seed + r)
+            )
+            tally["spiel"].add(cpu_timed(_spiel_playouts, game, slice_s, seed + r))
             if old:
                 for kind in ("engine", "spiel"):
                     job = {"game": name, "params": game.params, "kind": kind}
                     answer = old.ask({**job, "seconds": slice_s, "seed": seed + r})
-                    tally["old_" + kind].add(
-                        (answer["playouts"], answer["actions"], answer["seconds"])
-                    )
+                    tally["old_" + kind].add(tuple(answer["result"]))
     ref_rates = ref.rates()
     report: dict[str, Any] = {
         "reference": {
@@ -194,7 +198,7 @@ def _run(names, seconds, seed, params, rounds, progress, old) -> dict[str, Any]:
             row["same_games"] = check["history"] == seeded_history(game, seed)
             for kind in ("engine", "spiel"):
                 row[f"{kind}_vs_baseline"] = round(
-                    rates[kind]["actions_per_s"] / rates["old_" + kind]["actions_per_s"], 3
+                    rates[kind]["actions_per_cpu_s"] / rates["old_" + kind]["actions_per_cpu_s"], 3
                 )
     return report
 
@@ -207,7 +211,7 @@ def format_table(report: dict[str, Any]) -> str:
         f"{'face +us/act':>14}"
     )
     if base:
-        head += f"{'engine vs ' + base:>20}{'face vs ' + base:>18}"
+        head += f"{'engine vs ' + base:>20}{'face vs ' + base:>18}  (per CPU second)"
     lines = [
         f"reference {ref['game']} (C++ via Python): {ref['actions_per_s']:,.0f} actions/s",
         head,
