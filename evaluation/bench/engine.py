@@ -25,19 +25,9 @@ import pyspiel
 import games
 from evaluation.bench._shared import cpu_timed, seeded_history
 from evaluation.bench.baseline import BaselineError, BaselineProcess  # noqa: F401
-from games.core.engine import CHANCE, TERMINAL
+from games.core.engine import CHANCE, TERMINAL, inverse_cdf
 
 REFERENCE_GAME = "liars_dice"
-
-
-def pick(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
-    """Samples from (outcome, probability) pairs with one uniform draw."""
-    u = rng.random()
-    for action, prob in outcomes:
-        u -= prob
-        if u < 0.0:
-            return action
-    return outcomes[-1][0]
 
 
 def _engine_playouts(defn: games.GameDefinition, params: dict[str, Any], seconds: float, seed: int):
@@ -77,7 +67,7 @@ def _spiel_playouts(game: pyspiel.Game, seconds: float, seed: int):
             if player == TERMINAL:
                 break
             if player == CHANCE:
-                action = pick(state.chance_outcomes(), rng)
+                action = inverse_cdf(state.chance_outcomes(), rng.random())
             else:
                 legal = state.legal_actions(player)
                 action = legal[int(random_() * len(legal))]

@@ -39,7 +39,7 @@ from math import comb
 from operator import add, sub
 from typing import Any
 
-from games.core.engine import CHANCE, TERMINAL, Engine, Narration
+from games.core.engine import CHANCE, TERMINAL, Engine, Narration, inverse_cdf
 from games.detective_eye.actions import (  # noqa: F401 (compositions: re-exported)
     ActionIds,
     Config,
@@ -546,11 +546,7 @@ class DetectiveEyeEngine(Engine):
             outcomes = self.rules.deal_odds[self.supply]
         else:
             outcomes = _START_ODDS[self.num_players]
-        for action, prob in outcomes:
-            u -= prob
-            if u < 0.0:
-                return action
-        return outcomes[-1][0]
+        return inverse_cdf(outcomes, u)
 
     def legal_actions(self) -> list[int]:
         # The two most frequent phases answered here too (bots call this one), the other player
