@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 
@@ -98,6 +99,22 @@ def bench() -> None:
     """Benchmarks; each prints ratios against a reference measured in the same run."""
 
 
+def _baseline_bench(bench_mod: Any, as_json: bool, *args: Any, **kwargs: Any) -> None:
+    """``bench_mod.run(*args, **kwargs)`` with progress on stderr, printed as JSON or a table; a
+    baseline revision that cannot be exported or run is a command error naming it."""
+    try:
+        report = bench_mod.run(
+            *args, progress=lambda text: click.echo(f"measuring {text} ...", err=True), **kwargs
+        )
+    except bench_mod.BaselineError as err:
+        raise click.ClickException(str(err)) from None
+    if as_json:
+        json.dump(report, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        click.echo(bench_mod.format_table(report))
+
+
 @bench.command("engine")
 @click.option("--game", "names", multiple=True, type=click.Choice(sorted(games.DEFINITIONS)))
 @click.option("--seconds", default=3.0, show_default=True, help="Wall time per contender.")
@@ -122,22 +139,9 @@ def bench_engine(
 
     if seconds <= 0 or rounds < 1:
         raise click.BadParameter("--seconds and --rounds must be positive")
-    try:
-        report = bench_mod.run(
-            list(names) or None,
-            seconds,
-            seed,
-            rounds=rounds,
-            progress=lambda name: click.echo(f"measuring {name} ...", err=True),
-            baseline=baseline,
-        )
-    except bench_mod.BaselineError as err:
-        raise click.ClickException(str(err)) from None
-    if as_json:
-        json.dump(report, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        click.echo(bench_mod.format_table(report))
+    _baseline_bench(
+        bench_mod, as_json, list(names) or None, seconds, seed, rounds=rounds, baseline=baseline
+    )
 
 
 # Tournaments (evaluation/tournament): `atelier tournament` and `atelier bench tournament`.
@@ -196,24 +200,17 @@ def bench_ismcts(
 
     if seconds <= 0 or rounds < 1 or worlds < 1:
         raise click.BadParameter("--seconds, --rounds and --worlds must be positive")
-    try:
-        report = bench_mod.run(
-            list(names) or None,
-            seconds,
-            seed,
-            rounds=rounds,
-            worlds=worlds,
-            abstraction=abstraction,
-            progress=lambda text: click.echo(f"measuring {text} ...", err=True),
-            baseline=None if no_baseline else baseline,
-        )
-    except bench_mod.BaselineError as err:
-        raise click.ClickException(str(err)) from None
-    if as_json:
-        json.dump(report, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        click.echo(bench_mod.format_table(report))
+    _baseline_bench(
+        bench_mod,
+        as_json,
+        list(names) or None,
+        seconds,
+        seed,
+        rounds=rounds,
+        worlds=worlds,
+        abstraction=abstraction,
+        baseline=None if no_baseline else baseline,
+    )
 
 
 @bench.command("strength")
