@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
 import click
 
 import games
-from evaluation.params import parse_params
+from evaluation.params import echo_report, parse_params
 
 
 def user_error(err: BaseException) -> str | None:
@@ -108,11 +107,7 @@ def _baseline_bench(bench_mod: Any, as_json: bool, *args: Any, **kwargs: Any) ->
         )
     except bench_mod.BaselineError as err:
         raise click.ClickException(str(err)) from None
-    if as_json:
-        json.dump(report, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        click.echo(bench_mod.format_table(report))
+    echo_report(report, as_json, bench_mod.format_table)
 
 
 @bench.command("engine")
@@ -351,11 +346,7 @@ def bench_strength(
     if docs_path:
         command = _command_line(click.get_current_context())
         bench_mod.write_docs(Path(docs_path), docs_section, bench_mod.markdown(report, command))
-    if as_json:
-        json.dump(report, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        click.echo(bench_mod.format_table(report))
+    echo_report(report, as_json, bench_mod.format_table)
 
 
 def _strength_row_done(report: dict, docs_path: str | None, section: str) -> None:
