@@ -1,7 +1,7 @@
 """Bots: one protocol (``bots.protocol``), a registry of specs, baselines and search bots."""
 
 from bots.protocol import ActionStat, Bot, Budget, Hint, InvalidBotSpec, InvalidBudget
-from bots.registry import BOTS, bot_catalog, make_bot
+from bots.registry import BOTS, bot_catalog, make_bot, normalised_spec
 
 __all__ = [
     "BOTS",
@@ -13,4 +13,5 @@ __all__ = [
     "InvalidBudget",
     "bot_catalog",
     "make_bot",
+    "normalised_spec",
 ]

@@ -14,6 +14,8 @@ determinized worlds, never the true one.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import random
 import time
 from collections.abc import Callable
@@ -325,6 +327,13 @@ class Worlds:
         )
 
 
+@functools.cache
+def _takes_replayed(hint: Callable[..., Hint]) -> bool:
+    """Whether a ``Bot.hint`` (an override, maybe) accepts the ``replayed`` argument."""
+    params = inspect.signature(hint).parameters
+    return "replayed" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
 class Bot:
     """Base class: subclasses set ``name``, ``options`` and implement ``decide``."""
 
@@ -334,11 +343,16 @@ class Bot:
 
     def __init__(self, /, **options: Any) -> None:
         # ``self`` is positional-only, so an option named "self" is refused as unknown.
+        self.config = self.validate_options(options)
+
+    @classmethod
+    def validate_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """The options with defaults filled, or ``InvalidBotSpec`` naming what is wrong."""
         try:
-            self.config = validate_params(self.options, options)
+            return validate_params(cls.options, options)
         except InvalidParams as err:
             message = str(err).replace("parameter", "option")
-            raise InvalidBotSpec(f"bot '{self.name}': {message}") from None
+            raise InvalidBotSpec(f"bot '{cls.name}': {message}") from None
 
     def hint(
         self,
@@ -347,13 +361,17 @@ class Bot:
         infoset: dict[str, Any],
         budget: Budget,
         seed: int,
+        *,
+        replayed: tuple[Worlds, random.Random] | None = None,
     ) -> Hint:
         """The move for the seat of ``infoset`` (it must be that seat's turn).
 
-        Raises ``games.InvalidInfoset`` for an impossible information set and ``NotYourTurn``
-        when the seat is not the one to move.
+        ``replayed``: the worlds of this information set already drawn from ``seed`` and the
+        generator that drew them (see ``hint_replayed``); by default they are drawn here.
+        Subclasses that wrap ``hint`` (to load data first) pass it on. Raises
+        ``games.InvalidInfoset`` for an impossible information set and ``NotYourTurn`` when the
+        seat is not the one to move.
         """
-        replayed = self.__dict__.pop("_replayed", None)
         if replayed is not None:
             worlds, rng = replayed
         else:
@@ -376,15 +394,15 @@ class Bot:
         infoset, rng, self.prior_for(defn.name))`` from ``rng = random.Random(seed)``.
 
         The answer is the one ``hint`` gives (the same world first, then the same ``rng``),
-        without replaying the information set a second time. Subclasses that wrap ``hint``
-        (to load data first) keep working: the world waits on the instance for ``hint``.
+        without replaying the information set a second time: the worlds around ``first`` go to
+        ``hint`` as its ``replayed`` argument. A subclass whose ``hint`` override predates that
+        argument gets the plain call instead (the same answer: it draws the same first world
+        from ``seed``, only replaying the information set again).
         """
-        worlds = Worlds.from_first(defn, params, infoset, first, self.prior_for(defn.name), started)
-        self._replayed = (worlds, rng)
-        try:
+        if not _takes_replayed(type(self).hint):
             return self.hint(defn, params, infoset, budget, seed)
-        finally:
-            self.__dict__.pop("_replayed", None)
+        worlds = Worlds.from_first(defn, params, infoset, first, self.prior_for(defn.name), started)
+        return self.hint(defn, params, infoset, budget, seed, replayed=(worlds, rng))
 
     @classmethod
     def unavailable_reason(cls, defn: GameDefinition, params: dict[str, Any]) -> str | None:

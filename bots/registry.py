@@ -20,6 +20,22 @@ BOTS: dict[str, type[Bot]] = {
 
 def make_bot(spec: Any) -> Bot:
     """Builds a bot from ``{"name": ..., "options": {...}}`` (or just a name string)."""
+    cls, options = _parse(spec)
+    return cls(**options)
+
+
+def normalised_spec(spec: Any) -> dict[str, Any]:
+    """``make_bot(spec).spec()`` (defaults filled, ``InvalidBotSpec`` if wrong), without
+    building the bot where its class takes the base ``Bot``'s options and spec as they are: the
+    web process checks a spec this way, and only the worker that moves builds the bot."""
+    cls, options = _parse(spec)
+    if cls.__init__ is Bot.__init__ and cls.spec is Bot.spec:
+        return {"name": cls.name, "options": cls.validate_options(options)}
+    return cls(**options).spec()
+
+
+def _parse(spec: Any) -> tuple[type[Bot], dict[str, Any]]:
+    """The bot class and the options of a spec (a name, or ``{"name", "options"}``)."""
     if isinstance(spec, str):
         spec = {"name": spec}
     if not isinstance(spec, dict):
@@ -33,7 +49,7 @@ def make_bot(spec: Any) -> Bot:
     options = spec.get("options", {})
     if not isinstance(options, dict):
         raise InvalidBotSpec("bot 'options' must be an object")
-    return BOTS[name](**options)
+    return BOTS[name], options
 
 
 def bot_catalog() -> list[dict[str, Any]]:

@@ -1,9 +1,9 @@
 """Any bot of this package as a ``pyspiel.Bot``, so OpenSpiel's tools (``evaluate_bots``) run it.
 
 Each ``step`` asks the bot for a hint about the state's acting seat with the adapter's budget
-and a seed derived from the adapter's seed and the length of the history, so a game replayed
-with the same seeds is replayed move for move. The bot still sees only the acting seat's
-information set (``Bot.hint_for_state``).
+and a seed derived from the adapter's seed and the length of the history (``derive_seed``), so
+a game replayed with the same seeds is replayed move for move. The bot still sees only the
+acting seat's information set (``Bot.hint_for_state``).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import pyspiel
 
 from bots.protocol import Bot, Budget, Hint
 from bots.registry import make_bot
+from games.core.seeds import derive_seed
 
 
 class SpielBot(pyspiel.Bot):
@@ -27,7 +28,7 @@ class SpielBot(pyspiel.Bot):
         self.last_hint: Hint | None = None
 
     def _hint(self, state: pyspiel.State) -> Hint:
-        seed = (self.seed * 1_000_003 + len(state.history())) % (1 << 62)
+        seed = derive_seed(self.seed, "move", len(state.history()))
         self.last_hint = self.bot.hint_for_state(state, self.budget, seed)
         return self.last_hint
 

@@ -13,6 +13,8 @@ from typing import Any
 
 import pyspiel
 
+from games.core.engine import inverse_cdf
+
 
 class SpielEngine:
     """A ``pyspiel.State`` with the engine methods ISMCTS uses."""
@@ -44,13 +46,7 @@ class SpielEngine:
         return self.state.chance_outcomes()
 
     def sample_chance(self, rng: random.Random) -> int:
-        u = rng.random()
-        outcomes = self.state.chance_outcomes()
-        for action, prob in outcomes:
-            u -= prob
-            if u < 0.0:
-                return action
-        return outcomes[-1][0]
+        return inverse_cdf(self.state.chance_outcomes(), rng.random())
 
     def apply(self, action: int) -> None:
         self.state.apply_action(action)

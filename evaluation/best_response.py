@@ -405,9 +405,14 @@ class BestResponder(Bot):
         infoset: dict[str, Any],
         budget: Budget,
         seed: int,
+        *,
+        replayed: tuple[Worlds, random.Random] | None = None,
     ) -> Hint:
-        rng = random.Random(seed)
-        worlds = Worlds.from_infoset(defn, params, infoset, rng)
+        if replayed is not None:
+            worlds, rng = replayed
+        else:
+            rng = random.Random(seed)
+            worlds = Worlds.from_infoset(defn, params, infoset, rng)
         return self.respond(worlds, budget, rng, GameContext(defn, params, infoset))
 
     def decide(self, worlds: Worlds, budget: Budget, rng: random.Random) -> Hint:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
+from typing import Any
 
 import click
 
 import games
-from evaluation.params import parse_params
+from evaluation.params import echo_report, parse_params
 
 
 def user_error(err: BaseException) -> str | None:
@@ -98,28 +98,45 @@ def bench() -> None:
     """Benchmarks; each prints ratios against a reference measured in the same run."""
 
 
+def _baseline_bench(bench_mod: Any, as_json: bool, *args: Any, **kwargs: Any) -> None:
+    """``bench_mod.run(*args, **kwargs)`` with progress on stderr, printed as JSON or a table; a
+    baseline revision that cannot be exported or run is a command error naming it."""
+    try:
+        report = bench_mod.run(
+            *args, progress=lambda text: click.echo(f"measuring {text} ...", err=True), **kwargs
+        )
+    except bench_mod.BaselineError as err:
+        raise click.ClickException(str(err)) from None
+    echo_report(report, as_json, bench_mod.format_table)
+
+
 @bench.command("engine")
 @click.option("--game", "names", multiple=True, type=click.Choice(sorted(games.DEFINITIONS)))
 @click.option("--seconds", default=3.0, show_default=True, help="Wall time per contender.")
 @click.option("--seed", default=0, show_default=True)
+@click.option("--rounds", default=5, show_default=True, help="Interleaved slices.")
+@click.option(
+    "--baseline",
+    default=None,
+    help="Git revision whose engines are measured too (same slices and seeds), e.g. a322b0d.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
-def bench_engine(names: tuple[str, ...], seconds: float, seed: int, as_json: bool) -> None:
+def bench_engine(
+    names: tuple[str, ...],
+    seconds: float,
+    seed: int,
+    rounds: int,
+    baseline: str | None,
+    as_json: bool,
+) -> None:
     """Random playouts per second: raw engines, OpenSpiel faces, C++ liars_dice reference."""
     from evaluation.bench import engine as bench_mod
 
-    if seconds <= 0:
-        raise click.BadParameter("must be positive", param_hint="--seconds")
-    report = bench_mod.run(
-        list(names) or None,
-        seconds,
-        seed,
-        progress=lambda name: click.echo(f"measuring {name} ...", err=True),
+    if seconds <= 0 or rounds < 1:
+        raise click.BadParameter("--seconds and --rounds must be positive")
+    _baseline_bench(
+        bench_mod, as_json, list(names) or None, seconds, seed, rounds=rounds, baseline=baseline
     )
-    if as_json:
-        json.dump(report, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        click.echo(bench_mod.format_table(report))
 
 
 # Tournaments (evaluation/tournament): `atelier tournament` and `atelier bench tournament`.
@@ -184,24 +201,17 @@ def bench_ismcts(
 
     if seconds <= 0 or rounds < 1 or worlds < 1:
         raise click.BadParameter("--seconds, --rounds and --worlds must be positive")
-    try:
-        report = bench_mod.run(
-            list(names) or None,
-            seconds,
-            seed,
-            rounds=rounds,
-            worlds=worlds,
-            abstraction=abstraction,
-            progress=lambda text: click.echo(f"measuring {text} ...", err=True),
-            baseline=None if no_baseline else baseline,
-        )
-    except bench_mod.BaselineError as err:
-        raise click.ClickException(str(err)) from None
-    if as_json:
-        json.dump(report, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        click.echo(bench_mod.format_table(report))
+    _baseline_bench(
+        bench_mod,
+        as_json,
+        list(names) or None,
+        seconds,
+        seed,
+        rounds=rounds,
+        worlds=worlds,
+        abstraction=abstraction,
+        baseline=None if no_baseline else baseline,
+    )
 
 
 @bench.command("strength")
@@ -342,11 +352,7 @@ def bench_strength(
     if docs_path:
         command = _command_line(click.get_current_context())
         bench_mod.write_docs(Path(docs_path), docs_section, bench_mod.markdown(report, command))
-    if as_json:
-        json.dump(report, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        click.echo(bench_mod.format_table(report))
+    echo_report(report, as_json, bench_mod.format_table)
 
 
 @bench.command("explain")

@@ -1,12 +1,24 @@
 """Parsing what the command line gives: game parameters (``--param players=3`` or JSON) and
-bot specs (``--bot ismcts``, ``--bot '{"name": "ismcts", ...}'``, ``--bot LABEL=SPEC``)."""
+bot specs (``--bot ismcts``, ``--bot '{"name": "ismcts", ...}'``, ``--bot LABEL=SPEC``); and
+printing a command's report (``echo_report``)."""
 
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
+
+
+def echo_report(report: Any, as_json: bool, table: Callable[[Any], str]) -> None:
+    """A command's report: the JSON alone with ``--json`` (for scripts), else ``table(report)``."""
+    if as_json:
+        json.dump(report, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        click.echo(table(report))
 
 
 def parse_params(items: tuple[str, ...]) -> dict[str, Any]:

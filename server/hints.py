@@ -17,6 +17,7 @@ from typing import Any
 import bots
 import games
 from games.core.infoset import CANONICAL_KEYS, check_envelope
+from games.core.seeds import derive_seed
 from server.cache import ResultCache, canonical, digest
 from server.config import ServiceConfig
 from server.errors import ApiError, NotFound, Unprocessable, api_error_for
@@ -62,7 +63,7 @@ class HintService:
         if spec is None:
             spec = self.default_bot()
         try:
-            return bots.make_bot(spec).spec()
+            return bots.normalised_spec(spec)  # checked without building the bot
         except bots.InvalidBotSpec as err:
             raise Unprocessable(
                 f"{field}: {err}", code="invalid_bot", detail={"field": field}
@@ -225,7 +226,7 @@ class HintService:
         }
         text = canonical(request)
         if seed is None:
-            seed = int(hashlib.sha256(text.encode()).hexdigest()[:8], 16) % (MAX_SEED + 1)
+            seed = derive_seed("hint", text) % (MAX_SEED + 1)  # the same request, the same seed
         key = "hint:" + hashlib.sha256(f"{text}#seed={seed}".encode()).hexdigest()
         hit = self.cache.get(key)
         if hit is not None:

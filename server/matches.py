@@ -3,9 +3,9 @@
 A request that changes a match (create, a human move) stores the human move at once, then lets
 chance and the bots play until a human must act or the game ends and stores their moves. If the
 service dies in between, the next request resumes the bots where the stored history stops.
-Chance outcomes and bot seeds derive from the match seed and the step index, so the resumed
-moves are the ones that would have been played (for bots stopped by simulations, not by the
-clock).
+Chance outcomes and bot seeds derive from the match seed and the step index
+(``games.core.seeds.derive_seed(seed, "chance" or "bot", step)``), so the resumed moves are the
+ones that would have been played (for bots stopped by simulations, not by the clock).
 
 The deal's seed is drawn by the server (a client who could choose the deal could read a bot's
 hand from a human-only match with the same seed); the research option ``"reproducible": true``
@@ -34,8 +34,8 @@ import games
 from games.core.engine import CHANCE, Engine
 from games.core.episode import Step, play_episode
 from games.core.infoset import build_infoset
+from games.core.seeds import derive_seed
 from server.answers import compact_view
-from server.cache import digest
 from server.config import ServiceConfig
 from server.errors import ApiError, Conflict, NotFound, Unavailable, Unprocessable
 from server.hints import HintService
@@ -334,7 +334,7 @@ class MatchService:
 
         def chance(engine: Engine) -> int:
             step = len(engine.history)
-            return engine.sample_chance(random.Random(f"{record.seed}:chance:{step}"))
+            return engine.sample_chance(random.Random(derive_seed(record.seed, "chance", step)))
 
         def record_event(engine: Engine, step: Step) -> None:
             event = engine.narrate(step.action).public
@@ -354,7 +354,7 @@ class MatchService:
         record = match.record
         infoset = build_infoset(match.defn, record.params, match.engine, seat, with_view=False)
         budget = bots.Budget.from_json(record.budget)
-        seed = int(digest([record.seed, "bot", step])[:8], 16)
+        seed = derive_seed(record.seed, "bot", step) % (MAX_SEED + 1)  # a hint's seed range
         payload = {
             "game": record.game,
             "params": record.params,

@@ -172,3 +172,94 @@ def test_spiel_adapter_gives_a_policy(name):
     assert action in state.legal_actions()
     assert abs(sum(p for _, p in policy) - 1.0) < 1e-9
     assert bot.step(state) == action  # same state, same seed: same move
+
+
+SPECS = [
+    "random",
+    "heuristic",
+    {"name": "heuristic", "options": {"style": "simple"}},
+    "ismcts",
+    {"name": "ismcts", "options": {"exploration": 1, "worlds": 4}},
+    "cfr",
+    {"name": "oos", "options": {"worlds": 3}},
+]
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=str)
+def test_a_spec_is_normalised_without_building_the_bot(spec, monkeypatch):
+    from bots import normalised_spec
+    from bots.protocol import Bot
+
+    expected = make_bot(spec).spec()
+    built = []
+    original = Bot.__init__
+
+    def counting_init(self, /, **options):
+        built.append(type(self).name)
+        original(self, **options)
+
+    monkeypatch.setattr(Bot, "__init__", counting_init)
+    assert normalised_spec(spec) == expected
+    assert built == []  # the web process checks specs; only the worker builds the bot
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ({"name": "nope"}, "unknown bot 'nope'"),
+        ({"name": "ismcts", "options": {"worlds": 0}}, "option 'worlds' must be >= 1"),
+        ({"name": "heuristic", "options": {"style": "fast"}}, "'style' must be one of"),
+        (["ismcts"], "a bot spec must be an object"),
+    ],
+)
+def test_normalising_refuses_what_building_refuses(spec, message):
+    from bots import normalised_spec
+
+    with pytest.raises(InvalidBotSpec, match=message):
+        normalised_spec(spec)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_replayed_hint_is_the_hint_and_replays_the_infoset_once(name, monkeypatch):
+    import bots.protocol as protocol
+    from games.core.infoset import sample_engine
+
+    defn, params, states = decision_states(name, 5, 1)
+    engine = states[0]
+    seat = engine.current_player()
+    infoset = build_infoset(defn, params, engine, seat)
+    bot = make_bot({"name": "ismcts", "options": {"worlds": 4}})
+    budget = Budget(simulations=40)
+    plain = bot.hint(defn, params, infoset, budget, 11)
+    rng = random.Random(11)
+    first = sample_engine(defn, params, infoset, rng, bot.prior_for(name))
+    replays = []
+    monkeypatch.setattr(
+        protocol, "sample_engine", lambda *a, **k: replays.append(1) or sample_engine(*a, **k)
+    )
+    replayed = bot.hint_replayed(defn, params, infoset, budget, 11, first, rng)
+    assert replays == []  # the worlds start from the caller's replay
+    assert replayed.action == plain.action
+    assert [(s.action, s.visits) for s in replayed.policy] == [
+        (s.action, s.visits) for s in plain.policy
+    ]
+    assert not hasattr(bot, "_replayed")  # handed over as an argument, not left on the bot
+
+
+def test_a_hint_override_without_the_replayed_argument_still_gets_the_same_answer():
+    """Bots written against the older ``hint`` signature keep working through the service."""
+    from bots.random_bot import RandomBot
+
+    class OldStyle(RandomBot):
+        def hint(self, defn, params, infoset, budget, seed):
+            return super().hint(defn, params, infoset, budget, seed)
+
+    from games.core.infoset import sample_engine
+
+    defn, params, states = decision_states("gallery_rush", 2, 1)
+    infoset = build_infoset(defn, params, states[0], states[0].current_player())
+    rng = random.Random(8)
+    first = sample_engine(defn, params, infoset, rng)
+    bot = OldStyle()
+    answer = bot.hint_replayed(defn, params, infoset, Budget(simulations=1), 8, first, rng)
+    assert answer.action == RandomBot().hint(defn, params, infoset, Budget(simulations=1), 8).action

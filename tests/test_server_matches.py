@@ -246,3 +246,33 @@ def _mover_at(defn, view, engine, index):
     for action in engine.history[:index]:
         e.apply(action)
     return e.current_player()
+
+
+def test_a_reproducible_deal_and_the_bot_seeds_follow_the_one_seed_derivation(app, client):
+    """Chance steps draw from derive_seed(seed, "chance", step), bots from (seed, "bot", step)."""
+    import random
+
+    import bots
+    from games.core.engine import CHANCE
+    from games.core.seeds import derive_seed
+    from server.schemas import MAX_SEED
+
+    seats = ["random", "random", "human"]
+    params = {"players": 3}
+    match = create(client, "detective_eye", seats, seed=77, reproducible=True, params=params)
+    played = replay(app, match).history
+    defn = games.definition("detective_eye")
+    engine = defn.new_engine(match["params"])
+    for step, action in enumerate(played):
+        if engine.current_player() == CHANCE:
+            expected = engine.sample_chance(random.Random(derive_seed(77, "chance", step)))
+        else:  # the random bot draws from its hint seed
+            infoset = build_infoset(defn, match["params"], engine, engine.current_player())
+            seed = derive_seed(77, "bot", step) % (MAX_SEED + 1)
+            budget = bots.Budget(simulations=1)
+            hint = bots.make_bot("random").hint(defn, match["params"], infoset, budget, seed)
+            expected = hint.action
+        assert action == expected, f"step {step}"
+        engine.apply(action)
+    # Three deals and the two bots' passes were checked; the human passes next.
+    assert engine.current_player() == 2 and len(played) == 5

@@ -55,12 +55,12 @@ class CFRBot(Bot):
             return str(err)
         return None
 
-    def hint(self, defn, params, infoset, budget, seed) -> Hint:
+    def hint(self, defn, params, infoset, budget, seed, *, replayed=None) -> Hint:
         # Find the solution before sampling a world: an unsolved setting fails at once.
         self._stored = store.find(defn.name, defn.version, defn.validate_params(params))
         self._infoset = infoset
         try:
-            return super().hint(defn, params, infoset, budget, seed)
+            return super().hint(defn, params, infoset, budget, seed, replayed=replayed)
         finally:
             self._infoset = None
 
@@ -486,11 +486,11 @@ class OOSBot(Bot):
         ),
     )
 
-    def hint(self, defn, params, infoset, budget, seed) -> Hint:
+    def hint(self, defn, params, infoset, budget, seed, *, replayed=None) -> Hint:
         # Targeting replays from an earlier step, which needs a fresh engine of the game.
         self._new_engine = lambda: defn.new_engine(params)
         try:
-            return super().hint(defn, params, infoset, budget, seed)
+            return super().hint(defn, params, infoset, budget, seed, replayed=replayed)
         finally:
             self._new_engine = None
 

@@ -77,14 +77,22 @@ def counterfactual_values(
         q[s_lo:s_hi] = qs
         vals = np.add.reduceat(qs * sigma[s_lo:s_hi], pt.slot_start[i_lo:i_hi] - s_lo)
         ival[i_lo:i_hi] = vals
-        parents = pt.parent_seq[i_lo:i_hi]
-        if level == 0:
-            below[0] += vals.sum()
-        else:
-            p_lo = pt.level_slots[level - 1][0] + 1
-            p_hi = pt.level_slots[level - 1][1] + 1
-            below[p_lo:p_hi] += np.bincount(parents - p_lo, weights=vals, minlength=p_hi - p_lo)
+        _add_to_parents(pt, below, level, i_lo, i_hi, vals)
     return q, ival
+
+
+def _add_to_parents(
+    pt: PlayerTree, below: np.ndarray, level: int, i_lo: int, i_hi: int, vals: np.ndarray
+) -> None:
+    """Adds the values of the information sets ``i_lo:i_hi`` of ``level`` to the sequences they
+    follow (the root's for level 0): the bottom-up step of both tree walks."""
+    if level == 0:
+        below[0] += vals.sum()
+        return
+    parents = pt.parent_seq[i_lo:i_hi]
+    p_lo = pt.level_slots[level - 1][0] + 1
+    p_hi = pt.level_slots[level - 1][1] + 1
+    below[p_lo:p_hi] += np.bincount(parents - p_lo, weights=vals, minlength=p_hi - p_lo)
 
 
 def best_response_value(pt: PlayerTree, g: np.ndarray) -> tuple[float, np.ndarray]:
@@ -103,13 +111,7 @@ def best_response_value(pt: PlayerTree, g: np.ndarray) -> tuple[float, np.ndarra
         hit = qs >= vals[pt.slot_infoset[s_lo:s_hi] - i_lo]
         where = np.where(hit, np.arange(s_hi - s_lo), s_hi - s_lo)
         best[i_lo:i_hi] = np.minimum.reduceat(where, starts) - starts
-        parents = pt.parent_seq[i_lo:i_hi]
-        if level == 0:
-            below[0] += vals.sum()
-        else:
-            p_lo = pt.level_slots[level - 1][0] + 1
-            p_hi = pt.level_slots[level - 1][1] + 1
-            below[p_lo:p_hi] += np.bincount(parents - p_lo, weights=vals, minlength=p_hi - p_lo)
+        _add_to_parents(pt, below, level, i_lo, i_hi, vals)
     return float(g[0] + below[0]), best
 
 

@@ -28,6 +28,7 @@ import math
 from typing import Any
 
 from bots.heuristics.base import GameKnowledge, race_returns
+from games.detective_eye.actions import PLACE
 from games.detective_eye.engine import (
     BID,
     DISCARD,
@@ -175,16 +176,16 @@ class DetectiveEyeKnowledge(GameKnowledge):
         phase = engine.phase
         seat = engine.player
         legal = engine.player_actions()
-        p = engine.painters
+        ids = engine.ids
         if phase in (FIRST, TURN):
             out: list[tuple[int, float]] = []
             beliefs = Beliefs(engine, seat) if phase == TURN else None
             for a in legal:
-                if a < p:  # place a card: the painter we hold most of
-                    out.append((a, DECLARE_AT - 0.01 + 0.001 * engine.owned[seat][a]))
+                if ids.kind(a) == PLACE:  # place a card: the painter we hold most of
+                    out.append((a, DECLARE_AT - 0.01 + 0.001 * engine.owned[seat][ids.placed(a)]))
                     continue
-                q, painter = divmod(a - engine.bid_base, p)
-                value, _ = plan(beliefs, painter, q + 1)  # type: ignore[arg-type]
+                painter, quantity = ids.bid_of(a)
+                value, _ = plan(beliefs, painter, quantity)  # type: ignore[arg-type]
                 out.append((a, value))
             return out
         if phase == BID:
@@ -193,8 +194,8 @@ class DetectiveEyeKnowledge(GameKnowledge):
             for a in legal:
                 if a == engine.pass_action:
                     continue
-                q, painter = divmod(a - engine.bid_base, p)
-                out.append((a, plan(beliefs, painter, q + 1)[0]))
+                painter, quantity = ids.bid_of(a)
+                out.append((a, plan(beliefs, painter, quantity)[0]))
             return out
         if phase == FLIP:
             beliefs = Beliefs(engine, seat)
@@ -208,14 +209,12 @@ class DetectiveEyeKnowledge(GameKnowledge):
             ]
         if phase == DISCARD:
             owned = engine.owned[seat]
-            return [(a, -owned[a - p]) for a in legal]
+            return [(a, -owned[ids.discarded(a)]) for a in legal]
         if phase == DRAFT:
             owned = engine.hands[seat]
-            comps = engine.draft_comps
-            base = engine.draft_base
             # Pass what we hold least of: score a pass by the holdings it leaves concentrated.
             return [
-                (a, sum(k * owned[c] for c, k in enumerate(comps[a - base])) * -1.0) for a in legal
+                (a, sum(k * owned[c] for c, k in enumerate(ids.draft_of(a))) * -1.0) for a in legal
             ]
         raise ValueError(f"no decision in phase {phase}")
 
@@ -247,10 +246,10 @@ class DetectiveEyeKnowledge(GameKnowledge):
             return max(range(p), key=hand.__getitem__)
         if phase == FLIP:
             legal = engine.player_actions()
-            mine = [a for a in legal if (a - engine.flip_base) // engine.hand_size == seat]
-            for a in mine:
-                pos = (a - engine.flip_base) % engine.hand_size
-                if engine.rows[seat][pos] == engine.bid_painter:
+            flip_of = engine.ids.flip_of
+            for a in legal:
+                owner, pos = flip_of(a)
+                if owner == seat and engine.rows[seat][pos] == engine.bid_painter:
                     return a
             return legal[int(rng.random() * len(legal))]
         return self.choose(engine, rng)

@@ -29,6 +29,7 @@ import math
 from typing import Any
 
 from bots.heuristics.base import GameKnowledge, race_returns
+from games.finger_auction import actions as codec
 from games.finger_auction.engine import (
     BID,
     PICK,
@@ -161,7 +162,7 @@ class FingerAuctionKnowledge(GameKnowledge):
         rivals = [s for s in engine.active if s != seat]
         out = []
         for action in engine.player_actions():
-            kind = action - engine.pick_base
+            kind = codec.picked(action, engine.max_bid)
             denial = max((table.value(s, kind) for s in rivals), default=0.0)
             # With one rival left it gets every card we leave; with more, only some.
             weight = 1.0 if len(rivals) == 1 else 1.0 / max(1, len(rivals))
@@ -175,10 +176,12 @@ class FingerAuctionKnowledge(GameKnowledge):
         chances = win_chances(len(engine.active) - 1, m)
         everything = table.best_take(seat, engine.table_size)
         fair = everything / len(engine.active)
-        return [
-            (b, chances[b] * table.best_take(seat, b + 1) + (1.0 - chances[b]) * fair)
-            for b in engine.player_actions()
-        ]
+        out = []
+        for action in engine.player_actions():
+            b = codec.bid_of(action)
+            chance = chances[b - 1]
+            out.append((action, chance * table.best_take(seat, b) + (1.0 - chance) * fair))
+        return out
 
     def _rate_two_player(self, engine: FingerAuctionEngine) -> list[tuple[int, float]]:
         m = engine.max_bid
@@ -198,7 +201,7 @@ class FingerAuctionKnowledge(GameKnowledge):
         blocks = dict(zip(my_takes, _softmax([win[t - 1] for t in my_takes]), strict=True))
         out = []
         for action in engine.player_actions():
-            t, k = action // m + 1, action % m + 1
+            t, k = codec.take_block_of(action, m)
             blocked = blocks.get(t, 0.0)  # the chance the opponent blocks our take
             total = 0.0
             for u, pu in q.items():
@@ -237,7 +240,7 @@ class FingerAuctionKnowledge(GameKnowledge):
             return min(t, m)
 
         if len(active) != 2:
-            return wanted(mine) - 1
+            return codec.bid(wanted(mine))
         opp = active[1] if active[0] == me else active[0]
         theirs = {k: gain(engine.collections[opp], k, n, VERMEER_PAIR) for k in kinds}
         take = wanted({k: mine[k] + theirs[k] for k in kinds})
@@ -246,7 +249,7 @@ class FingerAuctionKnowledge(GameKnowledge):
         block = wanted({k: theirs[k] + mine[k] for k in kinds})
         if block == engine.last_take[opp]:
             block = block + 1 if block < m else block - 1
-        return (take - 1) * m + (block - 1)
+        return codec.take_block(take, block, m)
 
     def commit_prior(  # type: ignore[override]
         self, engine: FingerAuctionEngine, candidates: list[int]

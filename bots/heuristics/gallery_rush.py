@@ -35,6 +35,7 @@ import itertools
 from typing import Any
 
 from bots.heuristics.base import GameKnowledge, race_returns
+from games.gallery_rush import actions as codec
 from games.gallery_rush.engine import (
     BONUS_DRAWS,
     CHOOSE,
@@ -43,12 +44,10 @@ from games.gallery_rush.engine import (
     CONTINUE,
     DECLARE_FORGERY,
     DECLARE_MONA_LISA,
-    DECLARE_MONET,
     EXPLORE,
     PAINTER_GOAL,
     PASS,
     STEAL,
-    STEAL_BASE,
     TURN,
     GalleryRushEngine,
 )
@@ -134,7 +133,7 @@ def _solve_turns() -> tuple[dict[Collection, float], dict[Collection, int]]:
             steal = max(range(3), key=lambda p: c[p])
             options = [
                 (odds.flip_value(0, deck), EXPLORE),
-                *((odds.declare_painter(p, deck), DECLARE_MONET + p) for p in range(3)),
+                *((odds.declare_painter(p, deck), codec.declare(p)) for p in range(3)),
                 (p_forgery * sit.value(_add(c, steal)) + (1 - p_forgery) * stay, DECLARE_FORGERY),
                 ((1 - p_mona) * stay, DECLARE_MONA_LISA),
             ]
@@ -392,7 +391,7 @@ class GalleryRushKnowledge(GameKnowledge):
             ]
             return [
                 (EXPLORE, odds.flip_value(0, deck)),
-                *((DECLARE_MONET + p, odds.declare_painter(p, deck)) for p in range(3)),
+                *((codec.declare(p), odds.declare_painter(p, deck)) for p in range(3)),
                 (DECLARE_FORGERY, odds.declare_forgery(deck, victims)),
                 (DECLARE_MONA_LISA, odds.declare_mona_lisa(deck)),
             ]
@@ -404,7 +403,7 @@ class GalleryRushKnowledge(GameKnowledge):
             return rated
         if phase == STEAL:
             victim = _collection(engine, engine.victims[0])
-            return [(STEAL_BASE + slot, score) for slot, score in steal_scores(sit, mine, victim)]
+            return [(codec.steal(slot), score) for slot, score in steal_scores(sit, mine, victim)]
         raise ValueError(f"no decision in phase {phase}")
 
     def playout(self, engine: GalleryRushEngine, rng: Any) -> int:  # type: ignore[override]

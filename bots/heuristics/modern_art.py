@@ -60,6 +60,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bots.heuristics.base import GameKnowledge, pick_best
+from games.modern_art import actions as codec
 from games.modern_art.cards import (
     ARTIST_NAMES,
     DOUBLE,
@@ -73,14 +74,10 @@ from games.modern_art.cards import (
 from games.modern_art.engine import (
     ACCEPT,
     ADD,
-    ADD_BASE,
-    AMOUNT_BASE,
     ANSWER,
     DECLINE,
-    OFFER_BASE,
     ONCE_BIDS,
     OPEN_BIDS,
-    PAIR_BASE,
     PASS,
     PLAY,
     PRICE,
@@ -429,7 +426,7 @@ def amount_candidates(
 
     if phase == PRICE:
         if money == 0:
-            return [AMOUNT_BASE]
+            return [codec.amount(0)]
         amounts = {1, *(amount(f * price_ref, 1) for f in price_fractions)}
     elif phase == SEALED_BIDS:
         amounts = {0, *(amount(f * cap, 0) for f in cap_fractions)}
@@ -438,7 +435,7 @@ def amount_candidates(
         if money <= high:
             return [PASS]
         amounts = {high + 1, *(amount(f * cap, high + 1) for f in cap_fractions)}
-    actions = {AMOUNT_BASE + x for x in amounts}
+    actions = {codec.amount(x) for x in amounts}
     actions.add(own)
     if phase in (OPEN_BIDS, ONCE_BIDS):
         actions.add(PASS)
@@ -449,7 +446,7 @@ def sealed_prior(centre: int, cap: float, candidates: list[int]) -> list[float]:
     """Weights of a hidden sealed bid: peaked at the heuristic's bid ``centre``, spread a
     quarter of the cap."""
     spread = max(3.0, 0.25 * cap)
-    return [math.exp(-abs(a - AMOUNT_BASE - centre) / spread) for a in candidates]
+    return [math.exp(-abs(codec.amount_of(a) - centre) / spread) for a in candidates]
 
 
 def estimated_returns(engine: ModernArtEngine, values: list[float]) -> list[float]:
@@ -472,16 +469,6 @@ def estimated_returns(engine: ModernArtEngine, values: list[float]) -> list[floa
     ]
 
 
-def decode_offer(action: int) -> tuple[int, int, int]:
-    """An offer action as (artist, auction type, cards): a Double with a partner is two cards
-    sold by the partner's type."""
-    if action >= PAIR_BASE:
-        artist, t = divmod(action - PAIR_BASE, 4)
-        return artist, t, 2
-    artist, t = divmod(action - OFFER_BASE, NUM_TYPES)
-    return artist, t, 1
-
-
 class ModernArtKnowledge(GameKnowledge):
     game = "modern_art"
     abstracts = True
@@ -501,9 +488,9 @@ class ModernArtKnowledge(GameKnowledge):
         if phase == ONCE_BIDS:
             return self._once_bid(engine, seat, lot)
         if phase == SEALED_BIDS:
-            return AMOUNT_BASE + self._sealed_amount(engine, seat, lot)
+            return codec.amount(self._sealed_amount(engine, seat, lot))
         if phase == PRICE:
-            return AMOUNT_BASE + self._price(engine, seat, lot)
+            return codec.amount(self._price(engine, seat, lot))
         raise ValueError(f"no amount to choose in phase {phase}")
 
     @staticmethod
@@ -524,7 +511,7 @@ class ModernArtKnowledge(GameKnowledge):
         beyond = self._rivals_top(engine, seat) + 1  # nobody can raise past this
         if beyond <= target:
             target = max(high + 1, beyond)
-        return AMOUNT_BASE + _amount(target, high + 1, min(money, cap))
+        return codec.amount(_amount(target, high + 1, min(money, cap)))
 
     def _once_bid(self, engine: ModernArtEngine, seat: int, lot: Lot) -> int:
         high = engine.high
@@ -537,7 +524,7 @@ class ModernArtKnowledge(GameKnowledge):
                 return PASS  # we take it at the no-bid price anyway
             buy = lot.outcome(seat, high + 1) > lot.outcome(engine.high_bidder, high)
             if buy and high + 1 <= lot.value:
-                return AMOUNT_BASE + high + 1
+                return codec.amount(high + 1)
             return PASS
         cap = int(lot.cap)
         if cap <= high:
@@ -552,7 +539,7 @@ class ModernArtKnowledge(GameKnowledge):
         w = 1.0 / (n - 1)
         deter = math.ceil(((1.0 + w) * lot.market - 1.0) / (2.0 + w))
         target = max(high + 1, deter, later)
-        return AMOUNT_BASE + _amount(target, high + 1, min(money, cap))
+        return codec.amount(_amount(target, high + 1, min(money, cap)))
 
     def _sealed_amount(self, engine: ModernArtEngine, seat: int, lot: Lot) -> int:
         money = engine.money[seat]
@@ -609,7 +596,7 @@ class ModernArtKnowledge(GameKnowledge):
         high = engine.high
 
         def amount(a: int) -> int:
-            return high if a == PASS else a - AMOUNT_BASE
+            return high if a == PASS else codec.amount_of(a)
 
         return abs(amount(action) - amount(chosen))
 
@@ -626,7 +613,7 @@ class ModernArtKnowledge(GameKnowledge):
         for action in engine.player_actions():
             if action == PASS:
                 continue
-            t = action - ADD_BASE
+            t = codec.added_type(action)
             if engine.counts[artist] + 1 >= ROUND_END_COUNT:
                 out.append((action, self._round_end(engine, artist, 1, own_now, rel)))
                 continue
@@ -688,7 +675,7 @@ class ModernArtKnowledge(GameKnowledge):
         mine = held(engine, seat)
         out = []
         for action in engine.player_actions():
-            artist, t, cards = decode_offer(action)
+            artist, t, cards = codec.sale_of(action)
             if engine.counts[artist] + cards >= ROUND_END_COUNT:
                 out.append((action, self._round_end(engine, artist, cards, own_now, rel)))
                 continue
@@ -737,7 +724,7 @@ class ModernArtKnowledge(GameKnowledge):
         mine = held(engine, seat)
         out = []
         for action in engine.player_actions():
-            artist, t, cards = decode_offer(action)
+            artist, t, cards = codec.sale_of(action)
             if engine.counts[artist] + cards >= ROUND_END_COUNT:
                 out.append((action, self._round_end(engine, artist, cards, own, rel)))
                 continue
@@ -768,7 +755,7 @@ class ModernArtKnowledge(GameKnowledge):
     ) -> list[float]:
         """An unrevealed sealed bid: most likely near the heuristic's bid for that seat."""
         lot = Lot(engine, engine.to_move)
-        return sealed_prior(self.bid(engine, lot) - AMOUNT_BASE, lot.cap, candidates)
+        return sealed_prior(codec.amount_of(self.bid(engine, lot)), lot.cap, candidates)
 
     # --- evaluation --------------------------------------------------------------------------
     def evaluate(self, engine: ModernArtEngine) -> list[float]:  # type: ignore[override]

@@ -38,6 +38,7 @@ from typing import Any
 
 from bots.heuristics.base import GameKnowledge
 from bots.heuristics.modern_art import amount_candidates, estimated_returns, sealed_prior
+from games.modern_art import actions as codec
 from games.modern_art.cards import (
     ARTIST_NAMES,
     DOUBLE,
@@ -51,13 +52,9 @@ from games.modern_art.cards import (
 from games.modern_art.engine import (
     ACCEPT,
     ADD,
-    ADD_BASE,
-    AMOUNT_BASE,
     ANSWER,
-    OFFER_BASE,
     ONCE_BIDS,
     OPEN_BIDS,
-    PAIR_BASE,
     PASS,
     PLAY,
     PRICE,
@@ -185,20 +182,20 @@ class SimpleModernArtKnowledge(GameKnowledge):
             if engine.high_bidder == seat or lot.cap <= high or money <= high:
                 return PASS
             step = max(1, int(lot.cap / 10))
-            return AMOUNT_BASE + _amount(high + step, high + 1, min(money, int(lot.cap)))
+            return codec.amount(_amount(high + step, high + 1, min(money, int(lot.cap))))
         if phase == ONCE_BIDS:
             high = engine.high
             if lot.cap <= high + 1 or money <= high:
                 return PASS
             if seat == engine.auctioneer:
-                return AMOUNT_BASE + high + 1
-            return AMOUNT_BASE + _amount(0.8 * lot.cap, high + 1, min(money, int(lot.cap)))
+                return codec.amount(high + 1)
+            return codec.amount(_amount(0.8 * lot.cap, high + 1, min(money, int(lot.cap))))
         if phase == SEALED_BIDS:
-            return AMOUNT_BASE + _amount(0.8 * lot.cap, 0, money)
+            return codec.amount(_amount(0.8 * lot.cap, 0, money))
         if phase == PRICE:
             if money == 0:
-                return AMOUNT_BASE
-            return AMOUNT_BASE + _amount(0.75 * lot.value, 1, money)
+                return codec.amount(0)
+            return codec.amount(_amount(0.75 * lot.value, 1, money))
         raise ValueError(f"no amount to choose in phase {phase}")
 
     def rate(self, engine: ModernArtEngine) -> list[tuple[int, float]]:  # type: ignore[override]
@@ -237,7 +234,7 @@ class SimpleModernArtKnowledge(GameKnowledge):
         out = [(PASS, 0.0)]
         for a in engine.player_actions():
             if a != PASS:
-                t = a - ADD_BASE
+                t = codec.added_type(a)
                 out.append((a, revenue * TYPE_FACTOR[t] - 0.5 * value))
         return out
 
@@ -246,12 +243,8 @@ class SimpleModernArtKnowledge(GameKnowledge):
         values = artist_values(engine, seat)
         out = []
         for action in engine.player_actions():
-            if action >= PAIR_BASE:
-                artist, t = divmod(action - PAIR_BASE, 4)
-                cards, factor = 2, TYPE_FACTOR[t]
-            else:
-                artist, t = divmod(action - OFFER_BASE, NUM_TYPES)
-                cards, factor = 1, TYPE_FACTOR[t]
+            artist, t, cards = codec.sale_of(action)
+            factor = TYPE_FACTOR[t]
             if engine.counts[artist] + cards >= ROUND_END_COUNT:
                 pay = round_payouts(engine, artist, cards)
                 others = (sum(pay) - pay[seat]) / (n - 1)
@@ -286,7 +279,7 @@ class SimpleModernArtKnowledge(GameKnowledge):
     ) -> list[float]:
         """An unrevealed sealed bid: most likely near the heuristic's bid for that seat."""
         lot = Lot(engine, engine.to_move)
-        return sealed_prior(self.bid(engine, lot) - AMOUNT_BASE, lot.cap, candidates)
+        return sealed_prior(codec.amount_of(self.bid(engine, lot)), lot.cap, candidates)
 
     # --- evaluation -------------------------------------------------------------------------
     def evaluate(self, engine: ModernArtEngine) -> list[float]:  # type: ignore[override]

@@ -22,17 +22,8 @@ ratio of today's simulations per second to the baseline's.
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
-import os
 import random
-import subprocess
-import sys
-import tarfile
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 import pyspiel
@@ -41,6 +32,7 @@ import games
 from bots.heuristics import knowledge_for
 from bots.ismcts import search
 from bots.protocol import Budget, Worlds
+from evaluation.bench.baseline import BaselineError, BaselineProcess, export_revision  # noqa: F401
 from evaluation.bench.spiel_ismcts import make_spiel_ismcts
 from games.core.engine import CHANCE
 from games.core.infoset import build_infoset
@@ -50,63 +42,13 @@ TARGET_RATIO = 15.0
 BASELINE_REV = "a322b0d"
 # Issue 15, target 5: Modern Art at least twice the baseline's simulations per second.
 BASELINE_TARGETS = {"modern_art": 2.0}
-REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
-class BaselineError(RuntimeError):
-    """The baseline revision cannot be exported or run (named in the message)."""
-
-
-def export_revision(rev: str, repo: Path = REPO_ROOT) -> Path:
-    """The tree of ``rev`` under the temporary directory (exported once per commit)."""
-    try:
-        sha = subprocess.run(
-            ["git", "-C", str(repo), "rev-parse", "--verify", f"{rev}^{{commit}}"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError) as err:
-        raise BaselineError(
-            f"baseline revision {rev!r} is not a commit of the git checkout at {repo} "
-            "(pass --no-baseline to measure without it)"
-        ) from err
-    target = Path(tempfile.gettempdir()) / f"atelier-baseline-{sha[:12]}"
-    if not (target / "games").is_dir():
-        partial = Path(tempfile.mkdtemp(prefix=f"atelier-baseline-{sha[:12]}-"))
-        archive = subprocess.run(
-            ["git", "-C", str(repo), "archive", "--format=tar", sha],
-            capture_output=True,
-            check=True,
-        ).stdout
-        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(partial, filter="data")
-        with contextlib.suppress(OSError):  # another run exported it meanwhile
-            partial.rename(target)
-    return target
-
-
-class Baseline:
+class Baseline(BaselineProcess):
     """Our ISMCTS as an older commit had it, measured slice by slice in a subprocess."""
 
     def __init__(self, rev: str) -> None:
-        self.rev = rev
-        self.root = export_revision(rev)
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-        self.proc = subprocess.Popen(
-            [sys.executable, str(Path(__file__).with_name("_baseline_worker.py")), str(self.root)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            env=env,
-        )
-        self._read()
-
-    def _read(self) -> dict[str, Any]:
-        line = self.proc.stdout.readline()  # type: ignore[union-attr]
-        if not line:
-            raise BaselineError(f"the baseline at {self.rev} stopped (see its error above)")
-        return json.loads(line)
+        super().__init__(rev, "_baseline_worker.py")
 
     def measure(
         self,
@@ -125,15 +67,8 @@ class Baseline:
             "worlds": worlds,
             "abstraction": abstraction,
         }
-        self.proc.stdin.write(json.dumps(job) + "\n")  # type: ignore[union-attr]
-        self.proc.stdin.flush()  # type: ignore[union-attr]
-        answer = self._read()
+        answer = self.ask(job)
         return answer["simulations"], answer["seconds"], answer["history"]
-
-    def close(self) -> None:
-        if self.proc.stdin:
-            self.proc.stdin.close()
-        self.proc.wait(timeout=30)
 
 
 def position(game: pyspiel.Game, seed: int, decisions: int = 12):

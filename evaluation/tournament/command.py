@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 import games
-from evaluation.params import parse_params
+from evaluation.params import echo_report, parse_params
 
 
 def output_paths(out: Path, summary: Path | None) -> tuple[Path, Path, Path]:
@@ -306,11 +306,7 @@ def tournament(
             written += [str(ratings_png), str(pairwise_png)]
         except Exception as err:  # plots are a convenience: never lose the run over them
             click.echo(f"warning: plots not written: {type(err).__name__}: {err}", err=True)
-    if as_json:
-        json.dump(outcome.summary, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        click.echo(format_table(outcome.summary))
+    echo_report(outcome.summary, as_json, format_table)
     click.echo(
         f"{outcome.played} games played now, {outcome.resumed} resumed; wrote "
         + ", ".join(written),
@@ -392,8 +388,4 @@ def bench_tournament(
         raise click.BadParameter(str(err), param_hint="--param") from None
     except TournamentError as err:
         raise click.ClickException(str(err)) from None
-    if as_json:
-        json.dump(report, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        click.echo(bench_mod.format_table(report))
+    echo_report(report, as_json, bench_mod.format_table)

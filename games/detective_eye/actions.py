@@ -148,6 +148,10 @@ class ActionIds:
             return FLIP
         return DRAFT
 
+    def placed(self, action: int) -> int:
+        """The painter of a placement."""
+        return action
+
     def is_bid(self, action: int) -> bool:
         return self.bid_base <= action < self.flip_base
 

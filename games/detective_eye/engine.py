@@ -18,16 +18,16 @@ placements masked (one ``bytes.translate`` in C) plus the cards flipped (``revea
 private record is the seat's setup steps (``setup_log``) plus its placements, which are read off
 the history when a key is asked (``_extend_key_cache``): placing a card records nothing.
 
-The steps read as the rules do: ``apply`` dispatches on the phase to one handler per step
-(deal, pass cards, start player, place, declare, bid, flip, then fail or succeed, discard), and
-each rule has one helper (``_challenge``, ``_return_rows``, ``_end_round``,
-``seat_after_challenger``). Action ids and the setting are ``games.detective_eye.actions``.
-Random playouts must keep up with OpenSpiel's C++ ``liars_dice`` driven from Python
-(``atelier bench engine``; figures in ``docs/rules/detective_eye.md``), so the per-step paths
-look up what they can: hands are interned ``Hand`` objects carrying their legal placements and
-transitions, and legal declarations, raises, flips and the next bidder come from per-setting
-tables (``Rules``). ``tests/test_detective_eye_engine.py`` pins the behaviour with a digest of
-seeded random playouts.
+The steps read as the rules do: ``apply`` dispatches on the phase to one handler per step (deal,
+pass cards, start player, first placement, turn: place or declare, bid, flip, then fail or succeed,
+discard), and each rule has one helper (``_challenge``, ``_return_rows``, ``_end_round``,
+``seat_after_challenger``, looked up per setting as ``Rules.seat_after``). Action ids and the
+setting are ``games.detective_eye.actions``. Random playouts must keep up with OpenSpiel's C++
+``liars_dice`` driven from Python (``atelier bench engine``; figures in
+``docs/rules/detective_eye.md``), so the per-step paths look up what they can: hands are interned
+``Hand`` objects carrying their legal placements and transitions, and legal declarations, raises,
+flips and the next bidder come from per-setting tables (``Rules``).
+``tests/test_detective_eye_engine.py`` pins the behaviour with a digest of seeded random playouts.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from math import comb
 from operator import add, sub
 from typing import Any
 
-from games.core.engine import CHANCE, TERMINAL, Engine, Narration
+from games.core.engine import CHANCE, TERMINAL, Engine, Narration, inverse_cdf
 from games.detective_eye.actions import (  # noqa: F401 (compositions: re-exported)
     ActionIds,
     Config,
@@ -173,6 +173,7 @@ class Rules:
         "names",
         "next_bidder",
         "raises",
+        "seat_after",
         "undealt",
     )
 
@@ -244,6 +245,8 @@ class Rules:
             tuple(_next_seat(seat, out, num_players) for out in range(1 << num_players))
             for seat in range(num_players)
         )
+        # ``seat_after[challenger]``: the next round's start player (a lookup, not a call).
+        self.seat_after = tuple(seat_after_challenger(s, num_players) for s in range(num_players))
 
 
 def _flip_actions(start: int, table: int, n: int, hand_size: int, ids: ActionIds) -> list[int]:
@@ -423,7 +426,7 @@ class DetectiveEyeEngine(Engine):
         new.misses = self.misses.copy()
         new.forgeries = self.forgeries
         new.discard_pile = self.discard_pile.copy()
-        new.winners = self.winners.copy()
+        new.winners = self.winners  # set once, at the end, never changed
         new.end_reason = self.end_reason
         return new
 
@@ -543,11 +546,7 @@ class DetectiveEyeEngine(Engine):
             outcomes = self.rules.deal_odds[self.supply]
         else:
             outcomes = _START_ODDS[self.num_players]
-        for action, prob in outcomes:
-            u -= prob
-            if u < 0.0:
-                return action
-        return outcomes[-1][0]
+        return inverse_cdf(outcomes, u)
 
     def legal_actions(self) -> list[int]:
         # The two most frequent phases answered here too (bots call this one), the other player
@@ -706,27 +705,34 @@ class DetectiveEyeEngine(Engine):
         self.phase = FIRST
         self.player = 0
 
-    def _place(self, painter: int) -> None:
-        """A card face down on the seat's row. Each round opens with one card from every seat
-        in seat order (``FIRST``), then turns go round from the start player (``TURN``), where
-        an id past the painters is a declaration instead (one call less per placement than a
-        separate turn handler)."""
-        if painter >= self.painters:
-            self._declare(painter)
-            return
+    def _first_placement(self, painter: int) -> None:
+        """Each round opens with one card face down from every seat, in seat order; then the
+        turns go round from the start player."""
         player = self.player
         hands = self.hands
         hands[player] = hands[player].minus[painter]
         self.rows[player].append(painter)
-        self.table += 1
         player += 1
-        if self.phase == TURN:
-            self.player = player if player < self.num_players else 0
-        elif player < self.num_players:
+        self.table = player  # one card from each seat so far
+        if player < self.num_players:
             self.player = player
         else:
             self.phase = TURN
             self.player = self.start
+
+    def _turn(self, action: int) -> None:
+        """A turn: one more card face down on the seat's row, or (an id past the painters) a
+        declaration."""
+        if action >= self.painters:
+            self._declare(action)
+            return
+        player = self.player
+        hands = self.hands
+        hands[player] = hands[player].minus[action]
+        self.rows[player].append(action)
+        self.table += 1
+        player += 1
+        self.player = player if player < self.num_players else 0
 
     def _declare(self, action: int) -> None:
         """A declaration opens the bidding from the next seat, unless nobody could raise."""
@@ -846,7 +852,8 @@ class DetectiveEyeEngine(Engine):
         self.hands = self.owned.copy()
         for row in self.rows:
             row.clear()
-        self.flipped = [0] * self.num_players
+        if self.found:  # only a flip that finds the bid painter marks a card as flipped
+            self.flipped = [0] * self.num_players
         self.face_down = _NO_FLIPS
         self.table = 0
 
@@ -854,7 +861,7 @@ class DetectiveEyeEngine(Engine):
         # No bid is open between rounds (bots read these fields in any phase); the bidding
         # passes and the challenge counters are reset when the next bidding or challenge starts.
         self.round += 1
-        self.start = seat_after_challenger(self.bidder, self.num_players)
+        self.start = self.rules.seat_after[self.bidder]
         self.bid_quantity = 0
         self.bid_painter = -1
         self.bidder = -1
@@ -1104,8 +1111,8 @@ _APPLY = (
     DetectiveEyeEngine._deal,
     DetectiveEyeEngine._pass_cards,
     DetectiveEyeEngine._start_player,
-    DetectiveEyeEngine._place,  # first placements
-    DetectiveEyeEngine._place,  # turns: a placement or a declaration
+    DetectiveEyeEngine._first_placement,
+    DetectiveEyeEngine._turn,  # a placement or a declaration
     DetectiveEyeEngine._bid,
     DetectiveEyeEngine._flip,
     DetectiveEyeEngine._discard,

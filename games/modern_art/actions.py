@@ -101,3 +101,18 @@ def offered_kind(action: int) -> int:
 
 def added_type(action: int) -> int:
     return action - ADD_BASE
+
+
+def offer_of(action: int) -> tuple[int, int]:
+    """``(artist, auction type)`` of a one-card offer."""
+    return divmod(action - OFFER_BASE, NUM_TYPES)
+
+
+def sale_of(action: int) -> tuple[int, int, int]:
+    """An offer (one card, or a Double with a partner) as ``(artist, auction type, cards)``:
+    a Double with a partner is two cards sold by the partner's type."""
+    if is_pair(action):
+        artist, t = pair_of(action)
+        return artist, t, 2
+    artist, t = offer_of(action)
+    return artist, t, 1

@@ -1,0 +1,91 @@
+"""An older revision's code as a contender in a benchmark: exported once, run in a subprocess.
+
+``atelier bench ismcts --baseline REV`` and ``atelier bench engine --baseline REV`` compare
+today's code with an older commit's in one interleaved run: the commit's tree is exported with
+``git archive`` under the temporary directory, and a worker script of the bench (a file next to
+this one) runs in a subprocess with that tree first on ``sys.path``, so everything the worker
+imports (games, bots, the bench module's own measuring function) is the old code. Jobs and
+answers are JSON lines on the worker's stdin and stdout; each job is one slice of measurement.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+class BaselineError(RuntimeError):
+    """The baseline revision cannot be exported or run (named in the message)."""
+
+
+def export_revision(rev: str, repo: Path = REPO_ROOT) -> Path:
+    """The tree of ``rev`` under the temporary directory (exported once per commit)."""
+    try:
+        sha = subprocess.run(
+            ["git", "-C", str(repo), "rev-parse", "--verify", f"{rev}^{{commit}}"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError) as err:
+        raise BaselineError(
+            f"baseline revision {rev!r} is not a commit of the git checkout at {repo} "
+            "(pass --no-baseline to measure without it)"
+        ) from err
+    target = Path(tempfile.gettempdir()) / f"atelier-baseline-{sha[:12]}"
+    if not (target / "games").is_dir():
+        partial = Path(tempfile.mkdtemp(prefix=f"atelier-baseline-{sha[:12]}-"))
+        archive = subprocess.run(
+            ["git", "-C", str(repo), "archive", "--format=tar", sha],
+            capture_output=True,
+            check=True,
+        ).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(partial, filter="data")
+        with contextlib.suppress(OSError):  # another run exported it meanwhile
+            partial.rename(target)
+    return target
+
+
+class BaselineProcess:
+    """A worker script of the bench running on the code of revision ``rev``."""
+
+    def __init__(self, rev: str, worker: str) -> None:
+        self.rev = rev
+        self.root = export_revision(rev)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        self.proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name(worker)), str(self.root)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        self._read()
+
+    def _read(self) -> dict[str, Any]:
+        line = self.proc.stdout.readline()  # type: ignore[union-attr]
+        if not line:
+            raise BaselineError(f"the baseline at {self.rev} stopped (see its error above)")
+        return json.loads(line)
+
+    def ask(self, job: dict[str, Any]) -> dict[str, Any]:
+        """Sends one job; returns the worker's answer."""
+        self.proc.stdin.write(json.dumps(job) + "\n")  # type: ignore[union-attr]
+        self.proc.stdin.flush()  # type: ignore[union-attr]
+        return self._read()
+
+    def close(self) -> None:
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=30)
