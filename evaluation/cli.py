@@ -378,11 +378,7 @@ def bench_explain(
     if budget_ms <= 0:
         raise click.BadParameter("must be positive", param_hint="--budget-ms")
     rows = bench_mod.run(names, states, budget_ms, seed, all_players)
-    if as_json:
-        json.dump(rows, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        click.echo(bench_mod.format_table(rows))
+    echo_report(rows, as_json, bench_mod.format_table)
 
 
 def _strength_row_done(report: dict, docs_path: str | None, section: str) -> None:

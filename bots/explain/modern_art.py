@@ -36,10 +36,10 @@ from bots.heuristics.modern_art import (
     SALE_PER_PLAYER,
     SALE_SHARE,
     SHADE,
-    decode_offer,
     values_of,
 )
 from games.core.explain import estimate, figure, percent
+from games.modern_art.actions import sale_of
 from games.modern_art.cards import ARTIST_NAMES, DOUBLE, OPEN, ROUND_END_COUNT, TYPE_NAMES
 from games.modern_art.engine import (
     ANSWER,
@@ -119,7 +119,7 @@ def offers(engine: ModernArtEngine, seat: int) -> list[dict[str, Any]]:
     n = engine.num_players
     out = []
     for action in engine.player_actions():
-        artist, t, cards = decode_offer(action)
+        artist, t, cards = sale_of(action)
         entry: dict[str, Any] = {
             "offer": action_string(engine, action),
             "artist": ARTIST_NAMES[artist],
