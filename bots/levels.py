@@ -88,19 +88,17 @@ class Preset:
         return out
 
     def describe(self) -> str:
-        """The preset in words, for the docs and the bot listing."""
+        """The preset in a few words, for the docs' table."""
         if self.bot == "random":
-            return "uniformly random moves"
-        base = (
-            f"ISMCTS at {self.simulations} simulations" if self.bot == "ismcts" else "the heuristic"
-        )
+            return "random"
+        base = f"ISMCTS {self.simulations} sims" if self.bot == "ismcts" else "heuristic"
         parts = [base] if self.random_share + self.blunder_share < 1 else []
         if self.temperature:
-            parts.append(f"sampled at temperature {self.temperature:g}")
+            parts.append(f"temperature {self.temperature:g}")
         if self.random_share:
-            parts.append(f"a random move {self.random_share:.0%} of the time")
+            parts.append(f"{self.random_share:.0%} random moves")
         if self.blunder_share:
-            parts.append(f"the heuristic's lowest-rated move {self.blunder_share:.0%} of the time")
+            parts.append(f"{self.blunder_share:.0%} worst-rated moves")
         return ", ".join(parts)
 
 
@@ -322,3 +320,13 @@ def tempered(hint: Hint, preset: Preset, rng: random.Random) -> Hint:
         stopped_by=hint.stopped_by,
         extra=hint.extra,
     )
+
+
+def presets_table() -> str:
+    """Every game's presets as a Markdown table (docs/bots.md shows it, checked)."""
+    names = sorted(PRESETS)
+    lines = ["| level | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    for n in LEVELS:
+        cells = [presets_for(g)[n - 1].describe() for g in names]
+        lines.append(f"| {n} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)

@@ -265,3 +265,82 @@ def test_ladder_command_reads_games_files_and_refuses_failed_games(tmp_path, cap
     path.write_text(json.dumps({"index": 0, "error": "game 0 failed"}) + "\n")
     assert main([str(path)]) == 1
     assert "a failed game" in capsys.readouterr().err
+
+
+# --- the knobs, on presets patched in ------------------------------------------------------
+def with_preset(monkeypatch, game: str, preset: Preset) -> LevelBot:
+    import bots.levels as levels
+
+    monkeypatch.setitem(levels.PRESETS, game, (preset,) * len(LEVELS))
+    return level(1)
+
+
+def test_temperature_samples_the_heuristic_ratings(monkeypatch):
+    game = "finger_auction"
+    defn = games.definition(game)
+    params = defn.validate_params({})
+    infosets = [i for i, _ in decision_infosets(game, seed=9, count=8)]
+    best = level_bot_moves(with_preset(monkeypatch, game, Preset("heuristic")), infosets)
+    cold = with_preset(monkeypatch, game, Preset("heuristic", temperature=1e-6))
+    for s, infoset in enumerate(infosets):
+        # A temperature near 0 plays a best-rated move (ties drawn by the seed).
+        hint = cold.hint(defn, params, infoset, Budget(simulations=1), seed=s)
+        scores = hint.extra["scores"]
+        assert scores[str(hint.action)] == max(scores.values())
+    hot = level_bot_moves(
+        with_preset(monkeypatch, game, Preset("heuristic", temperature=100.0)), infosets
+    )
+    assert hot != best  # a high one spreads over the other moves
+    hint = with_preset(monkeypatch, game, Preset("heuristic", temperature=0.5)).hint(
+        defn, params, infosets[0], Budget(simulations=1), seed=4
+    )
+    assert hint.extra["level"]["move"] == "heuristic at temperature 0.5"
+    assert sum(s.probability for s in hint.policy) == pytest.approx(1.0)
+    assert sum(1 for s in hint.policy if s.probability > 0) > 1
+
+
+def test_temperature_samples_the_search_visits(monkeypatch):
+    game = "detective_eye"
+    defn = games.definition(game)
+    params = defn.validate_params({})
+    (infoset, engine), *_ = decision_infosets(game, seed=4, count=1)
+    bot = with_preset(monkeypatch, game, Preset("ismcts", simulations=40, temperature=1.0))
+    hint = bot.hint(defn, params, infoset, Budget(simulations=1000), seed=2)
+    assert hint.iterations == 40 and hint.action in engine.legal_actions()
+    visits = {s.action: s.visits for s in hint.policy}
+    total = sum(visits.values())
+    # At temperature 1 the policy is the visit distribution itself.
+    assert {s.action: s.probability for s in hint.policy} == pytest.approx(
+        {a: v / total for a, v in visits.items()}
+    )
+
+
+def test_blunders_play_the_worst_rated_move(monkeypatch):
+    game = "gallery_rush"
+    defn = games.definition(game)
+    params = defn.validate_params({})
+    bot = with_preset(monkeypatch, game, Preset("heuristic", blunder_share=1.0))
+    for infoset, engine in decision_infosets(game, seed=6, count=4):
+        hint = bot.hint(defn, params, infoset, Budget(simulations=1), seed=3)
+        scores = hint.extra["scores"]
+        assert hint.extra["level"]["move"] == "blunder"
+        assert scores[str(hint.action)] == min(scores.values())
+        assert hint.action in engine.legal_actions()
+
+
+def level_bot_moves(bot: LevelBot, infosets: list[dict]) -> list[int]:
+    defn = games.definition("finger_auction")
+    params = defn.validate_params({})
+    return [
+        bot.hint(defn, params, infoset, Budget(simulations=1), seed=s).action
+        for s, infoset in enumerate(infosets)
+    ]
+
+
+def test_bad_presets_are_refused():
+    with pytest.raises(ValueError, match="simulations"):
+        Preset("ismcts")
+    with pytest.raises(ValueError, match="shares"):
+        Preset("heuristic", random_share=0.7, blunder_share=0.5)
+    with pytest.raises(ValueError, match="unknown preset"):
+        Preset("cfr")
