@@ -19,7 +19,10 @@ bots, weakened or strengthened by three knobs:
 * **mixing**: with probability ``random_share`` play a uniformly random move instead (among
   the game's candidate moves: all legal moves, except Modern Art's money amounts, which are
   the heuristic's abstraction — a uniform draw over every amount up to a player's money is
-  not a move anyone would make).
+  not a move anyone would make), and with probability ``blunder_share`` the heuristic's
+  lowest-rated move. Blunders exist for Gallery Rush, where uniform play is already within
+  about 230 Elo of the best bot (the game is mostly luck), so levels below it are needed to
+  spread a ladder at all; Modern Art's level 1 uses them too.
 
 Presets are per game (``PRESETS``), because the same knob weakens games by different amounts:
 Gallery Rush is mostly luck, Finger Auction is not. They were tuned from measured tournaments
@@ -27,7 +30,10 @@ Gallery Rush is mostly luck, Finger Auction is not. They were tuned from measure
 
 Every random choice comes from the hint's seed: the mixing draw first, then the base bot's
 own draws, then the temperature draw, so the same (information set, budget, seed) gives the
-same move. The hint's ``extra["level"]`` says which preset played and how the move was chosen.
+same move. The hint's ``extra["level"]`` says which preset played and how the move was chosen
+(``move``: ``random``, ``blunder`` or the base bot); its policy is the distribution that move
+was drawn from. The presets are part of the code, not of the spec: a tournament's games file
+names ``{"level": N}``, so rerun calibrations after changing a preset (``--restart``).
 """
 
 from __future__ import annotations
@@ -121,8 +127,9 @@ TOP = Preset("ismcts", simulations=1000)
 # players, in Modern Art at three. A random move costs a lot in Finger Auction (one bid in
 # twenty costs about 160 Elo), little at the top of Detective Eye, and Gallery Rush's whole
 # range from uniform play to the best bot is about 230 Elo, so its lowest levels play the
-# heuristic's worst-rated move part of the time. Modern Art's search is far too slow for a
-# level (minutes a move at 1,000 simulations), so its top level is the heuristic.
+# heuristic's worst-rated move part of the time; its top level is the heuristic, since no
+# search of ours beats it measurably (docs/bots.md, "Strength"). Modern Art's search is far too
+# slow for a level (minutes a move at 1,000 simulations), so its top level is the heuristic.
 PRESETS: dict[str, tuple[Preset, ...]] = {
     "finger_auction": _ladder(
         Preset("random"), mix(0.6), mix(0.35), mix(0.2), mix(0.08), mix(0.02), Preset(H), TOP
@@ -131,14 +138,14 @@ PRESETS: dict[str, tuple[Preset, ...]] = {
         Preset("random"), mix(0.85), mix(0.65), mix(0.45), mix(0.3), mix(0.15), Preset(H), TOP
     ),
     "gallery_rush": _ladder(
-        mix(0.3, 0.7),
+        mix(0.2, 0.8),
         mix(0.5, 0.5),
         mix(0.75, 0.25),
         Preset("random"),
         mix(0.6),
         mix(0.25),
+        mix(0.08),
         Preset(H),
-        TOP,
     ),
     "modern_art": _ladder(
         mix(0.6, 0.4),

@@ -344,3 +344,29 @@ def test_bad_presets_are_refused():
         Preset("heuristic", random_share=0.7, blunder_share=0.5)
     with pytest.raises(ValueError, match="unknown preset"):
         Preset("cfr")
+
+
+def test_a_match_seats_a_level_and_plays_it(tmp_path):
+    client = shared_app(tmp_path).test_client()
+    seats = ["human", {"name": "level", "options": {"level": 5}}]
+    r = client.post("/v1/matches", json={"game": "finger_auction", "seats": seats, "seed": 3})
+    assert r.status_code in (200, 201), r.json
+    match = r.json
+    token = match["tokens"][0]["token"]
+    view = client.get(f"/v1/matches/{match['match_id']}", headers={"X-Seat-Token": token}).json
+    assert view["status"] in ("waiting", "finished")
+    hint = client.get(
+        f"/v1/matches/{match['match_id']}/hint",
+        query_string={"bot": "level", "simulations": 5},  # a name only: the default level
+        headers={"X-Seat-Token": token},
+    )
+    assert hint.status_code == 200, hint.json
+    assert hint.json["stats"]["level"]["level"] == 4
+    bad = client.post(
+        "/v1/matches",
+        json={
+            "game": "finger_auction",
+            "seats": ["human", {"name": "level", "options": {"level": 0}}],
+        },
+    )
+    assert bad.status_code == 422 and "from 1 to 8" in bad.json["message"]
