@@ -132,10 +132,10 @@ TOP = Preset("ismcts", simulations=1000)
 # slow for a level (minutes a move at 1,000 simulations), so its top level is the heuristic.
 PRESETS: dict[str, tuple[Preset, ...]] = {
     "finger_auction": _ladder(
-        Preset("random"), mix(0.6), mix(0.35), mix(0.2), mix(0.08), mix(0.02), Preset(H), TOP
+        Preset("random"), mix(0.6), mix(0.35), mix(0.2), mix(0.08), mix(0.04), Preset(H), TOP
     ),
     "detective_eye": _ladder(
-        Preset("random"), mix(0.85), mix(0.65), mix(0.45), mix(0.3), mix(0.15), Preset(H), TOP
+        Preset("random"), mix(0.8), mix(0.65), mix(0.45), mix(0.3), mix(0.15), Preset(H), TOP
     ),
     "gallery_rush": _ladder(
         mix(0.2, 0.8),
