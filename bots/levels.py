@@ -185,7 +185,7 @@ class LevelBot(Bot):
     name = "level"
     description = (
         f"Difficulty levels {LEVELS[0]}-{LEVELS[-1]}: presets of the random, heuristic and "
-        "ISMCTS bots (random moves mixed in, move temperature, search budgets), calibrated per "
+        "ISMCTS bots (random and worst-rated moves mixed in, search effort), calibrated per "
         "game so that each level beats the one below (docs/bots.md, 'Levels')."
     )
     options = (
