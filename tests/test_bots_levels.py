@@ -169,7 +169,7 @@ def test_levels_play_a_tournament_and_level_4_beats_level_1():
         "finger_auction",
         {},
         [("L1", {"name": "level", "options": {"level": 1}}), ("L4", "level")],
-        deals=8,
+        deals=16,
         seed=3,
         budget=Budget(simulations=50),
     )
@@ -180,7 +180,8 @@ def test_levels_play_a_tournament_and_level_4_beats_level_1():
         for r in records
         if r["returns"][r["seats"].index("L4")] > r["returns"][r["seats"].index("L1")]
     )
-    assert wins >= 14, f"level 4 won {wins} of {len(records)} games against level 1"
+    # Measured: level 4 is about 400 Elo above level 1 (a 0.9 score); 29 of 32 here.
+    assert wins >= 24, f"level 4 won {wins} of {len(records)} games against level 1"
 
 
 def test_levels_are_listed_per_game(tmp_path):
