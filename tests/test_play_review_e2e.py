@@ -9,19 +9,15 @@ The page is built against three server contracts that other branches deliver:
 - levels: a ``level`` bot (option ``level``, 1-8) listed by ``GET /v1/bots`` and
   ``GET /v1/games/{game}/bots``.
 
-With ``ATELIER_PLAY_CONTRACTS=auto`` (the default here) each contract the server in this tree
-lacks is answered by a test double: Flask routes that build a contract-shaped review from the
-real match, a wrapper that adds an ``explain`` to real hints, and a fetch shim in the page that
-lists a ``level`` bot (and plays its seats with ``heuristic``). With ``real`` there are no
-doubles and the tests run against the service's own endpoints, which must exist. The tests
-read what the page received through a fetch recorder, so their checks hold for either.
+The tests run against the service's own endpoints and read what the page received through a
+fetch recorder; a fetch shim in the page can hide the ``level`` bot (a service without levels)
+or make a review fail, to check those paths.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
 import random
 import re
 import threading
@@ -44,10 +40,6 @@ shots = e2e.shots
 scratch_shots = e2e.scratch_shots
 By, Select, WebDriverWait = e2e.By, e2e.Select, e2e.WebDriverWait  # selenium, once it is there
 
-CONTRACTS = os.environ.get("ATELIER_PLAY_CONTRACTS", "auto")
-assert CONTRACTS in ("auto", "real"), (
-    f"ATELIER_PLAY_CONTRACTS must be auto or real, not {CONTRACTS}"
-)
 
 REVIEW_TIMEOUT_S = 240  # a real review searches every decision of the seat
 PHONE = (390, 844)
@@ -69,182 +61,17 @@ QUICK = {
 }
 
 
-# --- the test doubles -------------------------------------------------------------------------
-def fake_review(match: Any, seat: int) -> dict[str, Any]:
-    """A review in the contract's shape, from the real match: every decision of ``seat`` with
-    the information set the seat had just before it (a prefix of its final one), the move it
-    played, a legal alternative as the "best" move and made-up values (seeded by the match)."""
-    from games.core.infoset import build_infoset
-
-    defn, params = match.defn, match.params
-    history = list(match.engine.history)
-    final = build_infoset(defn, params, match.engine, seat, with_view=False)
-    rng = random.Random(len(history) * 7919 + seat)
-    engine = defn.new_engine(params)
-    decisions = []
-    for step, action in enumerate(history):
-        if engine.current_player() == seat:
-            others = [a for a in engine.legal_actions() if a != action]
-            best = rng.choice(others) if others and rng.random() < 0.5 else action
-            lost = 0.0 if best == action else round(rng.uniform(0.005, 0.3), 4)
-            value_best = round(rng.uniform(-0.6, 0.6), 4)
-            se = round(rng.uniform(0.005, 0.03), 4)
-            infoset = {
-                **final,
-                "events": final["events"][:step],
-                "private": [p for p in final["private"] if p["at"] < step],
-            }
-            decisions.append(
-                {
-                    "index": len(decisions),
-                    "step": step,
-                    "played": {"id": action, "string": defn.action_to_string(engine, seat, action)},
-                    "best": {"id": best, "string": defn.action_to_string(engine, seat, best)},
-                    "value_played": round(value_best - lost, 4),
-                    "value_best": value_best,
-                    "value_lost": lost,
-                    "stderr": se,
-                    "interval": [round(lost - 1.96 * se, 4), round(lost + 1.96 * se, 4)],
-                    "infoset": infoset,
-                }
-            )
-        engine.apply(action)
-    lost = [d["value_lost"] for d in decisions]
-    worst = sorted((i for i, x in enumerate(lost) if x > 0), key=lambda i: -lost[i])[:3]
-    return {
-        "game": defn.name,
-        "seat": seat,
-        "bot": {"name": "ismcts", "options": {}},
-        "budget": {"milliseconds": 50},
-        "value": {"measures": "the seat's expected return (test double)", "scale": [-1, 1]},
-        "decisions": decisions,
-        "summary": {
-            "decisions": len(decisions),
-            "total_lost": round(sum(lost), 4),
-            "mean_lost": round(sum(lost) / len(lost), 4) if lost else 0.0,
-            "accuracy": 100.0 * sum(1 for x in lost if x == 0) / len(lost) if lost else 100.0,
-            "biggest_mistakes": worst,
-        },
-    }
-
-
-def install_fake_reviews(app) -> None:
-    """``GET /v1/matches/{id}/review`` and ``GET /v1/reviews/{id}`` as the contract says: 409
-    while the match is not over, a job that is queued, then runs over three polls, then done."""
-    from flask import jsonify
-
-    from server.api import seat_token
-    from server.errors import ApiError, Conflict, NotFound
-    from server.service import matches
-
-    jobs: dict[str, dict[str, Any]] = {}
-    lock = threading.Lock()
-
-    def answer(job: dict[str, Any]) -> dict[str, Any]:
-        total = len(job["review"]["decisions"])
-        done = min(total, job["polls"] * max(1, math.ceil(total / 3)))
-        out: dict[str, Any] = {"id": job["id"], "progress": {"done": done, "total": total}}
-        if job["polls"] == 0:
-            out["status"] = "queued"
-        elif done < total or job["polls"] < 3:
-            out["status"] = "running"
-        else:
-            out["status"] = "done"
-            out["review"] = job["review"]
-        return out
-
-    def match_review(match_id: str):
-        service = matches()
-        match = service.load(match_id)
-        seat = service.seat_of(match, seat_token())
-        if seat is None:
-            raise ApiError("a review needs the seat's token", status=403, code="token_required")
-        if not match.engine.is_terminal():
-            raise Conflict("the match is not over yet", code="match_not_over")
-        with lock:
-            key = f"{match_id}-{seat}"
-            if key not in jobs:
-                jobs[key] = {
-                    "id": key,
-                    "match": match_id,
-                    "seat": seat,
-                    "polls": 0,
-                    "review": fake_review(match, seat),
-                }
-            return jsonify(answer(jobs[key]))
-
-    def review_job(review_id: str):
-        with lock:
-            job = jobs.get(review_id)
-        if job is None:
-            raise NotFound(f"no review {review_id!r}", code="unknown_review")
-        service = matches()
-        if service.seat_of(service.load(job["match"]), seat_token()) != job["seat"]:
-            raise ApiError("this token is not the reviewed seat's", status=403, code="bad_token")
-        with lock:
-            job["polls"] += 1
-            return jsonify(answer(job))
-
-    app.add_url_rule("/v1/matches/<match_id>/review", "fake_match_review", match_review)
-    app.add_url_rule("/v1/reviews/<review_id>", "fake_review_job", review_job)
-
-
-def fake_explain(hint: dict[str, Any]) -> dict[str, Any]:
-    value = hint.get("value")
-    return {
-        "figures": {"moves_considered": len(hint["policy"]), "suggested": hint["action"]["string"]},
-        "text": [
-            f"The bot weighed {len(hint['policy'])} moves here.",
-            f"It likes {hint['action']['string']} best (test double's sentence).",
-        ],
-        "value": {
-            "measures": "your expected return",
-            "scale": "-1 (a sure loss) to 1 (a sure win)",
-            "text": f"Your expected return is {value:.2f}, on a scale from -1 (a sure loss) to 1."
-            if isinstance(value, int | float)
-            else "This bot gives no value.",
-        },
-    }
-
-
-def install_doubles(app) -> set[str]:
-    """The doubles for the contracts this tree's server lacks (all of them before the merge)."""
-    import bots
-
-    doubled = set()
-    rules = {r.rule for r in app.url_map.iter_rules()}
-    if "/v1/matches/<match_id>/review" not in rules:
-        install_fake_reviews(app)
-        doubled.add("review")
-    service = app.extensions["atelier.matches"]
-    real_hint = service.hint
-
-    def hint_with_explain(*args, **kwargs):
-        out = real_hint(*args, **kwargs)
-        if "explain" not in out:
-            doubled.add("explain")
-            out = {**out, "explain": fake_explain(out)}
-        return out
-
-    service.hint = hint_with_explain
-    if "level" not in bots.BOTS:
-        doubled.add("levels")
-    return doubled
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     from werkzeug.serving import make_server
 
     app = make_app(tmp_path_factory.mktemp("play-review"), search_workers=2)
-    doubled = install_doubles(app) if CONTRACTS == "auto" else set()
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="play-review-server", daemon=True)
     thread.start()
     try:
-        yield SimpleNamespace(url=f"http://127.0.0.1:{server.server_port}", doubled=doubled)
+        yield SimpleNamespace(url=f"http://127.0.0.1:{server.server_port}")
     finally:
-        print(f"contracts answered by test doubles: {sorted(doubled) or 'none'}")
         server.shutdown()
         thread.join(timeout=10)
         close_app(app)
@@ -257,20 +84,12 @@ window.__matchBodies = [];
 const realFetch = window.fetch.bind(window);
 const json = (data, status = 200) => Promise.resolve(new Response(JSON.stringify(data),
   {status, headers: {"Content-Type": "application/json"}}));
-const LEVEL_BOT = {name: "level", description: "a preset of strength 1-8 (test double)",
-  options: [{name: "level", type: "integer", default: 4, minimum: 1, maximum: 8,
-             doc: "1 the weakest, 8 the strongest"}]};
 window.fetch = async (url, opts = {}) => {
   const u = new URL(url, location.href);
-  const mode = sessionStorage.getItem("levels") || "";  // "", "fake" or "none"
+  const mode = sessionStorage.getItem("levels") || "";  // "" or "none" (hide the level bot)
   const failReview = sessionStorage.getItem("fail-review") || "";  // "", "job" or "route"
   if (u.pathname === "/v1/matches" && opts.method === "POST") {
-    const body = JSON.parse(opts.body);
     window.__matchBodies.push(JSON.parse(opts.body));
-    if (mode === "fake") {
-      body.seats = body.seats.map((s) => (s && s.name === "level" ? "heuristic" : s));
-      opts = {...opts, body: JSON.stringify(body)};
-    }
   }
   if (failReview && /^\\/v1\\/matches\\/[^/]+\\/review$/.test(u.pathname)) {
     if (failReview === "route") {  // a service older than the review
@@ -283,13 +102,10 @@ window.fetch = async (url, opts = {}) => {
   let data = null;
   try { data = await response.clone().json(); } catch (err) { data = null; }
   if (data && u.pathname === "/v1/bots") {
-    if (mode === "fake" && !data.bots.some((b) => b.name === "level")) data.bots.push(LEVEL_BOT);
     if (mode === "none") data.bots = data.bots.filter((b) => b.name !== "level");
     if (mode) return json(data);
   }
   if (data && /^\\/v1\\/games\\/[^/]+\\/bots$/.test(u.pathname) && response.ok) {
-    if (mode === "fake" && !data.bots.some((b) => b.name === "level"))
-      data.bots.push({name: "level", available: true, reason: null});
     if (mode === "none") data.bots = data.bots.filter((b) => b.name !== "level");
     if (mode) return json(data);
   }
@@ -430,9 +246,6 @@ def test_a_finished_game_shows_its_review(page, served, shots, scratch_shots, ga
     review = received_review(page)
     decisions = review["decisions"]
     assert decisions and review["summary"]["decisions"] == len(decisions)
-    # The progress was shown while the job ran (the double always runs three polls).
-    if "review" in served.doubled:
-        assert len(recorded(page, r"/v1/reviews/[^/]+")) >= 3
 
     # The summary: accuracy, total value lost, and what the value measures.
     summary = page.find_element(By.ID, "review-summary").text
@@ -719,10 +532,8 @@ def test_the_figures_read_well_whatever_the_service_sends(page, served):
 
 
 # --- levels --------------------------------------------------------------------------------------
-def levels_mode(driver, served, mode: str | None = None) -> None:
-    """``fake`` when the server has no ``level`` bot (the double), ``none`` to hide it."""
-    if mode is None:
-        mode = "fake" if "levels" in served.doubled else ""
+def levels_mode(driver, served, mode: str = "") -> None:
+    """``none`` hides the ``level`` bot from the page (a service without levels)."""
     driver.execute_script("sessionStorage.setItem('levels', arguments[0])", mode)
 
 
@@ -764,15 +575,11 @@ def test_the_level_picker_creates_a_match_with_the_chosen_level(page, served, sc
         body = page.execute_script("return window.__matchBodies")[-1]
         assert body["seats"][0] == "human"
         assert body["seats"][1] == {"name": "level", "options": {"level": 6}}
-        if "levels" not in served.doubled:  # the real level bot plays the seat
-            match = json.loads(
-                page.execute_script("return sessionStorage.getItem('atelier.match')")
-            )
-            data = api(served.url, "GET", f"/v1/matches/{match['id']}", match["token"])
-            bot = data["seats"][1]["bot"]
-            assert bot["name"] == "level" and bot["options"]["level"] == 6
-            seats = page.find_element(By.ID, "seats").text
-            assert "level 6" in seats
+        match = json.loads(page.execute_script("return sessionStorage.getItem('atelier.match')"))
+        data = api(served.url, "GET", f"/v1/matches/{match['id']}", match["token"])
+        bot = data["seats"][1]["bot"]
+        assert bot["name"] == "level" and bot["options"]["level"] == 6
+        assert "level 6" in page.find_element(By.ID, "seats").text
     finally:
         page.execute_script("sessionStorage.removeItem('levels')")
 
