@@ -187,6 +187,53 @@ def first_difference(path: str, want: Any, got: Any) -> str | None:
 
 
 # --- sampling -------------------------------------------------------------------------------
+# What a game's sampler may raise on a field of the wrong type (a list where a card name
+# belongs): the client's data is at fault, never the game.
+READER_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError)
+
+
+def locate_malformed(
+    defn: GameDefinition, params: dict[str, Any], infoset: dict[str, Any], prior: Prior | None
+) -> str:
+    """Where a sampler's crash comes from: the first step whose events and private entries make
+    it fail, found by bisection over prefixes of the history (only on this error path)."""
+    events = infoset["events"]
+    private = infoset["private"]
+
+    def fails(k: int) -> bool:
+        cut = {
+            **infoset,
+            "events": events[:k],
+            "private": [p for p in private if isinstance(p, dict) and _before(p.get("at"), k)],
+        }
+        cut.pop("view", None)
+        try:
+            defn.sample_history(params, cut, random.Random(0), prior)
+        except READER_ERRORS:
+            return True
+        except Exception:  # any other complaint is about the prefix, not this field
+            return False
+        return False
+
+    lo, hi = 0, len(events)
+    if not fails(hi):
+        return "a field of 'events' or 'private' has the wrong type"
+    while lo < hi:  # the smallest k with fails(k): step k - 1 holds the bad field
+        mid = (lo + hi) // 2
+        if fails(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    step = lo - 1
+    if step < 0:
+        return "a field of 'private' (before the first event) has the wrong type"
+    return f"events[{step}] or the private entries at step {step} hold a field of the wrong type"
+
+
+def _before(at: Any, k: int) -> bool:
+    return isinstance(at, int) and not isinstance(at, bool) and at < k
+
+
 def sample_engine(
     defn: GameDefinition,
     params: dict[str, Any],
@@ -201,10 +248,13 @@ def sample_engine(
         history = defn.sample_history(params, infoset, rng, prior)
     except InvalidInfoset:
         raise
-    except (TypeError, KeyError, AttributeError, IndexError, ValueError) as err:
+    except READER_ERRORS as err:
         # A field of the wrong type deep inside an event tripped the game's sampler: still
-        # the client's mistake, so report it as such rather than crash.
-        raise InvalidInfoset(f"malformed information set ({type(err).__name__}: {err})") from err
+        # the client's mistake, so report it as such (and where) rather than crash.
+        where = locate_malformed(defn, params, infoset, prior)
+        raise InvalidInfoset(
+            f"malformed information set: {where} ({type(err).__name__}: {err})"
+        ) from err
     engine = defn.new_engine(params)
     for i, action in enumerate(history):
         if engine.is_terminal() or action not in engine.legal_actions():
