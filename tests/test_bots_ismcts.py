@@ -199,3 +199,28 @@ def test_detective_eye_search_values_its_first_placement():
     hint = make_bot("ismcts").hint(defn, params, infoset, Budget(simulations=150), seed=7)
     values = {s.value for s in hint.policy}
     assert len(values) > 1, hint.policy
+
+
+def test_a_bot_kept_over_a_game_answers_as_fresh_bots_do():
+    """The opponent model's cache is kept on the bot per game setting (it is exact there), so
+    a bot asked again and again over a game gives the hints a new bot would."""
+    defn, params, states = decision_states("detective_eye", seed=5, count=6, params={"players": 4})
+    kept = make_bot("ismcts")
+    for engine in states:
+        infoset = build_infoset(defn, params, engine, engine.current_player())
+        got = kept.hint(defn, params, infoset, Budget(simulations=40), seed=2)
+        want = make_bot("ismcts").hint(defn, params, infoset, Budget(simulations=40), seed=2)
+        assert [(s.action, s.visits) for s in got.policy] == [
+            (s.action, s.visits) for s in want.policy
+        ]
+    small = defn.validate_params({"players": 2})
+    _, _, others = decision_states("detective_eye", seed=6, count=1, params=small)
+    engine = others[0]
+    kept.hint(
+        defn,
+        small,
+        build_infoset(defn, small, engine, engine.current_player()),
+        Budget(simulations=10),
+        seed=1,
+    )
+    assert len(kept._models) == 2  # one model per game setting
