@@ -34,6 +34,7 @@ skipped. ``belief_depth`` optionally keeps only the most recent informative deci
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -243,6 +244,15 @@ class HeuristicModel:
     def probability(self, engine: Engine, player: int, action: int) -> float:
         best = self.best(engine, player)
         return 1.0 / len(best) if action in best else 0.0
+
+    def choose(self, engine: Engine, rng: random.Random) -> int:
+        """The mover's move under the model: one of its best-rated actions, ties by ``rng``
+        (the ``heuristic`` bot's choice, from the cache)."""
+        best = self.best(engine, engine.current_player())
+        if len(best) == 1:
+            return next(iter(best))
+        ordered = sorted(best)
+        return ordered[int(rng.random() * len(ordered))]
 
 
 def has_rating(knowledge: GameKnowledge | None) -> bool:

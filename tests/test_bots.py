@@ -49,7 +49,7 @@ def test_every_game_has_a_heuristic():
 ISMCTS_DEFAULTS = {
     "exploration": 0.7,
     "rollout": "auto",
-    "rollout_depth": -1,
+    "rollout_depth": -2,
     "opponent_model": "heuristic",
     "worlds": 32,
     "beliefs": "heuristic",
@@ -60,6 +60,7 @@ ISMCTS_DEFAULTS = {
     "hidden_moves": "tree",
     "prior_weight": 0.0,
     "rollout_opponents": 0,
+    "opponent_moves": "search",
 }
 
 

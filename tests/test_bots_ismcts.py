@@ -162,3 +162,65 @@ def test_games_declared_public_history_have_one_world_per_information_set():
         hint = make_bot("ismcts").hint(defn, params, infoset, Budget(simulations=20), seed=0)
         assert hint.stopped_by == "simulations"
         assert hint.extra["worlds"] == 1
+
+
+def test_the_default_cut_off_is_per_game_and_legacy_plays_to_the_end():
+    from bots.ismcts import LEGACY_OPTIONS, SEARCH_CUTOFFS, resolve_rollout
+
+    de, ma = knowledge_for("detective_eye"), knowledge_for("modern_art")
+    default = make_bot("ismcts").config["rollout_depth"]
+    assert resolve_rollout("auto", default, de) == ("heuristic", SEARCH_CUTOFFS["detective_eye"])
+    assert resolve_rollout("auto", default, ma) == ("heuristic", 40)  # the game's own cut-off
+    # The ISMCTS of a322b0d played Detective Eye rollouts to the end.
+    assert resolve_rollout("auto", LEGACY_OPTIONS["rollout_depth"], de) == ("heuristic", -1)
+    assert resolve_rollout("auto", default, None) == ("random", -1)
+
+
+def _first_placement_of_four_player_detective_eye():
+    defn = games.definition("detective_eye")
+    params = defn.validate_params({"players": 4})
+    engine = defn.new_engine(params)
+    rng = random.Random(1000)
+    heuristic = make_bot("heuristic")
+    while engine.current_player() < 0 or engine.phase != 3:  # FIRST: the round's placements
+        seat = engine.current_player()
+        if seat < 0:
+            engine.apply(engine.sample_chance(rng))
+            continue
+        infoset = build_infoset(defn, params, engine, seat)
+        engine.apply(heuristic.hint(defn, params, infoset, Budget(simulations=1), seed=7).action)
+    return defn, params, build_infoset(defn, params, engine, engine.current_player())
+
+
+def test_detective_eye_search_values_its_first_placement():
+    """Full rollouts by the safe playout are a fixed rotation there (every placement scored
+    as a certain loss); cut off after a round, the evaluation tells the placements apart."""
+    defn, params, infoset = _first_placement_of_four_player_detective_eye()
+    hint = make_bot("ismcts").hint(defn, params, infoset, Budget(simulations=150), seed=7)
+    values = {s.value for s in hint.policy}
+    assert len(values) > 1, hint.policy
+
+
+def test_a_bot_kept_over_a_game_answers_as_fresh_bots_do():
+    """The opponent model's cache is kept on the bot per game setting (it is exact there), so
+    a bot asked again and again over a game gives the hints a new bot would."""
+    defn, params, states = decision_states("detective_eye", seed=5, count=6, params={"players": 4})
+    kept = make_bot("ismcts")
+    for engine in states:
+        infoset = build_infoset(defn, params, engine, engine.current_player())
+        got = kept.hint(defn, params, infoset, Budget(simulations=40), seed=2)
+        want = make_bot("ismcts").hint(defn, params, infoset, Budget(simulations=40), seed=2)
+        assert [(s.action, s.visits) for s in got.policy] == [
+            (s.action, s.visits) for s in want.policy
+        ]
+    small = defn.validate_params({"players": 2})
+    _, _, others = decision_states("detective_eye", seed=6, count=1, params=small)
+    engine = others[0]
+    kept.hint(
+        defn,
+        small,
+        build_infoset(defn, small, engine, engine.current_player()),
+        Budget(simulations=10),
+        seed=1,
+    )
+    assert len(kept._models) == 2  # one model per game setting

@@ -53,7 +53,8 @@ def test_our_ismcts_is_much_faster_than_openspiels():
 
 
 def test_ismcts_beats_the_heuristic_in_four_player_detective_eye():
-    """The worst row of issue 15 (0.117 before beliefs at this budget): now above uniform."""
+    """The worst row of issue 15 (0.117 before beliefs at this budget, 0.283 before the
+    rollout cut-off): now significantly above the uniform share."""
     report = strength.run(
         ["detective_eye"],
         games_per_pairing=60,
@@ -63,4 +64,4 @@ def test_ismcts_beats_the_heuristic_in_four_player_detective_eye():
         seed=1,
     )
     row = report["rows"][0]
-    assert row["score"] > row["uniform"], row
+    assert row["ci95"][0] > row["uniform"], row
