@@ -213,11 +213,12 @@ def world_pool(
         pool.append(worlds.sample(random.Random(rng.getrandbits(64))))
     if not isinstance(bot, IsmctsBot) or worlds.fresh is None:
         return pool, None
-    model = bot.opponent_model(knowledge_for(worlds.game))
-    if model is None:
+    model = bot.opponent_model(knowledge_for(worlds.game), worlds)
+    if model is None or bot.config["beliefs"] == "uniform":
         return pool, None
     logs = [
-        log_likelihood(worlds.fresh, w, worlds.seat, model, bot.config["epsilon"]) for w in pool
+        log_likelihood(worlds.fresh, w, worlds.seat, model.probability, bot.config["epsilon"])
+        for w in pool
     ]
     weights, _ = tempered(logs, bot.config["belief_effective"] * len(logs))
     return pool, list(accumulate(weights))
