@@ -76,9 +76,12 @@ class Resources:
             self.redis.close()
 
     def check_shared(self) -> None:
-        """Raises ``RedisUnavailable`` (503) when the shared Redis does not answer."""
+        """Raises ``RedisUnavailable`` or ``StoreUnavailable`` (503) when the shared Redis or
+        the match database does not answer, so that a health check takes this instance out of
+        rotation while it cannot serve matches."""
         if self.redis is not None:
             self.redis.call(self.redis.client.ping)
+        self.store.ping()
 
     def store_health(self) -> dict[str, Any]:
         """The match database (its URL without the password) and whether it answers now."""

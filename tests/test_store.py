@@ -311,7 +311,8 @@ def test_atelier_db_sets_the_match_database(tmp_path):
 # --- a database that goes away -------------------------------------------------------------------
 def test_a_database_that_goes_away_is_a_503_not_a_500(tmp_path):
     """PostgreSQL only (a SQLite file cannot go away under root): the service answers 503
-    ``match_store_unavailable`` with Retry-After, and /healthz says the store is unreachable."""
+    ``match_store_unavailable`` with Retry-After, and /healthz answers the same 503 (a load
+    balancer's health check takes the instance out of rotation)."""
     from server import close_app
     from tests.postgres_support import drop_database
     from tests.server_support import make_app
@@ -332,5 +333,7 @@ def test_a_database_that_goes_away_is_a_503_not_a_500(tmp_path):
             assert int(r.headers["Retry-After"]) >= 1
             health = app.extensions["atelier"].store_health()
             assert health["reachable"] is False and "did not answer" in health["error"]
+            r = client.get("/healthz")
+            assert r.status_code == 503 and r.json["code"] == "match_store_unavailable", r.json
         finally:
             close_app(app)

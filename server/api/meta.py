@@ -13,6 +13,7 @@ from server.openapi import build_openapi
 from server.redis_conn import RedisUnavailable
 from server.routes import documented, public
 from server.service import resources
+from server.store import StoreUnavailable
 
 bp = Blueprint("meta", __name__)
 
@@ -53,10 +54,14 @@ def healthz() -> Response:
     rt = resources()
     keyless = bool(rt.config.api_keys) and not _has_valid_key(rt.config.api_keys)
     try:
-        rt.check_shared()  # with --redis: 503 redis_unavailable when it does not answer
+        rt.check_shared()  # 503 redis_unavailable / match_store_unavailable when one is down
     except RedisUnavailable:
         if keyless:  # the code, but not where the Redis is
             raise RedisUnavailable("the shared Redis does not answer") from None
+        raise
+    except StoreUnavailable:
+        if keyless:  # the code, but not where the database is
+            raise StoreUnavailable("the match database does not answer") from None
         raise
     if keyless:
         return jsonify({"status": "ok"})
