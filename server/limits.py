@@ -248,15 +248,15 @@ local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 _LUA_TAKE_TOKEN = (
     _LUA_NOW
     + """
-local rate, depth = tonumber(ARGV[1]), tonumber(ARGV[2])
+local rate, depth, want = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3] or 1)
 local b = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
 local tokens = tonumber(b[1]) or depth
 local ts = tonumber(b[2]) or now
 tokens = math.min(depth, tokens + math.max(0, now - ts) * rate)
 local taken = 0
 if tokens >= 1 then
-  tokens = tokens - 1
-  taken = 1
+  taken = math.min(want, math.floor(tokens))
+  tokens = tokens - taken
 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil((depth - tokens) / rate) + 1000)
@@ -327,22 +327,48 @@ class RedisAccessControl(AccessControl):
     """``AccessControl`` whose token buckets live in Redis, one per client for the whole fleet.
 
     API keys are still checked locally (every instance is given the same keys).
+
+    A round trip to Redis per request would cost a cached hint most of its time, so an
+    instance takes up to ``batch`` tokens at once (a tenth of the burst, at most 16) and spends
+    them locally for up to ``HOLD_S``. The tokens are debited from the shared bucket when taken,
+    so the fleet can never exceed a client's rate; what this costs is strictness the other way:
+    tokens an instance holds (at most ``batch - 1`` each, for at most ``HOLD_S``) are unavailable
+    to the others, so a client spread over instances may be refused a little early.
     """
+
+    HOLD_S = 1.0
+    MAX_BATCH = 16
 
     def __init__(self, shared: Any, api_keys: tuple[str, ...], per_minute: int, burst: int) -> None:
         super().__init__(api_keys, per_minute, burst)
         self.shared = shared
         self._take = shared.script(_LUA_TAKE_TOKEN)
+        self.batch = max(1, min(self.MAX_BATCH, int(self.burst) // 10))
+        self._held: dict[str, tuple[int, float]] = {}  # client -> (tokens, taken at)
 
     def charge(self, client: str) -> None:
         if self.rate <= 0:
             return
-        taken, left = self._take(
-            [self.shared.key("rate", client_key(client))], [self.rate / 1000.0, self.burst]
-        )
-        if int(taken):
-            return
+        now = time.monotonic()
         with self._lock:
+            held, since = self._held.get(client, (0, now))
+            if held > 0 and now - since < self.HOLD_S:
+                self._held[client] = (held - 1, since)
+                return
+            self._held.pop(client, None)
+        taken, left = self._take(
+            [self.shared.key("rate", client_key(client))],
+            [self.rate / 1000.0, self.burst, self.batch],
+        )
+        taken = int(taken)
+        with self._lock:
+            if taken:
+                if taken > 1:
+                    self._held[client] = (taken - 1, now)
+                    if len(self._held) > 10_000:  # bounded: drop the oldest holdings
+                        for old in sorted(self._held, key=lambda c: self._held[c][1])[:5_000]:
+                            del self._held[old]
+                return
             self.refused += 1
         raise rate_limited(self.rate, float(left))
 
