@@ -132,7 +132,7 @@ TOP = Preset("ismcts", simulations=1000)
 # slow for a level (minutes a move at 1,000 simulations), so its top level is the heuristic.
 # Gallery Rush and Modern Art were then re-spaced along their measured strength curves (Elo
 # against the share of heuristic, random and worst-rated moves, interpolated between the
-# presets of the first ladder) so that adjacent levels are 70 Elo or more apart: with only
+# presets of the first ladder) so that adjacent levels are about 70 Elo or more apart: with only
 # about 240 Elo from uniform play to the heuristic in Gallery Rush, uniform play is its level
 # 5, leaving three steps above it.
 PRESETS: dict[str, tuple[Preset, ...]] = {
