@@ -130,31 +130,38 @@ TOP = Preset("ismcts", simulations=1000)
 # heuristic's worst-rated move part of the time; its top level is the heuristic, since no
 # search of ours beats it measurably (docs/bots.md, "Strength"). Modern Art's search is far too
 # slow for a level (minutes a move at 1,000 simulations), so its top level is the heuristic.
+# Gallery Rush and Modern Art were then re-spaced along their measured strength curves (Elo
+# against the share of heuristic, random and worst-rated moves, interpolated between the
+# presets of the first ladder) so that adjacent levels are about 70 Elo or more apart: with only
+# about 240 Elo from uniform play to the heuristic in Gallery Rush, uniform play is its level
+# 5, leaving three steps above it. Finger Auction's level 7 plays 2% random moves, since its
+# ISMCTS (level 8) was not measurably above the plain heuristic, and the levels below moved
+# down to keep their steps.
 PRESETS: dict[str, tuple[Preset, ...]] = {
     "finger_auction": _ladder(
-        Preset("random"), mix(0.6), mix(0.35), mix(0.2), mix(0.08), mix(0.04), Preset(H), TOP
+        Preset("random"), mix(0.7), mix(0.45), mix(0.27), mix(0.15), mix(0.06), mix(0.02), TOP
     ),
     "detective_eye": _ladder(
         Preset("random"), mix(0.8), mix(0.65), mix(0.45), mix(0.3), mix(0.15), Preset(H), TOP
     ),
     "gallery_rush": _ladder(
         mix(0.2, 0.8),
+        mix(0.35, 0.65),
         mix(0.5, 0.5),
-        mix(0.75, 0.25),
+        mix(0.7, 0.3),
         Preset("random"),
-        mix(0.6),
-        mix(0.25),
-        mix(0.08),
+        mix(0.75),
+        mix(0.35),
         Preset(H),
     ),
     "modern_art": _ladder(
         mix(0.6, 0.4),
         Preset("random"),
-        mix(0.6),
+        mix(0.82),
+        mix(0.66),
         mix(0.45),
         mix(0.3),
         mix(0.15),
-        mix(0.05),
         Preset(H),
     ),
 }
