@@ -20,6 +20,7 @@ import games
 from bots.explain import explain_hint
 from bots.protocol import NotYourTurn
 from games.core.engine import CHANCE
+from games.core.infoset import READER_ERRORS as SAMPLER_ERRORS
 from games.core.infoset import build_view, first_difference
 from server.answers import MAX_ANSWER_BYTES, compact_view, is_compacted, truncate_policy
 from server.errors import GameOver, api_error_for
@@ -36,8 +37,9 @@ def who_moves(engine: Any) -> str:
 
 # What a game's reader may raise when an information set has the right envelope but wrong value
 # types inside (a list where a card name belongs): the client's data is at fault, so it is a
-# 422 like any other impossible information set, never a 500.
-READER_ERRORS = (TypeError, KeyError, IndexError, AttributeError, ValueError, AssertionError)
+# 422 like any other impossible information set, never a 500. The sampler's own list, plus the
+# assertions a replay may trip.
+READER_ERRORS = (*SAMPLER_ERRORS, AssertionError)
 
 
 def read_infoset(
