@@ -270,6 +270,18 @@ def bench_ismcts(
 @click.option(
     "--docs-section", default="main", show_default=True, help="Which generated section to replace."
 )
+@click.option(
+    "--games-file",
+    type=click.Path(dir_okay=False),
+    help="Keep every finished game here (JSON lines) and reuse the games already in it: a "
+    "stopped run resumes.",
+)
+@click.option(
+    "--luck-corrected",
+    is_flag=True,
+    help="Also report AIVAT's luck-corrected first-place share and its standard-error ratio "
+    "(games with a rollout value estimate: not Modern Art).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
 def bench_strength(
     names: tuple[str, ...],
@@ -286,6 +298,8 @@ def bench_strength(
     seed: int,
     docs_path: str | None,
     docs_section: str,
+    games_file: str | None,
+    luck_corrected: bool,
     as_json: bool,
 ) -> None:
     """Win shares with 95% intervals: ISMCTS against random, heuristic and OpenSpiel's ISMCTS."""
@@ -328,6 +342,18 @@ def bench_strength(
         if name not in games.DEFINITIONS or not count.isdigit():
             raise click.BadParameter(f"expected GAME=N, got {item!r}", param_hint="--min-games")
         least[name] = int(count)
+    if luck_corrected:
+        unsupported = [
+            n for n in names or sorted(games.DEFINITIONS) if not bench_mod.luck_supported(n)
+        ]
+        if unsupported and len(unsupported) == len(names or games.DEFINITIONS):
+            raise click.BadParameter(
+                f"no luck-corrected share for {', '.join(unsupported)} (its value estimate is "
+                "not a rollout)",
+                param_hint="--luck-corrected",
+            )
+        for name in unsupported:
+            click.echo(f"note: {name} rows are not luck-corrected (no rollout estimate)", err=True)
     parsed = parse_params(param)
     counts = list(players) or (None if "players" in parsed else [2, 3, 4, 5])
     try:
@@ -346,6 +372,8 @@ def bench_strength(
             budgets=parsed_budgets,
             min_games=least,
             on_row=lambda so_far: _strength_row_done(so_far, docs_path, docs_section),
+            games_file=Path(games_file) if games_file else None,
+            luck_corrected=luck_corrected,
         )
     except games.InvalidParams as err:
         raise click.BadParameter(str(err), param_hint="--param") from None
@@ -388,7 +416,8 @@ def _strength_row_done(report: dict, docs_path: str | None, section: str) -> Non
 
     from evaluation.bench import strength as bench_mod
 
-    click.echo(bench_mod.format_table({"rows": report["rows"][-1:]}).splitlines()[-1], err=True)
+    row = bench_mod.format_table({"rows": report["rows"][-1:]}).splitlines()[1:]
+    click.echo("\n".join(row), err=True)
     if docs_path:
         command = _command_line(click.get_current_context())
         bench_mod.write_docs(Path(docs_path), section, bench_mod.markdown(report, command))

@@ -34,7 +34,10 @@ game is in ``DEFAULT_VALUE``):
 * ``heuristic``: the game's heuristic evaluation (``GameKnowledge.evaluate``), no search:
   cheap, for games whose rollouts are slow (Modern Art).
 
-Terminal states are valued by their returns in both.
+Terminal states are valued by their returns in both. On the *first-place share* scale
+(``scale="share"``, what ``atelier bench strength`` reports) a rollout is scored by each seat's
+share of first place instead of its return, so the corrected score is an unbiased estimate of
+the expected share; only rollout estimates have that scale.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from typing import Any
 
 import games
 from bots.heuristics import GameKnowledge, knowledge_for
+from evaluation.tournament.stats import win_shares
 from games.core.engine import CHANCE, Engine
 from games.core.episode import Step, play_episode, sampled_chance
 from games.core.seeds import derive_seed
@@ -56,6 +60,7 @@ DEFAULT_VALUE: dict[str, dict[str, Any]] = {
     "modern_art": {"value": "heuristic"},
 }
 POLICIES = ("heuristic", "random")
+SCALES = ("return", "share")
 
 
 class InvalidLuckConfig(ValueError):
@@ -101,9 +106,19 @@ def _uniform(engine: Engine, rng: random.Random) -> int:
 class ValueEstimate:
     """``V(engine)``: every seat's estimated return, fixed before any game is looked at."""
 
-    def __init__(self, game: str, config: dict[str, Any], seed: int) -> None:
+    def __init__(
+        self, game: str, config: dict[str, Any], seed: int, scale: str = "return"
+    ) -> None:
+        if scale not in SCALES:
+            raise InvalidLuckConfig(f"unknown scale {scale!r}; known: {list(SCALES)}")
+        if scale == "share" and config["value"] != "rollout":
+            raise InvalidLuckConfig(
+                f"the first-place share scale needs a rollout value estimate; {game}'s is "
+                f"{config['value']!r}"
+            )
         self.config = config
         self.seed = seed
+        self.score = win_shares if scale == "share" else list
         knowledge = knowledge_for(game)
         self.evaluate = knowledge.evaluate if knowledge is not None else None
         if config["value"] == "rollout":
@@ -113,7 +128,7 @@ class ValueEstimate:
     def __call__(self, engine: Engine, step: int) -> list[float]:
         """The value of ``engine``, a child of step ``step`` (whose rollout streams it uses)."""
         if engine.is_terminal():
-            return [float(r) for r in engine.returns()]
+            return [float(r) for r in self.score(engine.returns())]
         if self.config["value"] == "heuristic":
             return [float(v) for v in self.evaluate(engine)]
         total = [0.0] * engine.num_players
@@ -122,7 +137,7 @@ class ValueEstimate:
             world = engine.copy()
             rng = random.Random(derive_seed(self.seed, step, j))
             play_episode(world, lambda e, seat, k, r=rng: policy(e, r), sampled_chance(rng))
-            for s, r in enumerate(world.returns()):
+            for s, r in enumerate(self.score(world.returns())):
                 total[s] += r
         return [t / self.rollouts for t in total]
 
@@ -145,10 +160,15 @@ class LuckRecorder:
     """Accumulates a game's AIVAT corrections; ``on_step`` goes to ``play_episode``."""
 
     def __init__(
-        self, defn: games.GameDefinition, params: dict[str, Any], config: dict, seed: int
+        self,
+        defn: games.GameDefinition,
+        params: dict[str, Any],
+        config: dict,
+        seed: int,
+        scale: str = "return",
     ) -> None:
         self.config = config
-        self.value = ValueEstimate(defn.name, config, seed)
+        self.value = ValueEstimate(defn.name, config, seed, scale)
         n = int(params["players"])
         self.chance = [0.0] * n
         self.decisions = [0.0] * n
@@ -193,3 +213,28 @@ class LuckRecorder:
             "steps": {"chance": self.chance_steps, "decisions": self.decision_steps},
             "value": dict(self.config),
         }
+
+
+def corrected_shares(
+    defn: games.GameDefinition,
+    params: dict[str, Any],
+    history: list[int],
+    config: dict[str, Any],
+    seed: int,
+) -> dict[str, Any]:
+    """AIVAT on the first-place share scale for a finished game, replayed from its actions.
+
+    Only chance steps are corrected (the decisions carry no reported policy here): that is
+    every correction the strength benchmark's pairings allow, since ISMCTS's moves are the
+    skill measured and the heuristic's reported policy is a point mass (correction 0). The
+    result is ``LuckRecorder.result`` over the seats' first-place shares.
+    """
+    recorder = LuckRecorder(defn, params, config, seed, scale="share")
+    engine = defn.new_engine(params)
+    for index, action in enumerate(history):
+        if engine.current_player() == CHANCE:
+            recorder.on_step(engine, Step(index, CHANCE, action))
+        engine.apply(action)
+    if not engine.is_terminal():
+        raise ValueError("the history does not reach the end of the game")
+    return recorder.result(win_shares(engine.returns()))

@@ -74,3 +74,68 @@ def test_the_command_writes_its_table_and_command_into_the_docs(tmp_path):
     assert "--docs-section t" in text.split("<!-- bench-strength t -->")[1]
     bad = CliRunner().invoke(main, ["bench", "strength", "--budget", "soon"])
     assert bad.exit_code != 0 and "a budget is" in bad.output
+
+
+def test_a_stopped_run_resumes_from_its_games_file_without_replaying(tmp_path, monkeypatch):
+    kwargs = dict(
+        games_per_pairing=4,
+        pairings=("ismcts-vs-heuristic",),
+        players=[2],
+        budgets=[{"simulations": 4}],
+        seed=5,
+    )
+    first_half = strength.run(
+        ["gallery_rush"], **{**kwargs, "games_per_pairing": 2}, games_file=tmp_path / "g.jsonl"
+    )
+    assert len((tmp_path / "g.jsonl").read_text().splitlines()) == 2
+    full = strength.run(["gallery_rush"], **kwargs, games_file=tmp_path / "g.jsonl")
+    fresh = strength.run(["gallery_rush"], **kwargs)
+    for key in ("games", "score", "ci95", "wins"):
+        assert full["rows"][0][key] == fresh["rows"][0][key]
+    assert first_half["rows"][0]["games"] == 2
+
+    def no_play(*args, **kw):
+        raise AssertionError("a stored game was played again")
+
+    monkeypatch.setattr(strength, "play_one", no_play)
+    again = strength.run(["gallery_rush"], **kwargs, games_file=tmp_path / "g.jsonl")
+    assert again["rows"][0]["score"] == full["rows"][0]["score"]
+
+
+def test_luck_corrected_rows_keep_the_raw_score_and_add_the_corrected_one(tmp_path):
+    kwargs = {
+        "games_per_pairing": 6,
+        "pairings": ("ismcts-vs-random",),
+        "players": [2, 3],
+        "budgets": [{"simulations": 2}],
+        "seed": 2,
+        "luck_corrected": True,
+        "games_file": tmp_path / "g.jsonl",
+    }
+    report = strength.run(["gallery_rush"], **kwargs)
+    rows = report["rows"]
+    for r in rows:
+        low, high = r["corrected_ci95"]
+        assert low <= r["corrected_score"] <= high
+        assert r["se_ratio"] is None or r["se_ratio"] >= 0  # None: raw deal means all equal
+        assert r["luck_value"]["value"] == "rollout"
+    assert any(r["se_ratio"] is not None for r in rows)
+    # Stored games get their correction once: a rerun reads it back unchanged.
+    again = strength.run(["gallery_rush"], **kwargs)
+    assert [r["corrected_score"] for r in again["rows"]] == [r["corrected_score"] for r in rows]
+    table = strength.markdown(report, "cmd").splitlines()
+    assert "luck-corrected" in table[2]
+    assert all(line.count("|") == table[2].count("|") for line in table[2:])
+    # Modern Art's value estimate is its heuristic evaluation: its rows stay raw.
+    ma = strength.run(
+        ["modern_art"], **{**kwargs, "pairings": ("heuristic-vs-random",), "players": [3],
+                           "games_per_pairing": 3, "budgets": [{"simulations": 1}]}
+    )  # fmt: skip
+    assert "corrected_score" not in ma["rows"][0]
+
+
+def test_luck_corrected_needs_a_game_with_a_rollout_estimate():
+    result = CliRunner().invoke(
+        main, ["bench", "strength", "--game", "modern_art", "--luck-corrected", "--games", "1"]
+    )
+    assert result.exit_code != 0 and "no luck-corrected share for modern_art" in result.output

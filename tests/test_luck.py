@@ -216,3 +216,30 @@ def test_every_game_of_a_deal_gets_the_same_chance_outcomes_whatever_is_played(g
         outcomes.append(seen)
     assert outcomes[0], "the game had no chance steps"
     assert outcomes[1] == outcomes[0] and outcomes[2] == outcomes[0]
+
+
+def test_corrected_first_place_shares_still_share_one_first_place():
+    """On the share scale every value sums to one over the seats, so the corrections cancel:
+    the corrected shares of a game still sum to one, and a replay gives the same figures."""
+    from evaluation.luck import corrected_shares, luck_config
+
+    defn = games.definition("gallery_rush")
+    params = defn.validate_params({"players": 3})
+    engine = defn.new_engine(params)
+    history: list[int] = []
+    rng = random.Random(4)
+    while not engine.is_terminal():
+        if engine.current_player() == CHANCE:
+            action = engine.sample_chance(rng)
+        else:
+            legal = engine.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+        history.append(action)
+        engine.apply(action)
+    config = {**luck_config("gallery_rush"), "rollouts": 8}
+    out = corrected_shares(defn, params, history, config, seed=3)
+    assert out["steps"]["chance"] > 0
+    assert sum(out["corrected"]) == pytest.approx(1.0)
+    assert out == corrected_shares(defn, params, history, config, seed=3)
+    with pytest.raises(ValueError, match="does not reach the end"):
+        corrected_shares(defn, params, history[:-1], config, seed=3)
