@@ -58,7 +58,7 @@ ISMCTS_DEFAULTS = {
     "belief_effective": 0.25,
     "selection": "uct",
     "hidden_moves": "tree",
-    "prior_weight": 0.0,
+    "prior_weight": -1.0,
     "rollout_opponents": 0,
     "opponent_moves": "search",
 }

@@ -176,6 +176,22 @@ def test_the_default_cut_off_is_per_game_and_legacy_plays_to_the_end():
     assert resolve_rollout("auto", default, None) == ("random", -1)
 
 
+def test_the_default_prior_is_per_game_and_an_explicit_weight_wins():
+    from bots.ismcts import LEGACY_OPTIONS, SEARCH_PRIORS
+
+    defn, params, infoset = _first_placement_of_four_player_detective_eye()
+    budget = Budget(simulations=60)
+    default = make_bot("ismcts").hint(defn, params, infoset, budget, seed=3)
+    weight = SEARCH_PRIORS["detective_eye"]
+    explicit = make_bot({"name": "ismcts", "options": {"prior_weight": weight}})
+    same = explicit.hint(defn, params, infoset, budget, seed=3)
+    assert [(s.action, s.visits) for s in default.policy] == [
+        (s.action, s.visits) for s in same.policy
+    ]
+    assert LEGACY_OPTIONS["prior_weight"] == 0.0  # a322b0d had no prior
+    assert "finger_auction" not in SEARCH_PRIORS  # a prior made it more exploitable there
+
+
 def _first_placement_of_four_player_detective_eye():
     defn = games.definition("detective_eye")
     params = defn.validate_params({"players": 4})
