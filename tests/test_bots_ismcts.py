@@ -66,11 +66,11 @@ def test_the_reported_policy_never_changes_the_move(name):
             assert hint.action == played.action, rule
             seen = [(s.action, s.visits, s.value) for s in hint.policy]
             assert seen == [(s.action, s.visits, s.value) for s in played.policy], rule
-            probs = {s.action: s.probability for s in hint.policy}
-            assert set(probs) <= set(engine.legal_actions())
-            assert min(probs.values()) >= 0.0 and sum(probs.values()) == pytest.approx(1.0)
-            assert probs[hint.action] > 0.0, rule
-            assert all(probs[s.action] == 0.0 for s in hint.policy if not s.visits), rule
+            probs = [s.probability for s in hint.policy]
+            assert {s.action for s in hint.policy} <= set(engine.legal_actions())
+            assert min(probs) >= 0.0 and sum(probs) == pytest.approx(1.0)
+            assert sum(s.probability for s in hint.policy if s.action == hint.action) > 0.0
+            assert all(s.probability == 0.0 for s in hint.policy if s.visits == 0), rule
 
 
 def _root(counts, means, greedy=None, low=-1.0, high=1.0) -> SearchResult:
