@@ -32,7 +32,8 @@ Returns are scaled by their range, so ``exploration`` is the UCB constant for re
 [0, 1]: the range of the returns seen so far in the search, within the game's declared utility
 range (the declared range alone would over-explore games paid in money, whose declared maximum
 is far above any real outcome). The final move is the most visited root action (ties by mean
-value) and the hint's policy is the root's visit distribution.
+value); the hint's policy is the root's visit distribution in the paper (``final_policy:
+visits``), without the visits of significantly worse actions by default (below).
 
 Large bid ranges use the game's action abstraction (``GameKnowledge.candidates``): a node
 considers only candidate bids (for example around the value estimate and the current price,
@@ -67,6 +68,11 @@ and reproduces the ``ismcts`` of commit a322b0d):
 * **Opponents by the model** (``opponent_moves: heuristic``): the other seats' decisions in
   the tree are the heuristic model's best moves (the beliefs' cached ``HeuristicModel``)
   instead of bandits in their own nodes: the search becomes a best response to the model.
+
+* **Final policy** (``final_policy: significant``): the hint reports the visits of the root
+  actions whose mean is not significantly below the played move's, the mean strategy without
+  the exploration samples (Lisý, Kovařík, Lanctot and Bošanský 2013; ``final_weights``). The
+  search and the move are the same under every rule.
 
 docs/bots.md gives what each piece measured.
 """
