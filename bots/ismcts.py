@@ -32,7 +32,8 @@ Returns are scaled by their range, so ``exploration`` is the UCB constant for re
 [0, 1]: the range of the returns seen so far in the search, within the game's declared utility
 range (the declared range alone would over-explore games paid in money, whose declared maximum
 is far above any real outcome). The final move is the most visited root action (ties by mean
-value) and the hint's policy is the root's visit distribution.
+value); the hint's policy is the root's visit distribution in the paper (``final_policy:
+visits``), without the visits of significantly worse actions by default (below).
 
 Large bid ranges use the game's action abstraction (``GameKnowledge.candidates``): a node
 considers only candidate bids (for example around the value estimate and the current price,
@@ -67,6 +68,11 @@ and reproduces the ``ismcts`` of commit a322b0d):
 * **Opponents by the model** (``opponent_moves: heuristic``): the other seats' decisions in
   the tree are the heuristic model's best moves (the beliefs' cached ``HeuristicModel``)
   instead of bandits in their own nodes: the search becomes a best response to the model.
+
+* **Final policy** (``final_policy: significant``): the hint reports the visits of the root
+  actions whose mean is not significantly below the played move's, the mean strategy without
+  the exploration samples (Lisý, Kovařík, Lanctot and Bošanský 2013; ``final_weights``). The
+  search and the move are the same under every rule.
 
 docs/bots.md gives what each piece measured.
 """
@@ -106,6 +112,7 @@ from games.core.engine import CHANCE, TERMINAL, Engine
 from games.core.params import ParamSpec
 
 ROLLOUT_POLICIES = ("auto", "random", "heuristic")
+FINAL_POLICIES = ("significant", "visits", "p_value", "greedy")  # ``final_weights``
 
 # The option set that reproduces the ``ismcts`` of commit a322b0d (single-observer ISMCTS,
 # uniform worlds with the heuristic's commit prior, UCB1, no prior, unseen moves sampled with
@@ -123,6 +130,7 @@ LEGACY_OPTIONS: dict[str, object] = {
     "prior_weight": 0.0,
     "rollout_opponents": 0,
     "opponent_moves": "search",
+    "final_policy": "visits",
 }
 
 
@@ -177,6 +185,12 @@ class SearchResult:
     worlds: int
     nodes: int
     effective_worlds: float | None = None  # Kish's effective size of the belief weights
+    # The lowest and highest return of any seat seen in the search (game units).
+    low: float = 0.0
+    high: float = 0.0
+    # Per root action: the UCB1 selections at the root that were also its greedy choice (the
+    # highest mean at that moment), i.e. the visits without the exploration samples.
+    greedy: list[int] | None = None
 
 
 # Smooth UCT's mixing schedule (Heinrich and Silver 2015, section 4): at a node visited N
@@ -293,6 +307,8 @@ def search(
     sqrt, log = math.sqrt, math.log
 
     table: dict[object, _Node] = {}
+    root_node: _Node | None = None
+    greedy: list[int] = []
     iteration = 0
     # At least one iteration, so even a budget spent on sampling the first world answers.
     while not iteration or clock.running():
@@ -330,6 +346,8 @@ def search(
                 rng.shuffle(acts)
                 node = _Node(acts) if rate is None else _biased_node(acts, rate(engine))
                 table[key] = node
+                if key == root_key:
+                    root_node, greedy = node, [0] * len(acts)
             if node.tried < len(node.actions):
                 i = node.tried
                 node.tried = i + 1
@@ -365,6 +383,8 @@ def search(
                         score = totals[j] / n + k / sqrt(n) + bias_scale * bias[j] / (n + 1)
                         if score > best:
                             best, i = score, j
+                if node is root_node:
+                    _count_greedy(greedy, counts, totals, i)
             path.append((node, i, player))
             engine.apply(node.actions[i])
 
@@ -401,7 +421,19 @@ def search(
         worlds=len(pool),
         nodes=len(table),
         effective_worlds=effective,
+        low=lo if hi >= lo else 0.0,
+        high=hi if hi >= lo else 0.0,
+        greedy=list(greedy),
     )
+
+
+def _count_greedy(greedy: list[int], counts: list[int], totals: list[float], picked: int) -> None:
+    """Counts a root selection ``picked`` as exploitation when no action's mean is higher."""
+    mean = totals[picked] / counts[picked]
+    for j in range(len(counts)):
+        if totals[j] / counts[j] > mean:
+            return
+    greedy[picked] += 1
 
 
 def _belief_pool(
@@ -660,6 +692,16 @@ class IsmctsBot(Bot):
             min=0,
             max=1_000_000,
         ),
+        ParamSpec(
+            "final_policy",
+            "significant",
+            "the mixed policy the hint reports (the move played is the most visited under "
+            "every rule): 'significant' (the visits of the actions whose mean is not "
+            "significantly below the played one's), 'visits' (the root's visit distribution, "
+            "as before), 'p_value' (visits weighted by the p-value of that test) or 'greedy' "
+            "(only the root's UCB1 selections that were also its greedy choice)",
+            choices=FINAL_POLICIES,
+        ),
         FloatSpec(
             "prior_weight",
             -1.0,
@@ -717,7 +759,7 @@ class IsmctsBot(Bot):
             if cfg["opponent_moves"] == "heuristic" and has_rating(knowledge)
             else None,
         )
-        return hint_from_result(result)
+        return hint_from_result(result, cfg["final_policy"])
 
     def opponent_model(
         self, knowledge: GameKnowledge | None, worlds: Worlds | None = None
@@ -765,18 +807,20 @@ def resolve_rollout(rollout: str, depth: int, knowledge: GameKnowledge | None) -
     return rollout, depth
 
 
-def hint_from_result(result: SearchResult) -> Hint:
-    """The most visited action (ties: higher mean), and the visit distribution as policy."""
-    total = sum(result.counts)
+def hint_from_result(result: SearchResult, final_policy: str = "visits") -> Hint:
+    """The most visited action (ties: higher mean), and the policy ``final_policy`` reports
+    (``final_weights``); each action's visits and mean value are reported alongside."""
     order = sorted(
         range(len(result.actions)),
         key=lambda i: (-result.counts[i], -result.means[i], result.actions[i]),
     )
     best = order[0]
+    weights = final_weights(result, best, final_policy)
+    total = sum(weights)
     policy = [
         ActionStat(
             result.actions[i],
-            result.counts[i] / total,
+            weights[i] / total,
             visits=result.counts[i],
             value=round(result.means[i], 6) if result.counts[i] else None,
         )
@@ -801,3 +845,54 @@ def hint_from_result(result: SearchResult) -> Hint:
             "simulations_per_s": round(result.iterations / seconds, 1) if seconds else None,
         },
     )
+
+
+# The normal quantile of ``final_policy: significant``: an action is dropped when its mean is
+# below the played action's by more than this many standard errors.
+SIGNIFICANCE_Z = 1.96
+
+
+def final_weights(result: SearchResult, best: int, final_policy: str) -> list[float]:
+    """Unnormalised weights of the hint's mixed policy over ``result.actions``. The search is
+    the same for every rule and the move played (``best``, the most visited) always keeps a
+    positive weight; an action never visited gets none.
+
+    * ``visits``: the root's visit distribution (the ISMCTS of a322b0d).
+    * ``p_value``: each action's visits times the two-sided p-value of "its mean equals the
+      played action's" (1 when its mean is at least as high), by the normal approximation
+      with each variance bounded from the range of returns seen (Bhatia-Davis inequality:
+      at most (M - mu)(mu - m)). UCB1 keeps visiting an action its statistics already rule out
+      for exploration's sake only (``c * sqrt(ln N / n)``); V. Lisý, V. Kovařík, M. Lanctot
+      and B. Bošanský ("Convergence of Monte Carlo Tree Search in Simultaneous Move Games",
+      NeurIPS 2013) take the mean strategy of the selection *with the exploration samples
+      removed*, and this removes the visits in proportion to the evidence that they were
+      exploration, without a threshold.
+    * ``significant``: the same test as a threshold: the visits of the actions whose mean is
+      not below the played action's by more than ``SIGNIFICANCE_Z`` standard errors.
+    * ``greedy``: only the root's UCB1 selections that were also its greedy choice (no
+      action's mean higher), the literal "exploration samples removed": the average of the
+      search's best responses to its own estimates, as in fictitious play. Visits when the
+      played action has no such selection.
+    """
+    counts = result.counts
+    visits = [float(n) for n in counts]
+    if final_policy == "greedy":
+        greedy = result.greedy
+        return visits if greedy is None or greedy[best] <= 0 else [float(g) for g in greedy]
+    if final_policy not in ("p_value", "significant") or result.high <= result.low:
+        return visits  # no spread in the returns: no evidence against any action
+    lo, hi, means = result.low, result.high, result.means
+    top = means[best]
+    top_var = (hi - top) * (top - lo) / counts[best]
+    weights = []
+    for i, n in enumerate(counts):
+        gap = top - means[i]
+        if i == best or n == 0 or gap <= 0.0:
+            weights.append(float(n))
+            continue
+        se = math.sqrt(max(0.0, (hi - means[i]) * (means[i] - lo) / n + top_var))
+        if final_policy == "significant":
+            weights.append(float(n) if gap <= SIGNIFICANCE_Z * se else 0.0)
+        else:
+            weights.append(n * math.erfc(gap / (se * math.sqrt(2.0))) if se > 0 else 0.0)
+    return weights

@@ -311,7 +311,14 @@ def tempered(hint: Hint, preset: Preset, rng: random.Random) -> Hint:
             else [1.0] * len(rated)
         )
     else:
-        weights = [s.probability ** (1.0 / t) if s.probability > 0 else 0.0 for s in hint.policy]
+        # ISMCTS: its visit shares (whatever mixed policy its ``final_policy`` reports), so the
+        # draw is the one documented above; bots without visits: their reported policy.
+        visits = [s.visits for s in hint.policy]
+        if all(v is not None for v in visits) and sum(visits):
+            shares = [v / sum(visits) for v in visits]
+        else:
+            shares = [s.probability for s in hint.policy]
+        weights = [p ** (1.0 / t) if p > 0 else 0.0 for p in shares]
     total = math.fsum(weights)
     probs = [w / total for w in weights]
     u = rng.random()

@@ -61,6 +61,7 @@ ISMCTS_DEFAULTS = {
     "prior_weight": -1.0,
     "rollout_opponents": 0,
     "opponent_moves": "search",
+    "final_policy": "significant",
 }
 
 

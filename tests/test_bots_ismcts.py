@@ -15,6 +15,7 @@ import pytest
 import games
 from bots import Budget, make_bot
 from bots.heuristics import knowledge_for
+from bots.ismcts import FINAL_POLICIES, SearchResult, final_weights, hint_from_result
 from games.core.infoset import build_infoset
 from tests.test_bots import GAMES, decision_states
 
@@ -25,7 +26,7 @@ JACK, KING = 0, 2
 @pytest.mark.parametrize("name", GAMES)
 def test_moves_are_legal_and_the_policy_comes_from_visits(name):
     defn, params, states = decision_states(name, seed=11, count=6)
-    bot = make_bot("ismcts")
+    bot = make_bot({"name": "ismcts", "options": {"final_policy": "visits"}})
     knowledge = knowledge_for(name)
     for i, engine in enumerate(states):
         seat = engine.current_player()
@@ -43,6 +44,74 @@ def test_moves_are_legal_and_the_policy_comes_from_visits(name):
         assert visits[hint.action] == max(visits.values())
         for s in hint.policy:
             assert s.probability == pytest.approx(s.visits / 40)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_reported_policy_never_changes_the_move(name):
+    """Every ``final_policy`` reports on the same search: the same move, visits and values for
+    the same seed; the policy is a distribution over the considered moves, with positive
+    weight on the move played and none on a move the search never tried."""
+    defn, params, states = decision_states(name, seed=21, count=4)
+    rules = {
+        r: make_bot({"name": "ismcts", "options": {"final_policy": r}}) for r in FINAL_POLICIES
+    }
+    for i, engine in enumerate(states):
+        infoset = build_infoset(defn, params, engine, engine.current_player())
+        hints = {
+            r: bot.hint(defn, params, infoset, Budget(simulations=60), seed=i)
+            for r, bot in rules.items()
+        }
+        played = hints["visits"]
+        for rule, hint in hints.items():
+            assert hint.action == played.action, rule
+            seen = [(s.action, s.visits, s.value) for s in hint.policy]
+            assert seen == [(s.action, s.visits, s.value) for s in played.policy], rule
+            probs = [s.probability for s in hint.policy]
+            assert {s.action for s in hint.policy} <= set(engine.legal_actions())
+            assert min(probs) >= 0.0 and sum(probs) == pytest.approx(1.0)
+            assert sum(s.probability for s in hint.policy if s.action == hint.action) > 0.0
+            assert all(s.probability == 0.0 for s in hint.policy if s.visits == 0), rule
+
+
+def _root(counts, means, greedy=None, low=-1.0, high=1.0) -> SearchResult:
+    return SearchResult(
+        actions=[10 + i for i in range(len(counts))],
+        counts=counts,
+        means=means,
+        iterations=sum(counts),
+        elapsed_ms=1.0,
+        stopped_by="simulations",
+        worlds=1,
+        nodes=1,
+        low=low,
+        high=high,
+        greedy=greedy,
+    )
+
+
+def test_significant_drops_only_the_moves_the_statistics_rule_out():
+    # 50 visits at -0.5 against 400 at 0.5 (returns in [-1, 1]): 7.7 standard errors below
+    # the played move; 100 at 0.45 is 0.5 standard errors below, kept.
+    root = _root([400, 100, 50], [0.5, 0.45, -0.5])
+    assert final_weights(root, 0, "significant") == [400.0, 100.0, 0.0]
+    hint = hint_from_result(root, "significant")
+    assert hint.action == 10
+    assert [s.probability for s in hint.policy] == pytest.approx([0.8, 0.2, 0.0])
+    assert [s.visits for s in hint.policy] == [400, 100, 50]  # still reported
+    # The p-value weights: 0.5 standard errors below keeps most of its visits, 7.7 none.
+    weighted = final_weights(root, 0, "p_value")
+    assert weighted[0] == 400.0 and 50.0 < weighted[1] < 70.0 and weighted[2] < 1e-9
+    # Returns that never spread carry no evidence: the visits.
+    flat = _root([400, 100, 50], [0.0, 0.0, 0.0], low=0.0, high=0.0)
+    assert final_weights(flat, 0, "significant") == [400.0, 100.0, 50.0]
+    assert final_weights(root, 0, "visits") == [400.0, 100.0, 50.0]
+
+
+def test_greedy_counts_the_exploitation_samples_and_falls_back_to_visits():
+    root = _root([400, 100, 50], [0.5, 0.45, -0.5], greedy=[300, 40, 0])
+    assert final_weights(root, 0, "greedy") == [300.0, 40.0, 0.0]
+    never = _root([400, 100, 50], [0.5, 0.45, -0.5], greedy=[0, 40, 0])
+    assert final_weights(never, 0, "greedy") == [400.0, 100.0, 50.0]
 
 
 @pytest.mark.parametrize("name", GAMES)
