@@ -59,7 +59,8 @@ and reproduces the ``ismcts`` of commit a322b0d):
 * **Progressive bias** (``prior_weight``): a bonus ``w * H(a) / (n(a) + 1)`` toward the
   heuristic's best actions, which are also tried first (G. Chaslot, M. Winands, H. J. van den
   Herik, J. Uiterwijk and B. Bouzy, "Progressive Strategies for Monte-Carlo Tree Search", New
-  Mathematics and Natural Computation 4(3), 2008).
+  Mathematics and Natural Computation 4(3), 2008). On by default where measured to help
+  (``SEARCH_PRIORS``: Detective Eye).
 * **Heuristic opponents in rollouts** (``rollout_opponents``): the other seats' first
   decisions of each rollout by the heuristic bot's rated move.
 * **Per-game cut-offs** (``rollout_depth: -2``, the default): ``SEARCH_CUTOFFS`` cuts
