@@ -106,9 +106,7 @@ def _uniform(engine: Engine, rng: random.Random) -> int:
 class ValueEstimate:
     """``V(engine)``: every seat's estimated return, fixed before any game is looked at."""
 
-    def __init__(
-        self, game: str, config: dict[str, Any], seed: int, scale: str = "return"
-    ) -> None:
+    def __init__(self, game: str, config: dict[str, Any], seed: int, scale: str = "return") -> None:
         if scale not in SCALES:
             raise InvalidLuckConfig(f"unknown scale {scale!r}; known: {list(SCALES)}")
         if scale == "share" and config["value"] != "rollout":
