@@ -343,10 +343,9 @@ def bench_strength(
             raise click.BadParameter(f"expected GAME=N, got {item!r}", param_hint="--min-games")
         least[name] = int(count)
     if luck_corrected:
-        unsupported = [
-            n for n in names or sorted(games.DEFINITIONS) if not bench_mod.luck_supported(n)
-        ]
-        if unsupported and len(unsupported) == len(names or games.DEFINITIONS):
+        chosen = list(names) or sorted(games.DEFINITIONS)
+        unsupported = [n for n in chosen if not bench_mod.luck_supported(n)]
+        if len(unsupported) == len(chosen):
             raise click.BadParameter(
                 f"no luck-corrected share for {', '.join(unsupported)} (its value estimate is "
                 "not a rollout)",

@@ -483,13 +483,11 @@ def _luck_stats(results: list[dict[str, Any]], n: int) -> dict[str, Any]:
     independent); ``games_ratio`` is the share of games the corrected score needs."""
     from evaluation.tournament.stats import mean_ci
 
-    raw = [
-        statistics.fmean(r["score"] for r in results[i : i + n]) for i in range(0, len(results), n)
-    ]
-    cor = [
-        statistics.fmean(r["luck"]["corrected"] for r in results[i : i + n])
-        for i in range(0, len(results), n)
-    ]
+    def deal_means(values: list[float]) -> list[float]:  # jobs are deal-major, n seats each
+        return [statistics.fmean(values[i : i + n]) for i in range(0, len(values), n)]
+
+    raw = deal_means([r["score"] for r in results])
+    cor = deal_means([r["luck"]["corrected"] for r in results])
     mean, ci = mean_ci(cor)
     ratio = None
     if len(raw) > 1 and statistics.stdev(raw) > 0:
