@@ -235,9 +235,7 @@ class HeuristicModel:
         if got is None:
             if len(self.cache) >= CACHE_LIMIT:
                 self.cache.clear()
-            rated = self.knowledge.rate(engine)
-            top = max(score for _, score in rated)
-            got = frozenset(a for a, score in rated if score >= top - 1e-9)
+            got = self.knowledge.best_rated(engine)
             self.cache[key] = got
         return got
 

@@ -271,13 +271,9 @@ def search(
             epsilon,
             belief_effective,
         )
-        if len(pool) >= MIN_BELIEF_POOL:
-            pool_size = len(pool)
-        else:
-            # The time ran out before a pool worth weighing was drawn (a short budget on a
-            # busy machine): keep what was drawn and go on drawing uniform worlds lazily.
-            pool_size = max(pool_size, len(pool))
-            weighted, effective = None, None
+        # Unweighted (no pool worth weighing fits in the time: a short budget, a long
+        # history, a busy machine): keep the worlds drawn and go on drawing uniform ones.
+        pool_size = len(pool) if weighted is not None else max(pool_size, len(pool))
 
     abstract = knowledge is not None and knowledge.abstracts
     candidates = knowledge.candidates if abstract else None  # type: ignore[union-attr]
@@ -449,23 +445,33 @@ def _belief_pool(
     size: int,
     epsilon: float,
     min_effective: float,
-) -> tuple[list[Engine], list[float], float]:
+) -> tuple[list[Engine], list[float] | None, float | None]:
     """A pool of uniformly sampled worlds, its cumulative Bayes weights (tempered to keep
     ``min_effective`` of the pool) and their effective size (``bots.beliefs``).
 
-    Drawing and weighing stop at a third of a time budget (at least the first world), so
-    the search keeps most of the time.
+    Each world is drawn and weighed in turn, and both stop at a third of a time budget, so
+    the search keeps most of the time. When the worlds so far say that not even
+    ``MIN_BELIEF_POOL`` of them fit in that third (a weight replays the whole history
+    through the opponent model, about 30 ms late in a Modern Art game), weighing stops at
+    once and the worlds drawn come back unweighted (``None``), instead of the time going to
+    weights that are then thrown away. Without a time limit the pool is the same world for
+    world whatever the machine, since weighing draws nothing from ``rng``.
     """
     deadline = started + budget.milliseconds / 3000.0 if budget.milliseconds else math.inf
+    begun = time.perf_counter()
     pool = [first]
-    while len(pool) < size and time.perf_counter() < deadline:
-        pool.append(sample(random.Random(rng.getrandbits(64))))
-    logs: list[float] = []
-    for world in pool:
-        if logs and time.perf_counter() >= deadline:
+    logs = [log_likelihood(fresh, first, seat, probability, epsilon)]
+    while len(pool) < size:
+        now = time.perf_counter()
+        if now >= deadline:
             break
+        if deadline < math.inf and (begun + (now - begun) / len(pool) * MIN_BELIEF_POOL > deadline):
+            return pool, None, None
+        world = sample(random.Random(rng.getrandbits(64)))
+        pool.append(world)
         logs.append(log_likelihood(fresh, world, seat, probability, epsilon))
-    pool = pool[: len(logs)]
+    if len(pool) < MIN_BELIEF_POOL:
+        return pool, None, None
     weights, _ = tempered(logs, min_effective * len(logs))
     return pool, list(accumulate(weights)), round(effective_size(weights), 2)
 

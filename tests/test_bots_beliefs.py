@@ -147,3 +147,44 @@ def test_searching_unseen_moves_makes_finger_auction_less_exploitable():
         report = bot_exploitability("finger_auction", params, bot, Budget(150), 0, tree=tree)
         conv[label] = report["nash_conv"]
     assert conv["tree"] < 0.8 * conv["sample"], conv
+
+
+def _pool_inputs(seed: int = 1):
+    from bots.ismcts import _belief_pool  # the pool on its own, without a search around it
+
+    defn, params, engine = heuristic_position("detective_eye", 4, 50)
+    infoset = build_infoset(defn, params, engine, engine.current_player())
+    rng = random.Random(seed)
+    worlds = Worlds.from_infoset(defn, params, infoset, rng)
+    model = HeuristicModel(knowledge_for("detective_eye"))
+
+    def pool(budget: Budget, probability=model.probability):
+        return _belief_pool(
+            worlds.first, worlds.sample, worlds.fresh, worlds.seat, worlds.started,
+            budget, random.Random(seed), probability, 24, 0.2, 0.25,
+        )  # fmt: skip
+
+    return pool, model
+
+
+def test_a_belief_pool_that_cannot_be_weighed_in_time_keeps_its_worlds_unweighted():
+    """When weighing even a few worlds would overrun a third of a time budget, the pool stops
+    weighing at once and the worlds drawn are kept for the search, unweighted: the time is
+    not spent on weights that are then thrown away."""
+    import time
+
+    pool, model = _pool_inputs()
+
+    def slow(engine, player, action):
+        time.sleep(0.002)
+        return model.probability(engine, player, action)
+
+    worlds, weighted, effective = pool(Budget(milliseconds=30.0), slow)
+    assert weighted is None and effective is None
+    assert 1 <= len(worlds) < 8
+    # With no time limit the same pool is drawn and weighed world for world, however slow
+    # the weighing: it draws nothing from the generator.
+    full, weights, _ = pool(Budget(simulations=100))
+    again, slow_weights, _ = pool(Budget(simulations=100), slow)
+    assert len(full) == 24 and weights == slow_weights
+    assert [w.history for w in full] == [w.history for w in again]

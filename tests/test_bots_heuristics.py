@@ -301,3 +301,15 @@ def test_detective_eye_declares_what_it_placed_and_flips_its_own_cards_first():
         engine.apply(engine.pass_action)
     if engine.phase == de.FLIP and engine.player == seat:
         assert best("detective_eye", engine) == engine.flip_action(seat, 0)
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_modern_art_best_rated_is_the_top_of_its_ratings(players):
+    """The opponent model's shortcut names exactly the actions ``rate`` ties at the top, in
+    every phase (it skips rating the other amounts, the point of it)."""
+    knowledge = knowledge_for("modern_art")
+    for engine in _modern_art_states(seed=players, count=200, players=players):
+        rated = knowledge.rate(engine)
+        top = max(score for _, score in rated)
+        expected = {a for a, score in rated if score >= top - 1e-9}
+        assert knowledge.best_rated(engine) == expected, engine.phase

@@ -19,6 +19,9 @@ from typing import Any, ClassVar
 
 from games.core.engine import Engine
 
+# Ratings closer than this to the best count as tied for it.
+TIE = 1e-9
+
 
 class GameKnowledge:
     """Per-game heuristics; subclasses override what they can."""
@@ -51,6 +54,14 @@ class GameKnowledge:
         """The best-rated action; ties broken by ``rng``."""
         return pick_best(self.rate(engine), rng)
 
+    def best_rated(self, engine: Engine) -> frozenset[int]:
+        """The actions ``rate`` ties at the top (what the opponent model plays and weighs
+        worlds by). Games that know their top action without rating the others override it.
+        """
+        rated = self.rate(engine)
+        top = max(score for _, score in rated)
+        return frozenset(a for a, score in rated if score >= top - TIE)
+
     def playout(self, engine: Engine, rng: random.Random) -> int:
         """A cheap sensible move for rollouts; defaults to ``choose``.
 
@@ -77,7 +88,7 @@ class GameKnowledge:
 def pick_best(rated: list[tuple[int, float]], rng: random.Random) -> int:
     """The best-rated action of ``(action, rating)`` pairs; ties broken by ``rng``."""
     best = max(score for _, score in rated)
-    top = [a for a, score in rated if score >= best - 1e-9]
+    top = [a for a, score in rated if score >= best - TIE]
     return top[0] if len(top) == 1 else top[int(rng.random() * len(top))]
 
 

@@ -590,6 +590,14 @@ class ModernArtKnowledge(GameKnowledge):
             return self._rate_offers(engine, seat)
         raise ValueError(f"no decision in phase {phase}")
 
+    def best_rated(self, engine: ModernArtEngine) -> frozenset[int]:  # type: ignore[override]
+        """``rate``'s top without rating the other amounts: in an amount phase the chosen
+        amount is the only action at distance 0 from itself (the candidates are distinct
+        amounts, and ``pass`` counts as the standing high, below every raise)."""
+        if engine.phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE):
+            return frozenset((self.bid(engine),))
+        return super().best_rated(engine)
+
     @staticmethod
     def _distance(engine: ModernArtEngine, action: int, chosen: int) -> int:
         """Money between two amount actions; ``pass`` counts as bidding the standing high."""
