@@ -45,6 +45,13 @@ def test_rows_per_player_count_and_budget_on_the_same_deals():
         assert r["games"] == r["players"] * max(1, -(-2 // r["players"]))  # seats rotated
         assert r["b"] == "ismcts (a322b0d)"
         assert r["ci95"][0] <= r["score"] <= r["ci95"][1]
+        assert r["simulations_per_move_a"] >= 1
+    # A fixed number of simulations is what every move took; a time budget's table says
+    # how many simulations the machine gave it.
+    assert rows[0]["simulations_per_move_a"] == 5.0
+    table = strength.markdown(report, "cmd")
+    assert "| 5 ms (" in table and " sims a move) |" in table
+    assert "| 5 sims |" in table
 
 
 def test_the_docs_section_is_replaced_and_others_are_kept(tmp_path):

@@ -106,22 +106,25 @@ def seats_for(
     raise ValueError(f"unknown pairing {pairing!r}; known: {[*PAIRINGS, *REFERENCE_PAIRINGS]}")
 
 
-def _chooser(seat: Seat, game: pyspiel.Game) -> Callable[[Any, int], int]:
+def _chooser(seat: Seat, game: pyspiel.Game) -> Callable[[Any, int], tuple[int, int | None]]:
+    """The seat's move and the simulations it took (``None`` where the bot does not say:
+    OpenSpiel's ISMCTS)."""
     defn, params = game.definition, game.params
     if seat.spec is None:
         from evaluation.bench.spiel_ismcts import make_spiel_ismcts
 
-        def spiel_choose(engine: Any, seed: int) -> int:
+        def spiel_choose(engine: Any, seed: int) -> tuple[int, int | None]:
             bot = make_spiel_ismcts(game, seed, milliseconds=seat.milliseconds)
-            return int(bot.step(game.state_from_engine(engine)))
+            return int(bot.step(game.state_from_engine(engine))), None
 
         return spiel_choose
     bot = make_bot(seat.spec)
     budget = Budget(seat.simulations, seat.milliseconds)
 
-    def choose(engine: Any, seed: int) -> int:
+    def choose(engine: Any, seed: int) -> tuple[int, int | None]:
         infoset = build_infoset(defn, params, engine, engine.current_player())
-        return bot.hint(defn, params, infoset, budget, seed).action
+        hint = bot.hint(defn, params, infoset, budget, seed)
+        return hint.action, hint.iterations
 
     return choose
 
@@ -146,13 +149,16 @@ def play_one(
     seeds = random.Random(deal_seed * 7919 + 1)
     moves = [0, 0]
     thinking = [0.0, 0.0]
+    simulations: list[int | None] = [0, 0]
 
     def choose(engine: Any, player: int, _: int) -> int:
-        mine = player == a_seat
+        side = 0 if player == a_seat else 1
         started = time.perf_counter()
-        action = (choose_a if mine else choose_b)(engine, seeds.getrandbits(62))
-        thinking[0 if mine else 1] += time.perf_counter() - started
-        moves[0 if mine else 1] += 1
+        action, iterations = (choose_a if side == 0 else choose_b)(engine, seeds.getrandbits(62))
+        thinking[side] += time.perf_counter() - started
+        moves[side] += 1
+        so_far = simulations[side]
+        simulations[side] = None if so_far is None or iterations is None else so_far + iterations
         return action
 
     history: list[int] = []
@@ -168,6 +174,7 @@ def play_one(
         "score": 1.0 / len(winners) if a_seat in winners else 0.0,
         "moves": moves,
         "thinking_s": thinking,
+        "simulations": simulations,
         "history": history,
     }
     if luck:
@@ -435,9 +442,18 @@ def _play_row(
         "ms_per_move_b": round(
             1000 * sum(r["thinking_s"][1] for r in results) / max(1, moves_b), 1
         ),
+        "simulations_per_move_a": _simulations_per_move(results),
         "wall_s": round(time.perf_counter() - started, 1),
         **(_luck_stats(results, n) if luck else {}),
     }
+
+
+def _simulations_per_move(results: list[dict[str, Any]]) -> float | None:
+    """A's mean simulations a move over the games that recorded them (games stored before
+    the count was kept have none): with a time budget, what the machine gave the search."""
+    counted = [r for r in results if (r.get("simulations") or [None])[0] is not None]
+    moves = sum(r["moves"][0] for r in counted)
+    return round(sum(r["simulations"][0] for r in counted) / moves, 1) if moves else None
 
 
 def _results(
@@ -547,7 +563,7 @@ def markdown(report: dict[str, Any], command: str) -> str:
         low, high = r["ci95"]
         line = (
             f"| {GAME_TITLES.get(r['game'], r['game'])} | {r['players']} | "
-            f"{budget_label(r['budget'])} | {r['a']} vs {r['b']} | {r['games']} | "
+            f"{_budget_cell(r)} | {r['a']} vs {r['b']} | {r['games']} | "
             f"{r['score']:.3f} | [{low:.2f}, {high:.2f}] |"
         )
         verdict = _verdict(r["met"], low, r["uniform"])
@@ -561,6 +577,15 @@ def markdown(report: dict[str, Any], command: str) -> str:
             line += " | | |"
         lines.append(f"{line} {r['uniform']:.3f} | {r['target']}: {verdict} |")
     return "\n".join(lines)
+
+
+def _budget_cell(row: dict[str, Any]) -> str:
+    """The budget, and for a time budget the simulations a move it gave when recorded."""
+    label = budget_label(row["budget"])
+    sims = row.get("simulations_per_move_a")
+    if sims is None or row["budget"].get("simulations") is not None:
+        return label
+    return f"{label} ({sims:,.0f} sims a move)"
 
 
 def _verdict(met: bool, low: float, uniform: float) -> str:
