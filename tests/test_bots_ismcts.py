@@ -258,7 +258,12 @@ def test_the_default_prior_is_per_game_and_an_explicit_weight_wins():
         (s.action, s.visits) for s in same.policy
     ]
     assert LEGACY_OPTIONS["prior_weight"] == 0.0  # a322b0d had no prior
-    assert "finger_auction" not in SEARCH_PRIORS  # a prior made it more exploitable there
+    # Per game, where measured; a game without a measured weight searches without a prior.
+    from bots.ismcts import resolve_prior
+
+    assert resolve_prior(-1, "finger_auction") == SEARCH_PRIORS["finger_auction"] > 0
+    assert resolve_prior(-1, "gallery_rush") == 0.0
+    assert resolve_prior(0.25, "gallery_rush") == 0.25
 
 
 def _first_placement_of_four_player_detective_eye():
