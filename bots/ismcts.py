@@ -288,7 +288,7 @@ def search(
     candidates = knowledge.candidates if abstract else None  # type: ignore[union-attr]
     heuristic = knowledge.playout if rollout == "heuristic" else None  # type: ignore[union-attr]
     evaluate = knowledge.evaluate if rollout_depth >= 0 else None  # type: ignore[union-attr]
-    rate = knowledge.rate if prior_weight > 0 and has_rating(knowledge) else None  # type: ignore[union-attr]
+    rated_best = knowledge.best_rated if prior_weight > 0 and has_rating(knowledge) else None  # type: ignore[union-attr]
     # Uniform random rollouts to the end are the engine's own loop when it has one
     # (``random_playout``: the same draws and actions as the loop below, without a list of
     # legal actions and an ``apply`` call per step).
@@ -350,7 +350,7 @@ def search(
                 legal = engine.player_actions() if candidates is None else candidates(engine, None)
                 acts = list(legal)
                 rng.shuffle(acts)
-                node = _Node(acts) if rate is None else _biased_node(acts, rate(engine))
+                node = _Node(acts) if rated_best is None else _biased_node(acts, rated_best(engine))
                 table[key] = node
                 if key == root_key:
                     root_node, greedy = node, [0] * len(acts)
@@ -590,10 +590,8 @@ class _ModelledOpponents:
         return acts[int(rng.random() * len(acts))]
 
 
-def _biased_node(actions: list[int], rated: list[tuple[int, float]]) -> _Node:
+def _biased_node(actions: list[int], best: frozenset[int]) -> _Node:
     """A node whose untried actions start with the heuristic's best, which get the prior."""
-    top = max(score for _, score in rated)
-    best = {a for a, score in rated if score >= top - 1e-9}
     actions.sort(key=lambda a: a not in best)  # stable: the shuffled order otherwise
     share = 1.0 / len(best)
     return _Node(actions, [share if a in best else 0.0 for a in actions])

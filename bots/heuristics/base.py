@@ -58,9 +58,7 @@ class GameKnowledge:
         """The actions ``rate`` ties at the top (what the opponent model plays and weighs
         worlds by). Games that know their top action without rating the others override it.
         """
-        rated = self.rate(engine)
-        top = max(score for _, score in rated)
-        return frozenset(a for a, score in rated if score >= top - TIE)
+        return frozenset(tied_best(self.rate(engine)))
 
     def playout(self, engine: Engine, rng: random.Random) -> int:
         """A cheap sensible move for rollouts; defaults to ``choose``.
@@ -85,10 +83,15 @@ class GameKnowledge:
         return {}
 
 
+def tied_best(rated: list[tuple[int, float]]) -> list[int]:
+    """The actions of ``(action, rating)`` pairs tied (within ``TIE``) for the best rating."""
+    best = max(score for _, score in rated)
+    return [a for a, score in rated if score >= best - TIE]
+
+
 def pick_best(rated: list[tuple[int, float]], rng: random.Random) -> int:
     """The best-rated action of ``(action, rating)`` pairs; ties broken by ``rng``."""
-    best = max(score for _, score in rated)
-    top = [a for a, score in rated if score >= best - TIE]
+    top = tied_best(rated)
     return top[0] if len(top) == 1 else top[int(rng.random() * len(top))]
 
 
