@@ -145,7 +145,7 @@ LEGACY_OPTIONS: dict[str, object] = {
 # cards, forgeries, misses) scores what the round did instead. Against the heuristic in
 # 4-player Detective Eye: 0.600 over 40 games at 300 simulations (to the end: 0.283; cut at
 # 20 decisions: 0.588), 0.700 [0.57, 0.80] over 60 at 1,000 (to the end: 0.167).
-# Modern Art keeps its heuristic's 40: cut after 15 decisions, the search runs 2.5 times the
+# Modern Art keeps its heuristic's 40: cut after 15 decisions, the search runs 2-3 times the
 # simulations in a time budget, but 500 ms was not won that way (docs/bots.md, "Modern Art:
 # shorter rollouts at 500 ms").
 SEARCH_CUTOFFS: dict[str, int] = {"detective_eye": 10}
