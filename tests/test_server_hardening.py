@@ -270,7 +270,9 @@ def test_a_solved_setting_offers_cfr(client):
 
 # --- 16.3: a cap on the bots' thinking per match request --------------------------------------
 def test_the_bots_pause_when_a_request_used_its_thinking_time(tmp_path):
-    app = make_app(tmp_path, search_workers=1, match_request_bot_ms=1.0)
+    # 1 µs: no bot move, however fast the machine, fits in it twice, so every request that
+    # needs more than one bot move pauses (1 ms let three quick random moves all fit in CI).
+    app = make_app(tmp_path, search_workers=1, match_request_bot_ms=0.001)
     try:
         c = app.test_client()
         m = create(c, "gallery_rush", ["human", "random", "random", "random"])
@@ -295,7 +297,7 @@ def test_the_bots_pause_when_a_request_used_its_thinking_time(tmp_path):
             if r.json["status"] == "bots_to_move":
                 assert "thinking" in r.json["warning"]
                 paused += 1
-        assert paused > 0  # three bots in a row never all move in one 1 ms request
+        assert paused > 0  # three bots in a row never all move in one 1 µs request
     finally:
         close_app(app)
 
