@@ -54,6 +54,7 @@ import pyspiel
 import games
 from bots import Budget, make_bot
 from bots.ismcts import LEGACY_OPTIONS
+from evaluation.tournament.stats import win_shares
 from games.core.episode import Step, play_episode, sampled_chance
 from games.core.infoset import build_infoset
 from games.core.seeds import derive_seed
@@ -143,7 +144,6 @@ def play_one(
     With ``luck``, also A's luck-corrected share (``luck_share``).
     """
     game = pyspiel.load_game(name, params)
-    n = game.num_players()
     choose_a, choose_b = _chooser(a, game), _chooser(b, game)
     engine = game.definition.new_engine(game.params)
     seeds = random.Random(deal_seed * 7919 + 1)
@@ -167,11 +167,8 @@ def play_one(
         history.append(step.action)
 
     play_episode(engine, choose, sampled_chance(random.Random(deal_seed)), record)
-    returns = engine.returns()
-    best = max(returns)
-    winners = [s for s in range(n) if returns[s] == best]
     result = {
-        "score": 1.0 / len(winners) if a_seat in winners else 0.0,
+        "score": win_shares(engine.returns())[a_seat],
         "moves": moves,
         "thinking_s": thinking,
         "simulations": simulations,
