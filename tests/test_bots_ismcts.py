@@ -262,8 +262,8 @@ def test_the_default_prior_is_per_game_and_an_explicit_weight_wins():
     from bots.ismcts import resolve_prior
 
     assert resolve_prior(-1, "finger_auction") == SEARCH_PRIORS["finger_auction"] > 0
-    assert resolve_prior(-1, "gallery_rush") == 0.0
-    assert resolve_prior(0.25, "gallery_rush") == 0.25
+    assert resolve_prior(-1, "modern_art") == 0.0
+    assert resolve_prior(0.25, "modern_art") == 0.25
 
 
 def _first_placement_of_four_player_detective_eye():
