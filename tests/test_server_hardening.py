@@ -17,6 +17,7 @@ import pytest
 import games
 from server import close_app
 from tests.server_support import infoset_at, make_app, shared_app
+from tests.support import FakeTime
 
 
 @pytest.fixture(scope="module")
@@ -303,20 +304,6 @@ def test_the_bots_pause_when_a_request_used_its_thinking_time(tmp_path):
 
 
 # --- 16.11: storage bounds -------------------------------------------------------------------
-class _Later:
-    """The ``time`` module, ``seconds`` later by its wall clock (``time.time``) only: what the
-    match store and service read to expire idle matches."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-
-    def time(self) -> float:
-        return time.time() + self.seconds
-
-    def __getattr__(self, name: str):
-        return getattr(time, name)
-
-
 def test_matches_expire_count_against_a_quota_and_can_be_deleted(tmp_path, monkeypatch):
     app = make_app(tmp_path, search_workers=1, match_quota_per_client=2)
     try:
@@ -341,8 +328,9 @@ def test_matches_expire_count_against_a_quota_and_can_be_deleted(tmp_path, monke
         c = app.test_client()
         m = create(c, "gallery_rush", ["human", "random"])
         assert c.get(f"/v1/matches/{m['match_id']}").status_code == 200
-        for module in ("server.matches", "server.store"):
-            monkeypatch.setattr(f"{module}.time", _Later(7200.0))
+        later = FakeTime(time=lambda: time.time() + 7200.0)
+        for module in ("server.matches", "server.store"):  # what expires idle matches
+            monkeypatch.setattr(f"{module}.time", later)
         r = c.get(f"/v1/matches/{m['match_id']}")
         assert r.status_code == 404 and "expire" in r.json["message"]
         app.extensions["atelier.matches"]._last_purge = 0.0
