@@ -189,9 +189,11 @@ def run_threads(count: int, target) -> None:
     assert not any(t.is_alive() for t in threads)
 
 
-def test_concurrent_instances_cannot_overspend_a_rate_bucket(redis_url, prefix):
+def test_concurrent_instances_cannot_overspend_a_rate_bucket(redis_url, prefix, monkeypatch):
     # Two instances (own connections) and 12 threads race for 40 tokens; the refill (1 a
-    # minute) adds less than one token during the test.
+    # minute) adds less than one token during the test. Tokens an instance holds stay good
+    # for the whole test (a minute, not 1 s), so that a slow machine loses none to expiry.
+    monkeypatch.setattr(RedisAccessControl, "HOLD_S", 60.0)
     limiters = [
         RedisAccessControl(SharedRedis(redis_url, prefix), (), per_minute=1, burst=40)
         for _ in range(2)
@@ -542,11 +544,14 @@ def test_the_fleet_bench_shares_its_cache_and_cleans_up(redis_url):
 
 
 def test_an_instance_takes_tokens_in_batches_and_the_fleet_still_never_overspends(
-    redis_url, prefix
+    redis_url, prefix, monkeypatch
 ):
     """Cached hints would pay a Redis round trip each for the rate limit; an instance takes a
     tenth of the burst at once instead. Those tokens leave the shared bucket when taken, so
     what one instance holds the other cannot spend, and the total stays the burst."""
+    # a holds its tokens for a minute here, not 1 s: they must still be good after b's 90
+    # charges however slow the machine (the expiry itself is not this test's subject).
+    monkeypatch.setattr(RedisAccessControl, "HOLD_S", 60.0)
     a, b = (
         RedisAccessControl(SharedRedis(redis_url, prefix), (), per_minute=1, burst=100)
         for _ in range(2)
