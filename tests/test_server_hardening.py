@@ -322,7 +322,7 @@ def test_matches_expire_count_against_a_quota_and_can_be_deleted(tmp_path, monke
         close_app(app)
     # An hour of idle time allowed, then the clock the service reads moves on by two: no
     # machine is slow enough to let the first read expire, and none has to sleep for the
-    # second (with a 50 ms expiry, a loaded machine expired the match before its first read).
+    # second (with a 50 ms expiry, a loaded machine could expire it before its first read).
     app = make_app(tmp_path / "idle", search_workers=1, match_idle_expiry_s=3600)
     try:
         c = app.test_client()
