@@ -1,9 +1,11 @@
-"""Helpers shared by the test modules: random playthroughs on engines and pyspiel states."""
+"""Helpers shared by the test modules: random playthroughs on engines and pyspiel states, and
+a stand-in ``time`` module for tests of deadlines and expiry."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pyspiel
@@ -78,3 +80,17 @@ def play_states(game: pyspiel.Game, seed: int) -> Iterator[pyspiel.State]:
             state = state.child(rng.choices(outcomes, probs)[0])
         else:
             state = state.child(rng.choice(state.legal_actions()))
+
+
+class FakeTime:
+    """Stands in for the ``time`` module of a module under test
+    (``monkeypatch.setattr("pkg.mod.time", FakeTime(perf_counter=...))``): the clocks given
+    replace the real ones, everything else is the real module. A test of a deadline or an
+    expiry then depends on the clock it sets, not on how fast or loaded the machine is."""
+
+    def __init__(self, **clocks: Callable[[], float]) -> None:
+        self._clocks = clocks
+
+    def __getattr__(self, name: str) -> Any:
+        clock = self._clocks.get(name)
+        return clock if clock is not None else getattr(time, name)

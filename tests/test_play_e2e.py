@@ -506,7 +506,7 @@ def test_generic_renderer_draws_any_view(browser, base_url):
 # --- the form, the hint panel, the rules page and the layout -------------------------------------
 def bots_ready(driver) -> None:
     """Waits until the page has asked which bots can play the chosen setting (and redrawn)."""
-    WebDriverWait(driver, 10, poll_frequency=0.05).until(
+    WebDriverWait(driver, TURN_TIMEOUT_S, poll_frequency=0.05).until(
         lambda d: d.execute_script("return document.body.dataset.bots") == "ready"
     )
 
@@ -683,7 +683,7 @@ def test_only_bots_that_can_play_the_setting_are_offered(browser, base_url):
     try:
         open_setup(browser, base_url)
         Select(browser.find_element(By.ID, "game")).select_by_value("detective_eye")
-        WebDriverWait(browser, 10).until(
+        WebDriverWait(browser, TURN_TIMEOUT_S).until(
             lambda d: d.find_element(By.ID, "bots-note").is_displayed()
         )
         cfr = browser.find_element(By.CSS_SELECTOR, '#seat-bots select option[value="cfr"]')
@@ -699,7 +699,7 @@ def test_only_bots_that_can_play_the_setting_are_offered(browser, base_url):
         browser.execute_script(
             "arguments[0].dispatchEvent(new Event('change', {bubbles: true}))", field
         )
-        WebDriverWait(browser, 10).until(
+        WebDriverWait(browser, TURN_TIMEOUT_S).until(
             lambda d: any(
                 r["game"] == "detective_eye" and r["params"].get("hand_size") == 4
                 for r in d.execute_script("return window.__botRequests")
@@ -709,7 +709,7 @@ def test_only_bots_that_can_play_the_setting_are_offered(browser, base_url):
         browser.execute_script("sessionStorage.setItem('fake-bots', '404')")
         browser.refresh()
         wait_for_state(browser, {"setup"})
-        WebDriverWait(browser, 10).until(
+        WebDriverWait(browser, TURN_TIMEOUT_S).until(
             lambda d: d.execute_script("return window.__botRequests.length") > 0
         )
         options = browser.find_elements(By.CSS_SELECTOR, "#seat-bots select option")

@@ -327,11 +327,11 @@ def test_a_finished_game_shows_its_review(page, served, shots, scratch_shots, ga
         from selenium.webdriver.common.keys import Keys
 
         page.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
-        got = wait_for(page, "return document.body.dataset.position", {str(target["index"])}, 10)
+        got = wait_for(page, "return document.body.dataset.position", {str(target["index"])})
         assert got == str(target["index"])
     # Back to the end (Escape, as the button): the final table again, nothing marked.
     page.find_element(By.TAG_NAME, "body").send_keys("\ue00c")  # Keys.ESCAPE
-    WebDriverWait(page, 10).until(lambda d: position_index(d) is None)
+    WebDriverWait(page, TURN_TIMEOUT_S).until(lambda d: position_index(d) is None)
     assert page.find_element(By.ID, "table").text == final_table
     assert not page.find_elements(By.CSS_SELECTOR, "#log li.event.reviewed")
 
@@ -386,7 +386,7 @@ def test_a_failed_review_says_why_and_can_be_asked_again(page, served):
         # A review job that failed: its error, and a second try.
         page.execute_script("sessionStorage.setItem('fail-review', 'job')")
         page.find_element(By.ID, "review-retry").click()
-        WebDriverWait(page, 10).until(
+        WebDriverWait(page, TURN_TIMEOUT_S).until(
             lambda d: "worker died" in d.find_element(By.ID, "review").text
         )
         assert wait_for(page, "return document.body.dataset.review", {"done", "failed"}) == "failed"

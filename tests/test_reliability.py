@@ -98,7 +98,7 @@ def tight(tmp_path_factory) -> Iterator[Server]:
         "ATELIER_MAX_BUDGET_MS": "2000",
         "ATELIER_CLIENT_SEARCH_MS_PER_MINUTE": "2000",
         "ATELIER_CLIENT_MAX_SEARCHES": "1",
-        "ATELIER_QUEUE_TIMEOUT_MS": "1000",
+        "ATELIER_QUEUE_TIMEOUT_MS": "300",
     }
     srv = _start(tmp_path_factory.mktemp("rel"), "tight", env)
     yield srv
@@ -305,7 +305,11 @@ def test_one_client_cannot_run_more_searches_than_its_limit(tight):
         )
     )
     thread.start()
-    time.sleep(0.5)
+    # Asked once the search runs (not after a fixed 0.5 s, which a loaded machine could
+    # reach before the search had started): from then on, 2 s of search against a 0.3 s wait.
+    deadline = time.monotonic() + 30
+    while not tight.details("cheap")["pool"]["busy_pids"] and time.monotonic() < deadline:
+        time.sleep(0.02)
     status, body, _ = tight.request(
         "POST",
         "/v1/games/gallery_rush/validate",
@@ -314,7 +318,7 @@ def test_one_client_cannot_run_more_searches_than_its_limit(tight):
     )
     thread.join(30)
     assert first == [200]
-    # client_max_searches = 1 and a 1 s wait: the second search of this client is refused.
+    # client_max_searches = 1 and a 0.3 s wait: the second search of this client is refused.
     assert status == 429 and body["code"] == "too_many_searches", body
 
 
@@ -374,9 +378,20 @@ def test_tokens_and_keys_never_reach_the_logs(server):
     server.request("GET", f"/v1/matches/abc?token={token}", key="logs")
     server.request("GET", "/v1/matches/abc", key="logs", **{"X-Seat-Token": token})
     server.request("GET", f"/v1/games?{'q' * 20}={token}", key="logs")
-    time.sleep(0.5)
-    log = Path(server.log_path).read_text(errors="replace")
+
+    def logged() -> str:
+        return Path(server.log_path).read_text(errors="replace")
+
+    # The access log is written after each answer: wait until it holds all three requests
+    # (a fixed 0.5 s was a guess at how soon a loaded machine writes it).
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        log = logged()
+        if log.count("GET /v1/matches/abc") >= 2 and f"GET /v1/games?{'q' * 20}" in log:
+            break
+        time.sleep(0.05)
     assert "/v1/matches/abc?token=[redacted]" in log  # the access log is on and readable
+    assert f"GET /v1/games?{'q' * 20}" in log, log[-2000:]
     assert token not in log
     for key in KEYS:
         assert f"X-API-Key: {key}" not in log

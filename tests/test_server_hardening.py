@@ -17,6 +17,7 @@ import pytest
 import games
 from server import close_app
 from tests.server_support import infoset_at, make_app, shared_app
+from tests.support import FakeTime
 
 
 @pytest.fixture(scope="module")
@@ -303,7 +304,7 @@ def test_the_bots_pause_when_a_request_used_its_thinking_time(tmp_path):
 
 
 # --- 16.11: storage bounds -------------------------------------------------------------------
-def test_matches_expire_count_against_a_quota_and_can_be_deleted(tmp_path):
+def test_matches_expire_count_against_a_quota_and_can_be_deleted(tmp_path, monkeypatch):
     app = make_app(tmp_path, search_workers=1, match_quota_per_client=2)
     try:
         c = app.test_client()
@@ -319,12 +320,17 @@ def test_matches_expire_count_against_a_quota_and_can_be_deleted(tmp_path):
         create(c, "gallery_rush", ["human", "random"])  # the quota has room again
     finally:
         close_app(app)
-    app = make_app(tmp_path / "idle", search_workers=1, match_idle_expiry_s=0.05)
+    # An hour of idle time allowed, then the clock the service reads moves on by two: no
+    # machine is slow enough to let the first read expire, and none has to sleep for the
+    # second (with a 50 ms expiry, a loaded machine could expire it before its first read).
+    app = make_app(tmp_path / "idle", search_workers=1, match_idle_expiry_s=3600)
     try:
         c = app.test_client()
         m = create(c, "gallery_rush", ["human", "random"])
         assert c.get(f"/v1/matches/{m['match_id']}").status_code == 200
-        time.sleep(0.1)
+        later = FakeTime(time=lambda: time.time() + 7200.0)
+        for module in ("server.matches", "server.store"):  # what expires idle matches
+            monkeypatch.setattr(f"{module}.time", later)
         r = c.get(f"/v1/matches/{m['match_id']}")
         assert r.status_code == 404 and "expire" in r.json["message"]
         app.extensions["atelier.matches"]._last_purge = 0.0

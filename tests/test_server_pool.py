@@ -74,7 +74,7 @@ def in_thread(fn, *args, **kw):
     return thread, box
 
 
-def wait_for(predicate, timeout=10.0):
+def wait_for(predicate, timeout=30.0):
     until = time.monotonic() + timeout
     while time.monotonic() < until:
         if predicate():
@@ -97,7 +97,7 @@ def test_worker_killed_mid_request_fails_only_that_request(fork_app, sleepy):
     other = hint(app, "random", 50, seed=3)
     assert other.status_code == 200
     os.kill(victim, signal.SIGKILL)
-    thread.join(10)
+    thread.join(30)
     r = box["r"]
     assert r.status_code == 503 and r.json["code"] == "worker_died"
     assert int(r.headers["Retry-After"]) >= 1
@@ -110,14 +110,16 @@ def test_worker_killed_mid_request_fails_only_that_request(fork_app, sleepy):
 
 
 def test_overrun_deadline_is_503_and_the_worker_is_replaced(fork_app, sleepy):
-    app = fork_app(search_workers=1, deadline_margin_ms=300)
+    # A 2 s margin: a loaded machine answers a 150 ms sleep well within 150 ms + 2 s (with
+    # 300 ms it might not), and the 20 s sleep below is still far past 200 ms + 2 s.
+    app = fork_app(search_workers=1, deadline_margin_ms=2000)
     assert hint(app, "random", 50, seed=1).status_code == 200
     pid = pool_info(app)["pids"][0]
     t0 = time.monotonic()
-    r = hint(app, sleepy, 200, seed=2, overrun=50)  # would take 10 s
+    r = hint(app, sleepy, 200, seed=2, overrun=100)  # would take 20 s
     elapsed = time.monotonic() - t0
     assert r.status_code == 503 and r.json["code"] == "deadline_exceeded"
-    assert elapsed < 5.0, elapsed  # the deadline (200 + 300 ms), not the sleep, decided
+    assert elapsed < 10.0, elapsed  # the deadline (200 ms + 2 s), not the sleep, decided
     info = pool_info(app)
     assert info["timeouts"] == 1 and info["restarts"] == 1 and pid not in info["pids"]
     assert hint(app, "random", 50, seed=3).status_code == 200
@@ -128,11 +130,13 @@ def test_overrun_deadline_is_503_and_the_worker_is_replaced(fork_app, sleepy):
 def test_no_free_worker_in_time_is_503_with_retry_after(fork_app, sleepy):
     app = fork_app(search_workers=1, queue_timeout_ms=200)
     assert hint(app, "random", 50, seed=1).status_code == 200
-    thread, box = in_thread(hint, app, sleepy, 1500, seed=2)
+    # The one worker sleeps 4 s: the 200 ms wait for it ends long before, however loaded the
+    # machine (with 1.5 s, a test thread descheduled for a second could find it free).
+    thread, box = in_thread(hint, app, sleepy, 4000, seed=2)
     wait_for(lambda: len(pool_info(app)["busy_pids"]) == 1)
     r = hint(app, "random", 50, seed=3)
     assert r.status_code == 503 and r.json["code"] == "busy" and "Retry-After" in r.headers
-    thread.join(10)
+    thread.join(30)
     assert box["r"].status_code == 200
     assert pool_info(app)["busy"] == 1
     assert hint(app, "random", 50, seed=3).status_code == 200

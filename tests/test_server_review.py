@@ -146,19 +146,23 @@ def test_a_reviews_searches_are_charged_to_its_client(tmp_path):
     from server import close_app
     from tests.server_support import make_app
 
-    # One worker-millisecond a minute: the plan (in the request) spends it, and the review's
+    # One worker-microsecond a minute: the plan (in the request) spends it however fast the
+    # machine (a millisecond was less than a quick plan could cost), and the review's
     # decisions must then wait for the client's bucket, like any search of that client.
-    app = make_app(tmp_path, client_search_ms_per_minute=1.0, review_max_running_per_client=1)
+    app = make_app(tmp_path, client_search_ms_per_minute=0.001, review_max_running_per_client=1)
     try:
         client = app.test_client()
         _, infoset = gallery_record()
         body = {"infoset": infoset, "bot": "heuristic", "budget": TINY, "samples": 32}
         r = client.post("/v1/games/gallery_rush/review", json=body)
         assert r.status_code == 202, r.json
-        time.sleep(2.0)
+        costs = app.extensions["atelier"].costs
+        until = time.monotonic() + 60
+        while costs.refused == 0 and time.monotonic() < until:
+            time.sleep(0.05)
+        assert costs.refused >= 1, "the review's first decision was never refused"
         job = client.get(r.json["url"]).json
         assert job["status"] == "running" and job["progress"]["done"] == 0, job
-        assert app.extensions["atelier"].costs.refused >= 1
         # And one review at a time for this client.
         second = client.post("/v1/games/gallery_rush/review", json=body)
         assert second.status_code == 429 and second.json["code"] == "too_many_reviews"

@@ -159,7 +159,10 @@ def _lines(path: Path) -> int:
 
 
 def test_resume_after_a_kill_at_a_random_point(tmp_path):
-    spec = TournamentSpec.build(GAME, {"players": 2}, BOTS[:2], deals=8, seed=11)
+    # The kill must land mid-run: it comes within the first quarter of 64 games, so at least
+    # 48 games (over a second here) are still to play when the test sees its line, however
+    # fast the machine or however late the test's poll (16 games, 0.3 s, were a narrow window).
+    spec = TournamentSpec.build(GAME, {"players": 2}, BOTS[:2], deals=32, seed=11)
     reference = run_tournament(spec, tmp_path / "ref.jsonl", serial, bootstrap=200)
     out = tmp_path / "games.jsonl"
     cmd = [
@@ -172,7 +175,7 @@ def test_resume_after_a_kill_at_a_random_point(tmp_path):
         "players=2",
         *[x for label, name in BOTS[:2] for x in ("--bot", f"{label}={name}")],
         "--deals",
-        "8",
+        "32",
         "--seed",
         "11",
         "--workers",
@@ -186,7 +189,7 @@ def test_resume_after_a_kill_at_a_random_point(tmp_path):
         str(out),
     ]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    kill_after = random.Random(os.getpid()).randint(1, spec.total_games // 2)
+    kill_after = random.Random(os.getpid()).randint(1, spec.total_games // 4)
     proc = subprocess.Popen(
         cmd,
         cwd=tmp_path,
