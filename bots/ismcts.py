@@ -235,6 +235,7 @@ def search(
     belief_effective: float = 0.25,
     smooth: bool = False,
     prior_weight: float = 0.0,
+    prior_opponents: bool = True,
     hidden_moves: bool = False,
     rollout_opponents: int = 0,
     opponent_model: HeuristicModel | None = None,
@@ -244,7 +245,8 @@ def search(
     ``beliefs`` (an opponent model's ``probability``) weights a pool of ``belief_worlds``
     uniformly sampled worlds by Bayes' rule (``bots.beliefs``) and every iteration draws its
     world from the pool by weight; ``smooth`` selects by Smooth UCT; ``prior_weight`` > 0 adds
-    the heuristic's progressive bias. ``opponent_model`` plays the other seats' decisions in
+    the heuristic's progressive bias (at every seat's nodes, or with ``prior_opponents`` false
+    only at ``worlds.seat``'s). ``opponent_model`` plays the other seats' decisions in
     the tree by that model's best moves (a best response to the model) instead of searching
     them in their own nodes, and their first ``rollout_opponents`` decisions in a rollout.
     """
@@ -359,7 +361,11 @@ def search(
                 legal = engine.player_actions() if candidates is None else candidates(engine, None)
                 acts = list(legal)
                 rng.shuffle(acts)
-                node = _Node(acts) if rated_best is None else _biased_node(acts, rated_best(engine))
+                node = (
+                    _Node(acts)
+                    if rated_best is None or (player != seat and not prior_opponents)
+                    else _biased_node(acts, rated_best(engine))
+                )
                 table[key] = node
                 if key == root_key:
                     root_node, greedy = node, [0] * len(acts)
@@ -734,6 +740,14 @@ class IsmctsBot(Bot):
             min=-1,
             max=100,
         ),
+        ParamSpec(
+            "prior_seats",
+            "all",
+            "whose nodes get the progressive bias: 'all' (every seat's: the other seats are "
+            "searched as if they leaned toward the heuristic's move) or 'self' (only the "
+            "searching seat's; the other seats' nodes are plain UCB1)",
+            choices=("all", "self"),
+        ),
     )
 
     def prior_for(self, game: str) -> Prior | None:
@@ -776,6 +790,7 @@ class IsmctsBot(Bot):
             belief_effective=cfg["belief_effective"],
             smooth=cfg["selection"] == "smooth",
             prior_weight=resolve_prior(cfg["prior_weight"], worlds.game),
+            prior_opponents=cfg["prior_seats"] == "all",
             hidden_moves=cfg["hidden_moves"] == "tree",
             rollout_opponents=cfg["rollout_opponents"],
             opponent_model=model

@@ -59,6 +59,7 @@ ISMCTS_DEFAULTS = {
     "selection": "uct",
     "hidden_moves": "tree",
     "prior_weight": -1.0,
+    "prior_seats": "all",
     "rollout_opponents": 0,
     "opponent_moves": "search",
     "final_policy": "significant",

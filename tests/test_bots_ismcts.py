@@ -287,6 +287,29 @@ def test_the_default_prior_is_per_game_and_an_explicit_weight_wins():
     assert resolve_prior(0.25, "modern_art") == 0.25
 
 
+def test_prior_seats_self_rates_only_the_searching_seats_nodes(monkeypatch):
+    """With ``prior_seats: self`` the other seats' nodes are plain UCB1: the heuristic is never
+    asked to rate a decision of theirs, while the default rates every seat's new nodes."""
+    defn, params, infoset = _first_placement_of_four_player_detective_eye()
+    knowledge = knowledge_for("detective_eye")
+    rated = []
+    original = type(knowledge).best_rated
+
+    def spy(self, engine):
+        rated.append(engine.current_player())
+        return original(self, engine)
+
+    monkeypatch.setattr(type(knowledge), "best_rated", spy)
+    budget = Budget(simulations=200)
+    options = {"beliefs": "uniform", "hidden_moves": "sample"}  # only the prior rates moves
+    make_bot({"name": "ismcts", "options": options}).hint(defn, params, infoset, budget, seed=3)
+    assert set(rated) - {infoset["seat"]}  # the default: other seats' nodes too
+    rated.clear()
+    own = {**options, "prior_seats": "self"}
+    make_bot({"name": "ismcts", "options": own}).hint(defn, params, infoset, budget, seed=3)
+    assert rated and set(rated) == {infoset["seat"]}
+
+
 def _first_placement_of_four_player_detective_eye():
     defn = games.definition("detective_eye")
     params = defn.validate_params({"players": 4})
