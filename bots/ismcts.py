@@ -62,8 +62,8 @@ and reproduces the ``ismcts`` of commit a322b0d):
   Mathematics and Natural Computation 4(3), 2008). On by default where measured to help
   (``SEARCH_PRIORS``: Detective Eye, Finger Auction, Gallery Rush), at every seat's nodes;
   ``prior_seats: self`` keeps it at the searching seat's own nodes, so that the other seats
-  are not expected to lean toward the heuristic's move (stronger against another search,
-  weaker against the heuristic itself: docs/bots.md).
+  are not expected to lean toward the heuristic's move (measured in Detective Eye: level
+  against another search, weaker against the heuristic itself; docs/bots.md).
 * **Heuristic opponents in rollouts** (``rollout_opponents``): the other seats' first
   decisions of each rollout by the heuristic bot's rated move.
 * **Per-game cut-offs** (``rollout_depth: -2``, the default): ``SEARCH_CUTOFFS`` cuts
