@@ -38,7 +38,7 @@ def create(client, game, seats, **extra):
 
 # A fixed deal (the research option `reproducible`) for tests that need a match still open after
 # its creation: a Gallery Rush bot moving first can declare the Mona Lisa and flip it, which
-# ends the game before the human's first move (about one creation in 250), and a finished
+# ends the game before the human's first move (about one creation in 350), and a finished
 # match neither counts against the quota nor expires as an idle one.
 OPEN_DEAL = {"seed": 1, "reproducible": True}
 
