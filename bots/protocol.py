@@ -274,16 +274,15 @@ class Worlds:
         seat = infoset["seat"]
         key = first.info_key(seat)
 
+        memo: dict[str, Any] = {}  # the sampler's work common to every draw of this infoset
+
         def sample(r: random.Random) -> Engine:
             # The first draw validated the JSON (and the client's ``view``) in full. Later draws
-            # replay the sampler's history with legality checks and are compared by
-            # ``info_key``, which the engine contract makes equal exactly when the
-            # information sets are: the same validation, without rebuilding the JSON.
-            engine = defn.new_engine(params)
-            for action in defn.sample_history(params, infoset, r, prior):
-                if engine.is_terminal() or not engine.is_legal(action):
-                    raise InvalidInfoset("a sampled history is not legal: the sampler is wrong")
-                engine.apply(action)
+            # take the state the sampler built with legality checks (``sample_world``) and are
+            # compared by ``info_key``, which the engine contract makes equal exactly when the
+            # information sets are: the same validation, without rebuilding the JSON or
+            # replaying the history a second time.
+            engine = defn.sample_world(params, infoset, r, prior, memo)
             if engine.info_key(seat) != key:
                 raise InvalidInfoset("a sampled world left the information set: sampler error")
             return engine

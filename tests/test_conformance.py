@@ -181,6 +181,26 @@ def test_sampling_reads_only_the_json_and_varies(game):
         assert varied >= hidden_states // 3, (varied, hidden_states)
 
 
+def test_a_searchs_repeated_draws_are_the_validated_worlds(game):
+    """``sample_world`` with a memo shared by the draws (what ``bots.protocol.Worlds`` does)
+    gives the world the validating sampler gives for the same seed, in the same state as a
+    replay of its history: skipping the replay and reusing decoded steps changes nothing."""
+    defn = game.definition
+    n = game.num_players()
+    for engine in random_engines(game, seed=37, count=40, keep_every=5):
+        for seat in range(n):
+            infoset = build_infoset(defn, game.params, engine, seat)
+            memo: dict = {}
+            for s in range(4):
+                world = defn.sample_world(game.params, infoset, random.Random(s), None, memo)
+                checked = games.sample_engine(defn, game.params, infoset, random.Random(s))
+                assert world.history == checked.history
+                assert world.describe() == checked.describe()
+                assert [world.info_key(q) for q in range(n)] == [
+                    checked.info_key(q) for q in range(n)
+                ]
+
+
 def infoset_hides_something(defn, params, history, seat) -> bool:
     from games.core.infoset import narrated_steps
 

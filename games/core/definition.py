@@ -160,13 +160,31 @@ class GameDefinition:
         rng: random.Random,
         prior: Prior | None = None,
     ) -> list[int]:
-        """A full action history consistent with ``infoset`` (validated later by replay).
+        """A full action history consistent with ``infoset`` (validated later by replay):
+        the history of ``sample_world``'s state, the same draws from ``rng``."""
+        return list(self.sample_world(params, infoset, rng, prior).history)
+
+    def sample_world(
+        self,
+        params: dict[str, Any],
+        infoset: dict[str, Any],
+        rng: random.Random,
+        prior: Prior | None = None,
+        memo: dict[str, Any] | None = None,
+    ) -> Engine:
+        """A full state consistent with ``infoset``, built step by step with every step
+        checked legal, so that a search drawing many worlds need not replay each one.
+
+        ``memo``, when given, is the caller's dict for the draws of this one information set:
+        a sampler may keep there what is the same in every draw (Modern Art: the action ids
+        decoded from the public events), so that later draws skip that work.
 
         The default walks the events in order and, at each step, picks among the legal actions
         whose narration reproduces that step's public event and the seat's private entry
         (chance outcomes weighted by probability, hidden commits uniformly). That is exact for
         games whose hidden steps never constrain later ones; games where they do (cards dealt
-        face down and played later, commits revealed later) override it.
+        face down and played later, commits revealed later) override it, or override
+        ``sample_history`` and replay it here with ``replayed``.
         """
         return sequential_fill(self, params, infoset, rng, prior)
 
@@ -177,8 +195,8 @@ def sequential_fill(
     infoset: dict[str, Any],
     rng: random.Random,
     prior: Prior | None = None,
-) -> list[int]:
-    """Generic history filler: step by step, keep the actions that reproduce each event."""
+) -> Engine:
+    """Generic world filler: step by step, keep the actions that reproduce each event."""
     seat = infoset["seat"]
     private = {e["at"]: {k: v for k, v in e.items() if k != "at"} for e in infoset["private"]}
     engine = defn.new_engine(params)
@@ -212,4 +230,15 @@ def sequential_fill(
             rng.choices(candidates, weights=weights)[0] if len(candidates) > 1 else candidates[0]
         )
         engine.apply(action)
-    return list(engine.history)
+    return engine
+
+
+def replayed(defn: GameDefinition, params: dict[str, Any], history: list[int]) -> Engine:
+    """The state after ``history``, each step checked legal first: the world of a sampler
+    that plans a history without building the state (a wrong plan is a sampler bug)."""
+    engine = defn.new_engine(params)
+    for action in history:
+        if engine.is_terminal() or not engine.is_legal(action):
+            raise InvalidInfoset("a sampled history is not legal: the sampler is wrong")
+        engine.apply(action)
+    return engine

@@ -22,7 +22,8 @@ from typing import Any
 
 from cachetools import LRUCache
 
-from games.core.definition import GameDefinition, GameNumbers, InvalidAction, Prior
+from games.core.definition import GameDefinition, GameNumbers, InvalidAction, Prior, replayed
+from games.core.engine import Engine
 from games.core.params import InvalidParams, ParamSpec
 from games.core.pieces import HistoryFields, Piece
 from games.detective_eye import observation
@@ -271,6 +272,17 @@ class DetectiveEye(GameDefinition):
     ) -> list[int]:
         """Deals the unseen cards consistently with every known location (see sampler.py)."""
         return sample_history(params, infoset, rng)
+
+    def sample_world(
+        self,
+        params: dict[str, Any],
+        infoset: dict[str, Any],
+        rng: random.Random,
+        prior: Prior | None = None,
+        memo: dict[str, Any] | None = None,
+    ) -> Engine:
+        """The planned history (which builds no state) replayed with legality checks."""
+        return replayed(self, params, self.sample_history(params, infoset, rng, prior))
 
 
 DETECTIVE_EYE = DetectiveEye()

@@ -4,7 +4,7 @@ Action ids are laid out in ``games.finger_auction.actions``; chance outcomes are
 card revealed (0-6), or the seat a capped tie-break picks.
 
 Bids are hidden commits revealed together by the auction's last bid, so an earlier bid is
-fixed by a later public event. ``sample_history`` therefore reads the revealed bids from the
+fixed by a later public event. ``sample_world`` therefore reads the revealed bids from the
 reveal events and samples only the bids still hidden (uniformly, or by the ``prior`` hook);
 the generic sequential filler would choose them before seeing the reveal.
 """
@@ -22,7 +22,7 @@ from games.core.definition import (
     InvalidInfoset,
     Prior,
 )
-from games.core.engine import CHANCE
+from games.core.engine import CHANCE, Engine
 from games.core.params import InvalidParams, ParamSpec
 from games.core.pieces import HistoryFields, Piece
 from games.finger_auction import observation
@@ -228,14 +228,15 @@ class FingerAuction(GameDefinition):
         return action
 
     # --- information sets ----------------------------------------------------------------------
-    def sample_history(
+    def sample_world(
         self,
         params: dict[str, Any],
         infoset: dict[str, Any],
         rng: random.Random,
         prior: Prior | None = None,
-    ) -> list[int]:
-        """A full history consistent with ``infoset``, read from its events and private entries.
+        memo: dict[str, Any] | None = None,
+    ) -> Engine:
+        """A full state consistent with ``infoset``, read from its events and private entries.
 
         Every step but a still-hidden bid is fixed by the JSON: reveals, tie-breaks and picks
         name their card or seat, and each auction's last bid reveals all of its bids. Only the
@@ -288,7 +289,7 @@ class FingerAuction(GameDefinition):
                     + f" (private entry: {private.get(i)})"
                 )
             engine.apply(action)
-        return list(engine.history)
+        return engine
 
 
 def _who(engine: FingerAuctionEngine) -> str:

@@ -42,7 +42,7 @@ from games.modern_art.engine import (
     action_struct,
     num_actions,
 )
-from games.modern_art.sampler import sample_history
+from games.modern_art.sampler import sample_world
 
 _SIMPLE = {"pass": PASS, "accept": ACCEPT, "decline": DECLINE}
 _AMOUNT_TYPES = ("bid", "sealed_bid", "price")
@@ -293,20 +293,21 @@ class ModernArt(GameDefinition):
         return self._checked(engine, action, text)
 
     # --- information sets --------------------------------------------------------------------
-    def sample_history(
+    def sample_world(
         self,
         params: dict[str, Any],
         infoset: dict[str, Any],
         rng: random.Random,
         prior: Prior | None = None,
-    ) -> list[int]:
+        memo: dict[str, Any] | None = None,
+    ) -> Engine:
         """Deals every unseen card consistently and fills unrevealed sealed bids.
 
         See ``games.modern_art.sampler``: cards other seats later played are dealt to them
         before they played them, the rest of the unseen cards are dealt at random, and sealed
         bids not yet revealed are drawn uniformly (or by ``prior``) among the legal amounts.
         """
-        return sample_history(self, params, infoset, rng, prior)
+        return sample_world(self, params, infoset, rng, prior, memo)
 
 
 def _kind(engine: Engine, struct: Mapping[str, Any], type_field: str) -> int:

@@ -15,13 +15,15 @@ later never play; here the whole deal is planned first:
    only departure from the exact posterior).
 3. The remaining deal steps of the other seats get a uniformly random draw, without
    replacement, of the unseen cards nobody played yet - exactly a deal from that pool.
-4. The history is then built step by step on an engine: planned cards at deal steps, the
+4. The world is then built step by step on an engine: planned cards at deal steps, the
    events' actions at public steps, revealed sealed bids from the reveal event, and the
    unrevealed sealed bids of other seats drawn among their legal amounts (uniformly, or by
    ``prior``).
 
-The core sampler replays the result and compares the information set, so anything this
-module gets wrong surfaces as ``InvalidInfoset``, never as a wrong world.
+The first draw of an information set (``games.core.infoset.sample_engine``) replays the result
+and compares the information set in full, and later draws (``bots.protocol.Worlds``) compare
+its info key, so anything this module gets wrong surfaces as ``InvalidInfoset``, never as a
+wrong world.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from bisect import bisect_left
 from typing import TYPE_CHECKING, Any
 
 from games.core.definition import InvalidAction, InvalidInfoset, Prior
+from games.core.engine import Engine
 from games.modern_art.actions import amount as amount_id
 from games.modern_art.actions import amount_of
 from games.modern_art.cards import (
@@ -51,13 +54,21 @@ if TYPE_CHECKING:  # not the definition module, which imports this one
 OUTCOME_FIELDS = ("seat", "sale", "scoring", "bids")
 
 
-def sample_history(
+def sample_world(
     defn: ModernArt,
     params: dict[str, Any],
     infoset: dict[str, Any],
     rng: random.Random,
     prior: Prior | None = None,
-) -> list[int]:
+    memo: dict[str, Any] | None = None,
+) -> Engine:
+    """The state after the planned history; every step is checked legal as it is applied.
+
+    The action of a public step is the same in every world (its id is decoded from the event's
+    fields alone), so ``memo`` keeps the decoded ids: later draws check them legal and skip
+    the decoding and its read-back, about half the cost of a draw late in a game.
+    """
+    decoded: dict[int, int] = {} if memo is None else memo.setdefault("decoded", {})
     cfg = defn.config(params)
     seat = infoset["seat"]
     events = infoset["events"]
@@ -91,13 +102,18 @@ def sample_history(
                     f"seat {engine.to_move}"
                 )
         else:
-            struct = {k: v for k, v in event.items() if k not in OUTCOME_FIELDS}
-            try:
-                action = defn.struct_to_action(engine, struct)
-            except InvalidAction as err:
-                raise InvalidInfoset(f"events[{i}] {event} is not possible here: {err}") from None
+            action = decoded.get(i, -1)
+            if action < 0 or not engine.is_legal(action):
+                struct = {k: v for k, v in event.items() if k not in OUTCOME_FIELDS}
+                try:
+                    action = defn.struct_to_action(engine, struct)
+                except InvalidAction as err:
+                    raise InvalidInfoset(
+                        f"events[{i}] {event} is not possible here: {err}"
+                    ) from None
+                decoded[i] = action
         engine.apply(action)
-    return list(engine.history)
+    return engine
 
 
 def hidden_bid(
