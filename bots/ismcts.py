@@ -277,6 +277,18 @@ def search(
         def sample(r: random.Random) -> Engine:
             return _rewound(drawn_sample(r), tail, fresh)  # type: ignore[arg-type]
 
+    # Nothing hidden but the moves taken back (``Worlds.hidden_in_tail``): every world is
+    # ``first``. Draws still take their seeds from ``rng`` and weights are still uniform, so
+    # the search is move for move the one that drew and weighed that world again and again.
+    one_world = (
+        worlds.hidden_in_tail and hidden_moves and fresh is not None and not worlds.public_history
+    )
+    if one_world:
+        rewound_first = first
+
+        def sample(r: random.Random) -> Engine:
+            return rewound_first
+
     pool = [first]
     weighted = None
     effective = None
@@ -293,6 +305,7 @@ def search(
             belief_worlds,
             epsilon,
             belief_effective,
+            same=one_world,
         )
         # Unweighted (no pool worth weighing fits in the time: a short budget, a long
         # history, a busy machine): keep the worlds drawn and go on drawing uniform ones.
@@ -472,6 +485,7 @@ def _belief_pool(
     size: int,
     epsilon: float,
     min_effective: float,
+    same: bool = False,
 ) -> tuple[list[Engine], list[float] | None, float | None]:
     """A pool of uniformly sampled worlds, its cumulative Bayes weights (tempered to keep
     ``min_effective`` of the pool) and their effective size (``bots.beliefs``).
@@ -482,7 +496,8 @@ def _belief_pool(
     through the opponent model, about 30 ms late in a Modern Art game), weighing stops at
     once and the worlds drawn come back unweighted (``None``), instead of the time going to
     weights that are then thrown away. Without a time limit the pool is the same world for
-    world whatever the machine, since weighing draws nothing from ``rng``.
+    world whatever the machine, since weighing draws nothing from ``rng``. ``same`` says
+    every draw is ``first`` again, whose weight is then not computed again.
     """
     deadline = started + budget.milliseconds / 3000.0 if budget.milliseconds else math.inf
     begun = time.perf_counter()
@@ -496,7 +511,7 @@ def _belief_pool(
             return pool, None, None
         world = sample(random.Random(rng.getrandbits(64)))
         pool.append(world)
-        logs.append(log_likelihood(fresh, world, seat, probability, epsilon))
+        logs.append(logs[0] if same else log_likelihood(fresh, world, seat, probability, epsilon))
     if len(pool) < MIN_BELIEF_POOL:
         return pool, None, None
     weights, _ = tempered(logs, min_effective * len(logs))

@@ -201,14 +201,17 @@ class Worlds:
     seat's own observation; the rest of it is a guess). ``sample(rng)`` draws another world;
     samplers are comparatively slow (they replay and validate), so search bots draw a bounded
     pool and copy from it. ``public_history`` says every world has the same history (nothing
-    hidden but the future), so one world is the whole pool. ``fresh(world)``, when known, is
-    the initial state of the game (to replay a world's history, as beliefs do).
+    hidden but the future), so one world is the whole pool; ``hidden_in_tail`` that every
+    world is the same once the other seats' unseen moves just before this turn are taken back
+    (``GameKnowledge.hidden_in_tail``). ``fresh(world)``, when known, is the initial state of
+    the game (to replay a world's history, as beliefs do).
     """
 
     __slots__ = (
         "first",
         "fresh",
         "game",
+        "hidden_in_tail",
         "max_utility",
         "min_utility",
         "public_history",
@@ -228,8 +231,10 @@ class Worlds:
         public_history: bool = False,
         started: float | None = None,
         fresh: Callable[[Engine], Engine] | None = None,
+        hidden_in_tail: bool = False,
     ) -> None:
         self.fresh = fresh
+        self.hidden_in_tail = hidden_in_tail
         self.game = game
         self.seat = seat
         self.first = first
@@ -299,6 +304,7 @@ class Worlds:
             public_history=knowledge is not None and knowledge.public_history,
             started=started,
             fresh=lambda _world: defn.new_engine(params),
+            hidden_in_tail=knowledge is not None and knowledge.hidden_in_tail,
         )
 
     @classmethod
