@@ -383,6 +383,7 @@ GAME_CHECKS = (
     "test_illegal_action_struct_is_refused",
     "test_infoset_round_trip",
     "test_sampling_reads_only_the_json_and_varies",
+    "test_a_searchs_repeated_draws_are_the_validated_worlds",
     "test_info_key_agrees_with_json",
     "test_tensors_have_declared_shape_and_follow_strings",
     "test_event_and_action_types_are_declared",
@@ -390,7 +391,7 @@ GAME_CHECKS = (
     "test_bad_parameters_name_the_parameter",
     "test_python_fast_paths_answer_like_openspiels_cpp",
 )
-GAME_CHECK_COUNT = 15
+GAME_CHECK_COUNT = 16
 
 
 def run_game_checks(game: pyspiel.Game) -> list[str]:
