@@ -265,11 +265,8 @@ def search(
     fresh = worlds.fresh
     # Other seats' moves we could not see, just before our turn (sealed and finger bids,
     # face-down placements): searched as their decisions in the tree, not sampled.
-    tail = (
-        unseen_tail(first, seat, fresh)
-        if hidden_moves and fresh is not None and not worlds.public_history
-        else 0
-    )
+    searches_unseen = hidden_moves and fresh is not None and not worlds.public_history
+    tail = unseen_tail(first, seat, fresh) if searches_unseen else 0  # type: ignore[arg-type]
     if tail:
         first = _rewound(first, tail, fresh)  # type: ignore[arg-type]
         drawn_sample = sample
@@ -280,9 +277,7 @@ def search(
     # Nothing hidden but the moves taken back (``Worlds.hidden_in_tail``): every world is
     # ``first``. Draws still take their seeds from ``rng`` and weights are still uniform, so
     # the search is move for move the one that drew and weighed that world again and again.
-    one_world = (
-        worlds.hidden_in_tail and hidden_moves and fresh is not None and not worlds.public_history
-    )
+    one_world = worlds.hidden_in_tail and searches_unseen
     if one_world:
         rewound_first = first
 
