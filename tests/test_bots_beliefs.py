@@ -28,6 +28,7 @@ from bots.ismcts import LEGACY_OPTIONS, unseen_tail
 from bots.protocol import Worlds
 from games.core.engine import CHANCE
 from games.core.infoset import build_infoset
+from tests.test_bots import decision_states
 
 
 def heuristic_position(name: str, players: int, steps: int, seed: int = 2):
@@ -120,54 +121,38 @@ def test_a_finger_bid_we_did_not_see_is_an_unseen_move_and_ours_is_not():
 def test_a_game_that_hides_only_the_unseen_moves_has_one_world_once_they_are_rewound(name, players):
     """``hidden_in_tail`` lets the search use one world for all: true to the sampler, since
     every world drawn, its unseen moves taken back, is the first one."""
-    defn = games.definition(name)
-    params = defn.validate_params({"players": players})
-    rng = random.Random(players)
+    defn, params, states = decision_states(name, players, 150, {"players": players})
     rewound = varied = 0
-    for _ in range(60):
-        engine = defn.new_engine(params)
-        while not engine.is_terminal():
-            if engine.is_chance():
-                engine.apply(engine.sample_chance(rng))
-                continue
-            if rng.random() < 0.2:
-                worlds = pool_of(defn, params, engine, 1)
-                tail = unseen_tail(worlds.first, worlds.seat, worlds.fresh)
-                draws = [worlds.sample(random.Random(s)) for s in range(4)]
-                varied += len({tuple(w.history) for w in draws}) > 1
-                if tail:
-                    rewound += 1
-                    cut = len(worlds.first.history) - tail
-                    assert {tuple(w.history[:cut]) for w in draws} == {
-                        tuple(worlds.first.history[:cut])
-                    }
-                else:
-                    assert {tuple(w.history) for w in draws} == {tuple(worlds.first.history)}
-            engine.apply(rng.choice(engine.legal_actions()))
+    for engine in states:
+        worlds = pool_of(defn, params, engine, 1)
+        tail = unseen_tail(worlds.first, worlds.seat, worlds.fresh)
+        draws = [worlds.sample(random.Random(s)) for s in range(4)]
+        varied += len({tuple(w.history) for w in draws}) > 1
+        if tail:
+            rewound += 1
+            cut = len(worlds.first.history) - tail
+            assert {tuple(w.history[:cut]) for w in draws} == {tuple(worlds.first.history[:cut])}
+        else:
+            assert {tuple(w.history) for w in draws} == {tuple(worlds.first.history)}
     assert rewound > 10 and varied > 5  # the hidden moves were there, and drawn differently
 
 
 def test_one_world_for_all_answers_what_the_weighed_pool_of_that_world_answers(monkeypatch):
     """The shortcut of ``hidden_in_tail`` (no second draw, no second weight) changes no
     answer: the same moves and visits as the pool of 64 draws it replaces."""
-    defn = games.definition("finger_auction")
     bot = make_bot("ismcts")
     answers = {}
     for flag in (True, False):
         monkeypatch.setattr(type(knowledge_for("finger_auction")), "hidden_in_tail", flag)
         out = []
         for players in (2, 3):
-            params = defn.validate_params({"players": players})
-            rng = random.Random(7)
-            engine = defn.new_engine(params)
-            while not engine.is_terminal() and len(out) < 12 * (players - 1):
-                if engine.is_chance():
-                    engine.apply(engine.sample_chance(rng))
-                    continue
+            defn, params, states = decision_states(
+                "finger_auction", 7, 12 * (players - 1), {"players": players}
+            )
+            for i, engine in enumerate(states):
                 infoset = build_infoset(defn, params, engine, engine.current_player())
-                hint = bot.hint(defn, params, infoset, Budget(simulations=150), seed=len(out))
+                hint = bot.hint(defn, params, infoset, Budget(simulations=150), seed=i)
                 out.append((hint.action, hint.iterations, repr(hint.policy), hint.value))
-                engine.apply(rng.choice(engine.legal_actions()))
         answers[flag] = out
     assert answers[True] == answers[False]
 

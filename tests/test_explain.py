@@ -25,7 +25,7 @@ from games.paintings import (
     VAN_GOGH,
     VERMEER,
 )
-from tests.server_support import GAMES, shared_app
+from tests.server_support import GAMES, OPEN_DEAL, shared_app
 
 
 def gallery_rush(actions: list[int], players: int = 2):
@@ -291,13 +291,8 @@ def test_a_hosted_match_hint_is_explained_and_bot_moves_are_not(client):
 
     r = client.post(
         "/v1/matches",
-        # A fixed deal: an unseeded one can end before the human's first move (a bot's Mona Lisa).
-        json={
-            "game": "gallery_rush",
-            "seats": ["human", "random"],
-            "seed": 3,
-            "reproducible": True,
-        },
+        # A fixed deal: the match must still be open after its creation (OPEN_DEAL).
+        json={"game": "gallery_rush", "seats": ["human", "random"], **OPEN_DEAL},
     )
     assert r.status_code == 201, r.json
     mid, token = r.json["match_id"], r.json["tokens"][0]["token"]

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from games.core.infoset import build_infoset
-from tests.server_support import shared_app
+from tests.server_support import OPEN_DEAL, shared_app
 from tests.test_review import heuristic_game
 
 TINY = {"simulations": 5}
@@ -117,15 +117,8 @@ def test_an_infoset_with_another_seat_and_an_unknown_review(client):
 def test_a_match_review_waits_for_the_end_then_is_one_job(client):
     r = client.post(
         "/v1/matches",
-        # A fixed deal: an unseeded one can end before the human's first move (a bot's Mona
-        # Lisa), and this test needs the review asked for before the end.
-        json={
-            "game": "gallery_rush",
-            "seats": ["human", "random"],
-            "budget": TINY,
-            "seed": 1,
-            "reproducible": True,
-        },
+        # A fixed deal: the review is asked for before the end (OPEN_DEAL).
+        json={"game": "gallery_rush", "seats": ["human", "random"], "budget": TINY, **OPEN_DEAL},
     )
     assert r.status_code == 201, r.json
     match = r.json
