@@ -408,6 +408,65 @@ def bench_explain(
     echo_report(rows, as_json, bench_mod.format_table)
 
 
+@bench.command("beliefs")
+@click.option(
+    "--games-file",
+    "files",
+    multiple=True,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Games stored by bench strength (repeat for several).",
+)
+@click.option("--game", default="modern_art", show_default=True, help="Game read from the files.")
+@click.option("--players", multiple=True, type=int, help="Player counts (default: every one).")
+@click.option("--every", default=12, show_default=True, help="Every Nth decision is a position.")
+@click.option("--worlds", default=64, show_default=True, help="Worlds per pool (ismcts's default).")
+@click.option("--epsilon", default=0.2, show_default=True, help="The model's trembling floor.")
+@click.option(
+    "--belief-effective", default=0.25, show_default=True, help="Share the tempering keeps."
+)
+@click.option("--max-positions", default=None, type=int, help="Per file (default: all).")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
+def bench_beliefs(
+    files: tuple[str, ...],
+    game: str,
+    players: tuple[int, ...],
+    every: int,
+    worlds: int,
+    epsilon: float,
+    belief_effective: float,
+    max_positions: int | None,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """How much closer to the opponents' true cards the belief weights are than uniform worlds."""
+    from pathlib import Path
+
+    from evaluation.bench import beliefs as bench_mod
+
+    if not 0.0 <= epsilon <= 1.0:
+        raise click.BadParameter("must be between 0 and 1", param_hint="--epsilon")
+    if not 0.0 <= belief_effective <= 1.0:
+        raise click.BadParameter("must be between 0 and 1", param_hint="--belief-effective")
+    try:
+        report = bench_mod.run(
+            [Path(f) for f in files],
+            game,
+            players,
+            every,
+            worlds,
+            epsilon,
+            belief_effective,
+            seed,
+            max_positions,
+            progress=not as_json,
+        )
+    except ValueError as err:
+        raise click.ClickException(str(err)) from None
+    echo_report(report, as_json, bench_mod.format_table)
+
+
 def _strength_row_done(report: dict, docs_path: str | None, section: str) -> None:
     """Prints a finished row and, with ``--docs``, writes the table so far (a long run that is
     stopped keeps what it measured)."""
