@@ -51,7 +51,7 @@ from typing import Any
 
 from bots.beliefs import log_likelihood, tempered
 from bots.heuristics import knowledge_for
-from bots.ismcts import IsmctsBot, resolve_rollout
+from bots.ismcts import IsmctsBot, resolve_beliefs, resolve_rollout
 from bots.protocol import Bot, Budget, Worlds
 from bots.rollout import play_out
 from games.core.definition import GameDefinition, InvalidInfoset
@@ -214,7 +214,7 @@ def world_pool(
     if not isinstance(bot, IsmctsBot) or worlds.fresh is None:
         return pool, None
     model = bot.opponent_model(knowledge_for(worlds.game), worlds)
-    if model is None or bot.config["beliefs"] == "uniform":
+    if model is None or resolve_beliefs(bot.config["beliefs"], worlds.game, None) == "uniform":
         return pool, None
     logs = [
         log_likelihood(worlds.fresh, w, worlds.seat, model.probability, bot.config["epsilon"])

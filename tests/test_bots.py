@@ -52,7 +52,7 @@ ISMCTS_DEFAULTS = {
     "rollout_depth": -2,
     "opponent_model": "heuristic",
     "worlds": 32,
-    "beliefs": "heuristic",
+    "beliefs": "auto",
     "belief_worlds": 64,
     "epsilon": 0.2,
     "belief_effective": 0.25,

@@ -92,6 +92,26 @@ def test_the_search_reports_a_tempered_pool():
     assert hint.iterations == 60
 
 
+def test_modern_art_weighs_its_worlds_under_simulations_and_not_under_a_time_budget():
+    # A time budget that the 30 simulations end long before: the Modern Art pool would be
+    # weighed in it, so only the default's rule (TIMED_BELIEFS) leaves it unweighted.
+    timed, counted = Budget(simulations=30, milliseconds=5000.0), Budget(simulations=30)
+    bot = make_bot({"name": "ismcts", "options": {"belief_worlds": 12}})
+    for name, players, steps, weighed_in_time in (
+        ("modern_art", 4, 60, False),
+        ("detective_eye", 4, 50, True),
+    ):
+        defn, params, engine = heuristic_position(name, players, steps)
+        infoset = build_infoset(defn, params, engine, engine.current_player())
+        assert bot.hint(defn, params, infoset, counted, seed=1).extra.get("effective_worlds")
+        in_time = bot.hint(defn, params, infoset, timed, seed=1).extra.get("effective_worlds")
+        assert (in_time is not None) == weighed_in_time, name
+    asked = make_bot({"name": "ismcts", "options": {"belief_worlds": 12, "beliefs": "heuristic"}})
+    defn, params, engine = heuristic_position("modern_art", 4, 60)
+    infoset = build_infoset(defn, params, engine, engine.current_player())
+    assert asked.hint(defn, params, infoset, timed, seed=1).extra.get("effective_worlds")
+
+
 def small_finger_auction():
     defn = games.definition("finger_auction")
     params = defn.validate_params(

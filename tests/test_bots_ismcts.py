@@ -287,6 +287,19 @@ def test_the_default_prior_is_per_game_and_an_explicit_weight_wins():
     assert resolve_prior(0.25, "modern_art") == 0.25
 
 
+def test_default_beliefs_weigh_worlds_except_modern_art_under_a_time_budget():
+    from bots.ismcts import LEGACY_OPTIONS, TIMED_BELIEFS, resolve_beliefs
+
+    timed, counted = Budget(simulations=30, milliseconds=500.0), Budget(simulations=30)
+    assert TIMED_BELIEFS == {"modern_art": "uniform"}
+    assert resolve_beliefs("auto", "modern_art", timed) == "uniform"
+    assert resolve_beliefs("auto", "modern_art", counted) == "heuristic"
+    assert resolve_beliefs("auto", "modern_art", None) == "heuristic"  # no budget: a review
+    assert resolve_beliefs("auto", "detective_eye", timed) == "heuristic"
+    assert resolve_beliefs("heuristic", "modern_art", timed) == "heuristic"  # asked for: kept
+    assert LEGACY_OPTIONS["beliefs"] == "uniform"
+
+
 def test_prior_seats_self_rates_only_the_searching_seats_nodes(monkeypatch):
     """With ``prior_seats: self`` the other seats' nodes are plain UCB1: the heuristic is never
     asked to rate a decision of theirs, while the default rates every seat's new nodes."""
