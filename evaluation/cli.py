@@ -449,6 +449,8 @@ def bench_beliefs(
         raise click.BadParameter("must be between 0 and 1", param_hint="--epsilon")
     if not 0.0 <= belief_effective <= 1.0:
         raise click.BadParameter("must be between 0 and 1", param_hint="--belief-effective")
+    if max_positions is not None and max_positions < 1:
+        raise click.BadParameter("must be at least 1", param_hint="--max-positions")
     try:
         report = bench_mod.run(
             [Path(f) for f in files],

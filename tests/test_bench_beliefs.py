@@ -94,6 +94,10 @@ def test_bad_input_is_named(tmp_path, heuristic_games):
     assert result.exit_code == 2 and "--epsilon" in result.output
     missing = runner.invoke(main, ["bench", "beliefs", "--games-file", str(tmp_path / "no")])
     assert missing.exit_code == 2
+    result = runner.invoke(main, [*args, "--max-positions", "0"])
+    assert result.exit_code == 2 and "--max-positions" in result.output
+    other = runner.invoke(main, [*args, "--game", "modern_art"])  # no Modern Art game stored
+    assert other.exit_code == 0 and "(no decision of the searching bot" in other.output
 
 
 def test_the_command_prints_a_row_per_player_count_and_opponents(heuristic_games):

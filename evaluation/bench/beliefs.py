@@ -228,6 +228,11 @@ def format_table(report: dict[str, Any]) -> str:
         "| effective |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
+    if not report["rows"]:
+        lines.append(
+            f"(no decision of the searching bot with hidden cards in the {report['game']} games "
+            "of the files)"
+        )
     for row in report["rows"]:
         gains = [
             f"{m:+.4f} [{lo:+.4f}, {hi:+.4f}]"
