@@ -78,6 +78,15 @@ def test_the_positions_are_the_searching_bots_own_decisions(heuristic_games, tmp
         assert all(len(p.truth.legal_actions()) > 1 for p in found)
 
 
+def test_one_position_has_no_interval_and_the_json_stays_valid(heuristic_games):
+    assert beliefs.mean_interval([0.25]) == (0.25, None, None)
+    report = beliefs.run([heuristic_games], "detective_eye", every=2, worlds=8)
+    (row,) = report["rows"]
+    row["tempered_gain"] = beliefs.mean_interval([0.25])  # as a one-position row has it
+    json.dumps(report, allow_nan=False)  # strict JSON: an infinity would raise
+    assert "+0.2500 (one position)" in beliefs.format_table(report)
+
+
 def test_bad_input_is_named(tmp_path, heuristic_games):
     runner = CliRunner()
     args = ["bench", "beliefs", "--games-file", str(heuristic_games)]

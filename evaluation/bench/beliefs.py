@@ -151,10 +151,13 @@ def weighed_shares(
     return out
 
 
-def mean_interval(values: list[float]) -> tuple[float, float, float]:
-    """Mean and 95% interval (normal approximation: rows have hundreds of positions)."""
+def mean_interval(values: list[float]) -> tuple[float, float | None, float | None]:
+    """Mean and 95% interval (normal approximation: rows have hundreds of positions); one
+    position has no interval (``None``, valid JSON where an infinity is not)."""
     mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
+    if len(values) < 2:
+        return mean, None, None
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
     return mean, mean - half, mean + half
 
 
@@ -235,7 +238,7 @@ def format_table(report: dict[str, Any]) -> str:
         )
     for row in report["rows"]:
         gains = [
-            f"{m:+.4f} [{lo:+.4f}, {hi:+.4f}]"
+            f"{m:+.4f} [{lo:+.4f}, {hi:+.4f}]" if lo is not None else f"{m:+.4f} (one position)"
             for m, lo, hi in (row["tempered_gain"], row["bayes_gain"])
         ]
         lines.append(
