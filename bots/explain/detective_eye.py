@@ -23,6 +23,7 @@ from typing import Any
 from bots.beliefs import HeuristicModel, effective_size, log_likelihood, tempered
 from bots.heuristics import knowledge_for
 from bots.heuristics.detective_eye import Beliefs, plan
+from bots.ismcts import resolve_beliefs
 from games.core.explain import estimate, figure, percent
 from games.detective_eye.engine import (
     BID,
@@ -43,7 +44,7 @@ def belief_worlds(ctx: Any) -> tuple[list[DetectiveEyeEngine], list[float], str]
     sample = ctx.sampler()
     pool = [sample(random.Random(rng.getrandbits(64))) for _ in range(ctx.samples(WORLDS))]
     options = ctx.bot.get("options") or {}
-    if options.get("beliefs", "heuristic") == "uniform":
+    if resolve_beliefs(options.get("beliefs", "auto"), "detective_eye", None) == "uniform":
         return pool, [1.0 / len(pool)] * len(pool), "uniform worlds of the information set"
     epsilon = float(options.get("epsilon", EPSILON))
     share = float(options.get("belief_effective", MIN_EFFECTIVE))

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import games
-from bots.beliefs import HeuristicModel, log_likelihood, normalise, tempered
+from bots.beliefs import HeuristicModel, effective_size, log_likelihood, normalise, tempered
 from bots.heuristics import knowledge_for
 from bots.protocol import Worlds
 from games.core.engine import Engine
@@ -123,10 +123,16 @@ def positions(path: Path, game: str, players: Sequence[int], every: int) -> Iter
 
 
 def weighed_shares(
-    position: Position, size: int, epsilon: float, belief_effective: float, seed: int
+    position: Position,
+    model: HeuristicModel,
+    size: int,
+    epsilon: float,
+    belief_effective: float,
+    seed: int,
 ) -> dict[str, float] | None:
     """The pool's mean share right under each weighting, and the tempered weights' effective
-    size (``None``: the other seats hold nothing hidden)."""
+    size (``None``: the other seats hold nothing hidden). ``model`` is shared by the positions
+    of a run: its cache is exact per information set, as in the search."""
     defn = games.definition(position.game)
     holdings = HIDDEN_HOLDINGS[position.game]
     infoset = build_infoset(defn, position.params, position.truth, position.seat)
@@ -137,7 +143,6 @@ def weighed_shares(
     shares = [share_right(world, position.truth, position.seat, holdings) for world in pool]
     if shares[0] is None:
         return None
-    model = HeuristicModel(knowledge_for(position.game))  # type: ignore[arg-type]
     fresh = worlds.fresh
     assert fresh is not None  # every game with hidden holdings replays its worlds
     logs = [log_likelihood(fresh, w, position.seat, model.probability, epsilon) for w in pool]
@@ -147,7 +152,7 @@ def weighed_shares(
         "bayes": normalise(logs),
     }
     out = {k: sum(w * s for w, s in zip(ws, shares, strict=True)) for k, ws in weights.items()}  # type: ignore[misc]
-    out["effective"] = 1.0 / sum(w * w for w in weights["tempered"])
+    out["effective"] = effective_size(weights["tempered"])
     return out
 
 
@@ -181,6 +186,7 @@ def run(
         )
     if every < 1 or worlds < 2:
         raise ValueError("every must be at least 1 and worlds at least 2")
+    model = HeuristicModel(knowledge_for(game))  # type: ignore[arg-type]
     found: dict[tuple[str, int, str], list[dict[str, float]]] = {}
     for path in files:
         todo = list(positions(path, game, players, every))
@@ -188,7 +194,7 @@ def run(
             todo = todo[:max_positions]
         bar = _progress(len(todo), f"{path.name}: {len(todo)} positions", progress)
         for index, position in enumerate(todo):
-            got = weighed_shares(position, worlds, epsilon, belief_effective, seed + index)
+            got = weighed_shares(position, model, worlds, epsilon, belief_effective, seed + index)
             if got is not None:
                 key = (path.name, position.truth.num_players, position.label)
                 found.setdefault(key, []).append(got)
