@@ -279,12 +279,47 @@ def test_the_default_prior_is_per_game_and_an_explicit_weight_wins():
         (s.action, s.visits) for s in same.policy
     ]
     assert LEGACY_OPTIONS["prior_weight"] == 0.0  # a322b0d had no prior
-    # Per game, where measured; a game without a measured weight searches without a prior.
-    from bots.ismcts import resolve_prior
+    # Per game and kind of budget, where measured; elsewhere the search has no prior.
+    from bots.ismcts import TIMED_PRIORS, resolve_prior
 
+    timed, counted = Budget(simulations=30, milliseconds=500.0), Budget(simulations=30)
     assert resolve_prior(-1, "finger_auction") == SEARCH_PRIORS["finger_auction"] > 0
-    assert resolve_prior(-1, "modern_art") == 0.0
-    assert resolve_prior(0.25, "modern_art") == 0.25
+    assert resolve_prior(-1, "finger_auction", timed) == SEARCH_PRIORS["finger_auction"]
+    assert resolve_prior(-1, "modern_art", timed) == TIMED_PRIORS["modern_art"] > 0
+    assert resolve_prior(-1, "modern_art", counted) == 0.0  # not measured at a number
+    assert resolve_prior(-1, "modern_art") == 0.0  # no budget: a review
+    assert resolve_prior(-1, "kuhn_poker", timed) == 0.0
+    assert resolve_prior(0.25, "modern_art", counted) == 0.25
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_modern_art_searches_the_heuristics_move_first_under_a_time_budget(players):
+    # With tens of simulations a move (100 ms), what a node tries first is most of what the
+    # search knows: by default that is the heuristic's bid or offer, not a random candidate.
+    # A time limit that the one simulation ends long before: only the default's rule for
+    # time budgets (TIMED_PRIORS) brings the prior in.
+    from tests.test_bots_beliefs import heuristic_position
+
+    knowledge = knowledge_for("modern_art")
+    one = Budget(simulations=1, milliseconds=5000.0)
+    default, unbiased = (
+        make_bot("ismcts"),
+        make_bot({"name": "ismcts", "options": {"prior_weight": 0}}),
+    )
+    random_first = 0
+    for steps in (20, 45, 70, 95, 120):
+        defn, params, engine = heuristic_position("modern_art", players, steps)
+        infoset = build_infoset(defn, params, engine, engine.current_player())
+        best = knowledge.best_rated(engine)
+        assert default.hint(defn, params, infoset, one, seed=steps).action in best, steps
+        random_first += unbiased.hint(defn, params, infoset, one, seed=steps).action not in best
+        # At a number of simulations (not measured with the prior) the default has none.
+        counted = [
+            bot.hint(defn, params, infoset, Budget(simulations=1), seed=steps).action
+            for bot in (default, unbiased)
+        ]
+        assert counted[0] == counted[1], steps
+    assert random_first  # without the prior the first try is one candidate of several
 
 
 def test_default_beliefs_weigh_worlds_except_modern_art_under_a_time_budget():
