@@ -65,9 +65,9 @@ and reproduces the ``ismcts`` of commit a322b0d):
   Mathematics and Natural Computation 4(3), 2008). On by default where measured to help
   (``SEARCH_PRIORS``: Detective Eye, Finger Auction, Gallery Rush; ``TIMED_PRIORS``: Modern
   Art under a time budget), at every seat's nodes; ``prior_seats: self`` keeps it at the
-  searching seat's own nodes, so that the other seats
-  are not expected to lean toward the heuristic's move (measured in Detective Eye: level
-  against another search, weaker against the heuristic itself; docs/bots.md).
+  searching seat's own nodes, so that the other seats are not expected to lean toward the
+  heuristic's move (measured in Detective Eye: level against another search, weaker against
+  the heuristic itself; docs/bots.md).
 * **Heuristic opponents in rollouts** (``rollout_opponents``): the other seats' first
   decisions of each rollout by the heuristic bot's rated move.
 * **Per-game cut-offs** (``rollout_depth: -2``, the default): ``SEARCH_CUTOFFS`` cuts
@@ -193,14 +193,15 @@ SEARCH_PRIORS: dict[str, float] = {
 TIMED_BELIEFS: dict[str, str] = {"modern_art": "uniform"}
 
 # Progressive-bias weights of the search's defaults under a time budget, per game, where they
-# differ from ``SEARCH_PRIORS`` (docs/bots.md, "Modern Art: the prior"). A Modern Art search
-# gets tens to hundreds of simulations in a time budget, so most tree nodes are visited a few
-# times, and without a prior their first tries are the abstraction's candidates in a random
-# order (an opponent that passes or bids its whole cap at random). The bias tries the
-# heuristic's bid or offer first: against the ISMCTS of a322b0d at 100 ms, 0.556 [0.40, 0.70]
-# over 36 games at 3 players, where the search without it scored 0.236 on the same deals
-# (paired +0.32 [+0.12, +0.52]). At a number of simulations it was not measured (a 1,000-
-# simulation game with it takes 4-5 minutes here), so there the search keeps no prior.
+# differ from ``SEARCH_PRIORS`` (docs/bots.md, "Modern Art: the prior under a time budget").
+# A Modern Art search gets tens to hundreds of simulations in a time budget, so most tree
+# nodes are visited a few times, and without a prior their first tries are the abstraction's
+# candidates in a random order (an opponent that passes or bids its whole cap at random).
+# The bias tries the heuristic's bid or offer first: against the ISMCTS of a322b0d at
+# 100 ms, 0.556 [0.40, 0.70] over 36 games at 3 players, where the search without it scored
+# 0.236 on the same deals (paired +0.32 [+0.12, +0.52]). At a number of simulations it was
+# not measured (a 1,000-simulation game with it takes 4-5 minutes here), so there the search
+# keeps no prior.
 TIMED_PRIORS: dict[str, float] = {"modern_art": 0.5}
 
 
