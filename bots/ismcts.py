@@ -200,8 +200,8 @@ TIMED_BELIEFS: dict[str, str] = {"modern_art": "uniform"}
 # The bias tries the heuristic's bid or offer first: against the ISMCTS of a322b0d at
 # 100 ms, 0.556 [0.40, 0.70] over 36 games at 3 players, where the search without it scored
 # 0.236 on the same deals (paired +0.32 [+0.12, +0.52]). At a number of simulations it was
-# not measured (a 1,000-simulation game with it takes 4-5 minutes here), so there the search
-# keeps no prior.
+# not measured (a 1,000-simulation game with it took 3-5 minutes of thinking here), so there
+# the search keeps no prior.
 TIMED_PRIORS: dict[str, float] = {"modern_art": 0.5}
 
 
