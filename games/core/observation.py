@@ -30,11 +30,13 @@ information set (with the default information-state type, the canonical infoset 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pyspiel
+from cachetools import LRUCache
 
 from games.core.definition import GameDefinition
 from games.core.engine import Engine
@@ -45,6 +47,15 @@ PrivateInfoType = pyspiel.PrivateInfoType
 DEFAULT_OBSERVATION = pyspiel.IIGObservationType(
     public_info=True, perfect_recall=False, private_info=PrivateInfoType.SINGLE_PLAYER
 )
+
+
+# Bytes of perfect-recall strings and tensors an observer keeps, by history (see
+# ``AtelierObserver._recalled``).
+RECALL_CACHE_BYTES = 64 << 20
+
+
+def _nbytes(value: str | np.ndarray) -> int:
+    return value.nbytes if isinstance(value, np.ndarray) else len(value)
 
 
 def _fmt(values: Sequence[float]) -> str:
@@ -118,6 +129,28 @@ class AtelierObserver:
         if self.player_size:
             self.dict["player"] = self.tensor[: self.player_size]
         self.dict["history"] = self.tensor[self.player_size :].reshape(self.steps, self.width)
+        self._recall: LRUCache = LRUCache(RECALL_CACHE_BYTES, getsizeof=_nbytes)
+        self._recall_lock = threading.Lock()
+
+    def _recalled(self, kind: str, engine: Engine, player: int, make: Callable[[], Any]) -> Any:
+        """``make()``, remembered by ``(kind, player, history)``.
+
+        A perfect-recall string or tensor narrates the whole history, so it costs time in
+        proportion to the game so far, and callers ask again for the same states: OpenSpiel's
+        perfect-recall check asks each node for the strings and tensors of all its ancestors
+        (quadratic in the depth without this), and tabular solvers ask each state every
+        iteration. The history fixes the state (chance outcomes are steps), and the observer
+        fixes the game, parameters and type, so the key is exact; a byte-bounded LRU keeps
+        the ancestors of a depth-first walk (used at every descendant) and bounds memory.
+        """
+        key = (kind, player, tuple(engine.history))
+        with self._recall_lock:
+            value = self._recall.get(key)
+        if value is None:
+            value = make()
+            with self._recall_lock:
+                self._recall[key] = value
+        return value
 
     # --- the PyObserver interface ------------------------------------------------------------
     def set_from(self, state: Any, player: int) -> None:
@@ -125,12 +158,18 @@ class AtelierObserver:
         if not self.perfect_recall:
             self.tensor[:] = self.features(engine, player)
             return
-        self.tensor.fill(0.0)
+        self.tensor[:] = self._recalled(
+            "tensor", engine, player, lambda: self._recall_tensor(engine, player)
+        )
+
+    def _recall_tensor(self, engine: Engine, player: int) -> np.ndarray:
+        tensor = np.zeros_like(self.tensor)
         if self.player_size:
-            self.tensor[player] = 1.0
-        history = self.dict["history"]
+            tensor[player] = 1.0
+        history = tensor[self.player_size :].reshape(self.steps, self.width)
         for i, row in enumerate(self.rows(engine, player)):
             history[i] = row
+        return tensor
 
     def features(self, engine: Engine, player: int) -> list[float]:
         """The observation tensor's values for ``player`` (not perfect recall)."""
@@ -174,7 +213,9 @@ class AtelierObserver:
                 f"{name}: {_fmt(piece.values(engine, player if seat is None else seat))}"
                 for name, piece, seat in self.layout
             )
-        return canonical_string(self, engine, player)
+        return self._recalled(
+            "string", engine, player, lambda: canonical_string(self, engine, player)
+        )
 
 
 def canonical_string(observer: AtelierObserver, engine: Engine, player: int) -> str:
