@@ -19,7 +19,7 @@ from games.core.infoset import build_infoset
 from tests.support import case_id, conformance_cases, play_states, random_engines, step
 
 CASES = conformance_cases()
-INFOSET_STATES = 1000  # states per case for the information-set round trip, every seat each
+INFOSET_STATES = 400  # states per case for the information-set round trip, every seat each
 
 
 @pytest.fixture(params=CASES, ids=[case_id(c) for c in CASES])
