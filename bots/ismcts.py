@@ -76,7 +76,6 @@ and reproduces the ``ismcts`` of commit a322b0d):
 * **Opponents by the model** (``opponent_moves: heuristic``): the other seats' decisions in
   the tree are the heuristic model's best moves (the beliefs' cached ``HeuristicModel``)
   instead of bandits in their own nodes: the search becomes a best response to the model.
-  ``auto`` (the default) does so in Modern Art under a time budget (``TIMED_OPPONENTS``).
 
 * **Final policy** (``final_policy: significant``): the hint reports the visits of the root
   actions whose mean is not significantly below the played move's, the mean strategy without
@@ -204,18 +203,6 @@ TIMED_BELIEFS: dict[str, str] = {"modern_art": "uniform"}
 # not measured (a 1,000-simulation game with it took 3-5 minutes of thinking here), so there
 # the search keeps no prior.
 TIMED_PRIORS: dict[str, float] = {"modern_art": 0.5}
-
-# How the search plays the other seats' tree decisions under a time budget, per game, where
-# it differs from bandits in their own nodes (``opponent_moves: auto``; docs/bots.md, "Modern
-# Art: the other seats by the model at 500 ms"). A 500 ms Modern Art search gets a few hundred
-# simulations, and with 3-5 seats most of its tree is the other seats' bandits, visited a few
-# times each, so the searching seat's own next decisions are reached rarely. Played by the
-# heuristic model instead, the tree branches only at our decisions (a best response to the
-# model): on the same deals at 500 ms, against the ISMCTS of a322b0d 0.458 and 0.417 over 12
-# games at 3 and 4 players (bandits: 0.417 and 0.333), against the heuristic 0.833, 0.750 and
-# 0.733 at 3, 4 and 5 (bandits: 0.750, 0.667 and 0.467). At a number of simulations and in a
-# review the search keeps bandits at every seat.
-TIMED_OPPONENTS: dict[str, str] = {"modern_art": "heuristic"}
 
 
 class _Node:
@@ -760,14 +747,12 @@ class IsmctsBot(Bot):
         ),
         ParamSpec(
             "opponent_moves",
-            "auto",
+            "search",
             "how the other seats' decisions are played in the tree: 'search' (each seat a "
-            "bandit in its own information-set nodes, maximising its own return), "
+            "bandit in its own information-set nodes, maximising its own return) or "
             "'heuristic' (the game's heuristic model, its best-rated move: a best response to "
-            "that model; rollout_opponents then use the same cached model) or 'auto' (the "
-            "search's measured choice: 'search', but 'heuristic' under a time budget in Modern "
-            "Art, TIMED_OPPONENTS)",
-            choices=("auto", "search", "heuristic"),
+            "that model; rollout_opponents then use the same cached model)",
+            choices=("search", "heuristic"),
         ),
         ParamSpec(
             "rollout_opponents",
@@ -852,8 +837,7 @@ class IsmctsBot(Bot):
             hidden_moves=cfg["hidden_moves"] == "tree",
             rollout_opponents=cfg["rollout_opponents"],
             opponent_model=model
-            if resolve_opponent_moves(cfg["opponent_moves"], worlds.game, budget) == "heuristic"
-            and has_rating(knowledge)
+            if cfg["opponent_moves"] == "heuristic" and has_rating(knowledge)
             else None,
         )
         return hint_from_result(result, cfg["final_policy"])
@@ -898,14 +882,6 @@ def resolve_beliefs(beliefs: str, game: str, budget: Budget | None) -> str:
     if beliefs != "auto":
         return beliefs
     return TIMED_BELIEFS.get(game, "heuristic") if _timed(budget) else "heuristic"
-
-
-def resolve_opponent_moves(opponent_moves: str, game: str, budget: Budget | None) -> str:
-    """How a search plays the other seats' tree decisions: the spec's, or (``auto``)
-    ``search`` except where ``TIMED_OPPONENTS`` names another under a time budget."""
-    if opponent_moves != "auto":
-        return opponent_moves
-    return TIMED_OPPONENTS.get(game, "search") if _timed(budget) else "search"
 
 
 def resolve_prior(weight: float, game: str, budget: Budget | None = None) -> float:

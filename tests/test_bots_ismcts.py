@@ -335,42 +335,6 @@ def test_default_beliefs_weigh_worlds_except_modern_art_under_a_time_budget():
     assert LEGACY_OPTIONS["beliefs"] == "uniform"
 
 
-def test_default_plays_modern_art_opponents_by_the_model_under_a_time_budget():
-    """Under a time budget the default searches Modern Art as a best response to the heuristic
-    model of the other seats (``TIMED_OPPONENTS``), and everywhere else as bandits at every
-    seat; an explicit choice is kept. A timed budget that the simulations end first keeps the
-    hints comparable seed for seed."""
-    from bots.ismcts import LEGACY_OPTIONS, TIMED_OPPONENTS, resolve_opponent_moves
-    from tests.test_bots_beliefs import heuristic_position
-
-    timed, counted = Budget(simulations=30, milliseconds=60_000.0), Budget(simulations=30)
-    assert TIMED_OPPONENTS == {"modern_art": "heuristic"}
-    assert resolve_opponent_moves("auto", "modern_art", timed) == "heuristic"
-    assert resolve_opponent_moves("auto", "modern_art", counted) == "search"
-    assert resolve_opponent_moves("auto", "modern_art", None) == "search"  # a review
-    assert resolve_opponent_moves("auto", "detective_eye", timed) == "search"
-    assert resolve_opponent_moves("search", "modern_art", timed) == "search"  # asked for: kept
-    assert LEGACY_OPTIONS["opponent_moves"] == "search"
-
-    def policy(options, budget, infoset, seed):
-        hint = make_bot({"name": "ismcts", "options": options}).hint(
-            defn, params, infoset, budget, seed
-        )
-        return [(stat.action, stat.probability) for stat in hint.policy]
-
-    differs = 0
-    for steps in (30, 80):
-        defn, params, engine = heuristic_position("modern_art", 4, steps)
-        infoset = build_infoset(defn, params, engine, engine.current_player())
-        by_model = {"opponent_moves": "heuristic"}
-        searched = {"opponent_moves": "search"}
-        assert policy({}, timed, infoset, steps) == policy(by_model, timed, infoset, steps)
-        assert policy({}, counted, infoset, steps) == policy(searched, counted, infoset, steps)
-        modelled = policy(by_model, timed, infoset, steps)
-        differs += modelled != policy(searched, timed, infoset, steps)
-    assert differs  # the two ways of playing the other seats search differently
-
-
 def test_prior_seats_self_rates_only_the_searching_seats_nodes(monkeypatch):
     """With ``prior_seats: self`` the other seats' nodes are plain UCB1: the heuristic is never
     asked to rate a decision of theirs, while the default rates every seat's new nodes."""
