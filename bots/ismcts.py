@@ -142,6 +142,11 @@ LEGACY_OPTIONS: dict[str, object] = {
 }
 
 
+def legacy_spec() -> dict[str, object]:
+    """The bot spec of the ``ismcts`` of a322b0d (``LEGACY_OPTIONS``), a fresh copy each call."""
+    return {"name": "ismcts", "options": dict(LEGACY_OPTIONS)}
+
+
 # Rollout cut-offs of the search's defaults (``rollout_depth: -2``), per game, where measured
 # to help (docs/bots.md, "Strength"). Detective Eye's rollout policy (a safe player that
 # declares only what its own face-down cards back) makes whole games a fixed rotation: each

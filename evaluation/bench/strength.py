@@ -53,7 +53,7 @@ import pyspiel
 
 import games
 from bots import Budget, make_bot
-from bots.ismcts import LEGACY_OPTIONS
+from bots.ismcts import legacy_spec
 from evaluation.tournament.stats import win_shares
 from games.core.episode import Step, play_episode, sampled_chance
 from games.core.infoset import build_infoset
@@ -92,8 +92,7 @@ def seats_for(
     if pairing == "ismcts-vs-heuristic":
         return ours, Seat("heuristic", {"name": "heuristic"}, simulations=1)
     if pairing == "ismcts-vs-legacy":
-        legacy = {"name": "ismcts", "options": dict(LEGACY_OPTIONS)}
-        return ours, Seat("ismcts (a322b0d)", legacy, simulations=sims, milliseconds=ms)  # type: ignore[arg-type]
+        return ours, Seat("ismcts (a322b0d)", legacy_spec(), simulations=sims, milliseconds=ms)  # type: ignore[arg-type]
     if pairing == "heuristic-vs-random":
         return (
             Seat("heuristic", {"name": "heuristic"}, simulations=1),
