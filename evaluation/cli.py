@@ -464,7 +464,99 @@ def bench_beliefs(
             max_positions,
             progress=not as_json,
         )
-    except ValueError as err:
+    except bench_mod.NoPositions as err:
+        raise click.ClickException(str(err)) from None
+    echo_report(report, as_json, bench_mod.format_table)
+
+
+@bench.command("agreement")
+@click.option("--game", "name", required=True, type=click.Choice(sorted(games.DEFINITIONS)))
+@click.option("--players", multiple=True, type=int, help="Player counts (default: every one).")
+@click.option("--bot", "bot_a", default="ismcts", show_default=True, help="Bot A: name or JSON.")
+@click.option(
+    "--against",
+    "bot_b",
+    default="ismcts-legacy",
+    show_default=True,
+    help="Bot B, whose own seed-to-seed agreement is the reference (ismcts-legacy: a322b0d's).",
+)
+@click.option(
+    "--budget",
+    default="600",
+    show_default=True,
+    help="Per hint: simulations ('600') or time ('500ms', which follows the machine's load).",
+)
+@click.option("--positions", default=50, show_default=True, help="Positions per player count.")
+@click.option("--every", default=9, show_default=True, help="Every Nth decision is a position.")
+@click.option("--judge", default=None, help="The judge's bot (default: ismcts).")
+@click.option(
+    "--judge-budget", default=None, help="Judge the positions where A and B differ at this budget."
+)
+@click.option("--seed", default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
+def bench_agreement(
+    name: str,
+    players: tuple[int, ...],
+    bot_a: str,
+    bot_b: str,
+    budget: str,
+    positions: int,
+    every: int,
+    judge: str | None,
+    judge_budget: str | None,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """How often bot A picks bot B's move, against how often B picks its own with another seed."""
+    from bots import InvalidBotSpec
+    from bots.registry import normalised_spec
+    from evaluation.bench import agreement as bench_mod
+    from evaluation.bench.strength import parse_budget, player_counts
+    from evaluation.params import parse_bot_arg
+
+    if positions < 1:
+        raise click.BadParameter("must be at least 1", param_hint="--positions")
+    if every < 1:
+        raise click.BadParameter("must be at least 1", param_hint="--every")
+    budgets = {}
+    for hint, text in (("--budget", budget), ("--judge-budget", judge_budget)):
+        if text is not None:
+            try:
+                budgets[hint] = parse_budget(text)
+            except ValueError as err:
+                raise click.BadParameter(str(err), param_hint=hint) from None
+    specs = {}
+    for hint, text in (("--bot", bot_a), ("--against", bot_b), ("--judge", judge)):
+        if text is not None:
+            try:
+                spec = parse_bot_arg(text, labelled=False)[1]
+                normalised_spec(bench_mod.resolve(spec))
+            except InvalidBotSpec as err:
+                raise click.BadParameter(str(err), param_hint=hint) from None
+            specs[hint] = spec
+    counts = list(players) or player_counts(name)
+    supported = player_counts(name)
+    wrong = [c for c in counts if c not in supported]
+    if wrong:
+        raise click.BadParameter(
+            f"{name} is played by {supported[0]}-{supported[-1]} players, not {wrong[0]}",
+            param_hint="--players",
+        )
+    try:
+        report = bench_mod.run(
+            name,
+            counts,
+            specs["--bot"],
+            specs["--against"],
+            budgets["--budget"],
+            positions,
+            every,
+            seed,
+            specs.get("--judge"),
+            budgets.get("--judge-budget"),
+            progress=not as_json,
+        )
+    except bench_mod.NoPositions as err:
         raise click.ClickException(str(err)) from None
     echo_report(report, as_json, bench_mod.format_table)
 
