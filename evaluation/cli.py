@@ -464,7 +464,7 @@ def bench_beliefs(
             max_positions,
             progress=not as_json,
         )
-    except bench_mod.NoPositions as err:
+    except ValueError as err:
         raise click.ClickException(str(err)) from None
     echo_report(report, as_json, bench_mod.format_table)
 
