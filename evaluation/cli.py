@@ -552,7 +552,7 @@ def bench_agreement(
             positions,
             every,
             seed,
-            specs.get("--judge"),
+            specs.get("--judge", "ismcts"),
             budgets.get("--judge-budget"),
             progress=not as_json,
         )

@@ -2,11 +2,11 @@
 
 ``atelier bench agreement --game G --players N --bot A --against B --budget 600`` plays
 games with the game's heuristic in every seat (chance and seeds from ``--seed``), as many as
-it takes, and takes every ``every``-th decision with more than one legal action as a position, up to
-``positions`` per player count. At each position it asks for three hints at the same budget:
-A's, B's, and B's again with another seed (the reference). It reports how often A picks B's
-move next to how often B picks its own (the noise floor), and the paired difference with a
-95% interval.
+it takes, and takes every ``every``-th decision with more than one legal action as a
+position, up to ``positions`` per player count. At each position it asks for three hints at
+the same budget: A's, B's, and B's again with another seed (the reference). It reports how
+often A picks B's move next to how often B picks its own (the noise floor), and the paired
+difference with a 95% interval.
 
 Why: a strength row against a search this close to ours takes hours of games and still has
 intervals of +-0.25 (a 500 ms Modern Art game is 3-7 minutes here). A move-level comparison
@@ -25,7 +25,6 @@ neither bot by construction, though it shares both bots' rollouts).
 from __future__ import annotations
 
 import json
-import math
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ import games
 from bots.ismcts import legacy_spec
 from bots.protocol import Budget
 from bots.registry import make_bot
+from evaluation.bench.beliefs import mean_interval
 from evaluation.bench.strength import budget_label, wilson
 
 
@@ -95,17 +95,6 @@ def _label(spec: Any) -> str:
     return spec if isinstance(spec, str) else json.dumps(spec, sort_keys=True)
 
 
-def _paired(differences: list[int]) -> tuple[float, float, float]:
-    """Mean of per-position differences and its 95% normal interval."""
-    n = len(differences)
-    mean = sum(differences) / n
-    if n < 2:
-        return mean, -1.0, 1.0
-    var = sum((d - mean) ** 2 for d in differences) / (n - 1)
-    half = 1.96 * math.sqrt(var / n)
-    return mean, mean - half, mean + half
-
-
 def measure_row(
     game: pyspiel.Game,
     bot_a: Any,
@@ -114,7 +103,7 @@ def measure_row(
     wanted: int,
     every: int,
     seed: int,
-    judge: Any = None,
+    judge: Any = "ismcts",
     judge_budget: Budget | None = None,
     progress: bool = False,
 ) -> dict[str, Any]:
@@ -122,7 +111,7 @@ def measure_row(
     from tqdm import tqdm
 
     a, b = make_bot(resolve(bot_a)), make_bot(resolve(bot_b))
-    referee = make_bot(resolve(judge if judge is not None else "ismcts")) if judge_budget else None
+    referee = make_bot(resolve(judge)) if judge_budget else None
     same_ab: list[int] = []
     same_bb: list[int] = []
     judged = {"a": 0, "b": 0, "neither": 0}
@@ -146,7 +135,7 @@ def measure_row(
             f"every {every} decisions"
         )
     agree_ab, agree_bb = sum(same_ab) / n, sum(same_bb) / n
-    diff, low, high = _paired([x - y for x, y in zip(same_ab, same_bb, strict=True)])
+    diff, low, high = mean_interval([x - y for x, y in zip(same_ab, same_bb, strict=True)])
     row: dict[str, Any] = {
         "players": players,
         "positions": n,
@@ -175,7 +164,7 @@ def run(
     wanted: int = 50,
     every: int = 9,
     seed: int = 0,
-    judge: Any = None,
+    judge: Any = "ismcts",
     judge_budget: dict[str, float | int] | None = None,
     params: dict[str, Any] | None = None,
     progress: bool = False,
@@ -205,7 +194,7 @@ def run(
         "a": _label(bot_a),
         "b": _label(bot_b),
         "budget": budget_label(budget),
-        "judge": _label(judge if judge is not None else "ismcts") if judge_budget else None,
+        "judge": _label(judge) if judge_budget else None,
         "judge_budget": budget_label(judge_budget) if judge_budget else None,
         "seed": seed,
         "rows": rows,
@@ -214,6 +203,13 @@ def run(
 
 def _interval(low: float, high: float) -> str:
     return f"[{low:.2f}, {high:.2f}]"
+
+
+def _difference(row: dict[str, Any]) -> str:
+    low, high = row["difference_ci"]
+    if low is None:  # one position: no interval
+        return f"{row['difference']:+.3f}"
+    return f"{row['difference']:+.3f} [{low:+.2f}, {high:+.2f}]"
 
 
 def format_table(report: dict[str, Any]) -> str:
@@ -233,8 +229,7 @@ def format_table(report: dict[str, Any]) -> str:
             str(row["positions"]),
             f"{row['a_agrees_with_b']:.3f} {_interval(*row['a_agrees_with_b_ci'])}",
             f"{row['b_agrees_with_itself']:.3f} {_interval(*row['b_agrees_with_itself_ci'])}",
-            f"{row['difference']:+.3f} [{row['difference_ci'][0]:+.2f}, "
-            f"{row['difference_ci'][1]:+.2f}]",
+            _difference(row),
         ]
         if judged:
             j = row["judged"]
