@@ -254,6 +254,13 @@ def bench_ismcts(
     help="Budget of our ISMCTS a move: simulations ('1000') or time ('500ms'); repeatable. "
     "Default: --simulations if given, else both 1000 and 500ms (the service's default).",
 )
+@click.option(
+    "--legacy-budget",
+    default=None,
+    help="ismcts-vs-legacy: the old search's own budget a move ('600', '500ms'); default: "
+    "the row's --budget. With --ismcts-options set to the old search's options, a row "
+    "measures what more time alone is worth to it.",
+)
 @click.option("--simulations", default=None, type=int, help="ISMCTS budget per move.")
 @click.option(
     "--milliseconds", default=200.0, show_default=True, help="Per move, ours vs OpenSpiel's."
@@ -291,6 +298,7 @@ def bench_strength(
     games_per_pairing: int,
     min_games: tuple[str, ...],
     budgets: tuple[str, ...],
+    legacy_budget: str | None,
     simulations: int | None,
     milliseconds: float,
     workers: int,
@@ -330,6 +338,15 @@ def bench_strength(
         parsed_budgets = [bench_mod.parse_budget(b) for b in budgets]
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--budget") from None
+    try:
+        old_budget = None if legacy_budget is None else bench_mod.parse_budget(legacy_budget)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--legacy-budget") from None
+    if old_budget is not None and "ismcts-vs-legacy" not in pairings:
+        raise click.BadParameter(
+            "only the ismcts-vs-legacy pairing has an old search to give it to",
+            param_hint="--legacy-budget",
+        )
     if not parsed_budgets:
         parsed_budgets = (
             [{"simulations": simulations}]
@@ -373,6 +390,7 @@ def bench_strength(
             on_row=lambda so_far: _strength_row_done(so_far, docs_path, docs_section),
             games_file=Path(games_file) if games_file else None,
             luck_corrected=luck_corrected,
+            legacy_budget=old_budget,
         )
     except games.InvalidParams as err:
         raise click.BadParameter(str(err), param_hint="--param") from None

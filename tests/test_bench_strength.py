@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
+from bots.ismcts import legacy_spec
 from evaluation import luck
 from evaluation.bench import strength
 from evaluation.cli import main
@@ -53,6 +54,42 @@ def test_rows_per_player_count_and_budget_on_the_same_deals():
     table = strength.markdown(report, "cmd")
     assert "| 5 ms (" in table and " sims a move) |" in table
     assert "| 5 sims |" in table
+
+
+def test_the_old_search_can_get_its_own_budget_to_measure_what_time_is_worth():
+    report = strength.run(
+        ["finger_auction"],
+        games_per_pairing=2,
+        pairings=("ismcts-vs-legacy",),
+        players=[2],
+        budgets=[{"simulations": 20}],
+        ismcts_options=legacy_spec()["options"],
+        legacy_budget={"simulations": 5},
+    )
+    (row,) = report["rows"]
+    assert (row["a"], row["b"]) == ("ismcts (a322b0d)", "ismcts (a322b0d)")
+    assert row["budget"] == {"simulations": 20} and row["budget_b"] == {"simulations": 5}
+    assert report["legacy_budget"] == {"simulations": 5}
+    assert "| 20 sims vs 5 sims | ismcts (a322b0d) vs ismcts (a322b0d) |" in strength.markdown(
+        report, "cmd"
+    )
+    assert "B at 5 sims" in strength.format_table(report)
+    # Without it, both play the row's budget and the row says nothing more.
+    same = strength.run(["finger_auction"], 2, ("ismcts-vs-legacy",), players=[2], simulations=5)
+    assert "budget_b" not in same["rows"][0]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--pairing", "ismcts-vs-legacy", "--legacy-budget", "soon"], "a budget is"),
+        (["--pairing", "ismcts-vs-heuristic", "--legacy-budget", "600"], "only the ismcts-vs"),
+    ],
+)
+def test_a_bad_legacy_budget_is_named(args, message):
+    result = CliRunner().invoke(main, ["bench", "strength", "--game", "finger_auction", *args])
+    assert result.exit_code != 0
+    assert "--legacy-budget" in result.output and message in result.output
 
 
 def test_the_docs_section_is_replaced_and_others_are_kept(tmp_path):

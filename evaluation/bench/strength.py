@@ -9,7 +9,9 @@ Pairings (bot A against bot B), for every game:
 * ``heuristic-vs-random`` (a reference, only on request): how far the heuristic alone gets;
 * ``ismcts-vs-legacy`` (on request): ISMCTS against the ISMCTS of commit a322b0d (the
   documented option set ``bots.ismcts.LEGACY_OPTIONS``) at the same budget, so at equal time
-  with a time budget.
+  with a time budget. ``--legacy-budget`` gives the old search a budget of its own instead:
+  with ``--ismcts-options`` set to the old search's options too, a row measures what more
+  time alone is worth to one search (the headroom of a faster search at the same moves).
 
 Every game runs at each of ``--players`` (default: every player count it supports) and each
 ``--budget`` (simulations, or milliseconds a move such as the service's default ``500ms``).
@@ -80,19 +82,31 @@ def seats_for(
     budget: int | dict[str, float | int],
     milliseconds: float,
     options: dict[str, Any] | None = None,
+    legacy_budget: dict[str, float | int] | None = None,
 ) -> tuple[Seat, Seat]:
-    """Bot A and bot B of a pairing; ``budget`` is A's (simulations, or a budget dict)."""
+    """Bot A and bot B of a pairing; ``budget`` is A's (simulations, or a budget dict).
+
+    ``legacy_budget`` is the old search's in ``ismcts-vs-legacy`` (default: A's). Bot A is
+    labelled as the old search when its options are the old search's.
+    """
     if isinstance(budget, int):
         budget = {"simulations": budget}
     sims, ms = budget.get("simulations"), budget.get("milliseconds")
     spec = {"name": "ismcts", "options": dict(options or {})}
-    ours = Seat("ismcts", spec, simulations=sims, milliseconds=ms)  # type: ignore[arg-type]
+    label = "ismcts (a322b0d)" if spec == legacy_spec() else "ismcts"
+    ours = Seat(label, spec, simulations=sims, milliseconds=ms)  # type: ignore[arg-type]
     if pairing == "ismcts-vs-random":
         return ours, Seat("random", {"name": "random"}, simulations=1)
     if pairing == "ismcts-vs-heuristic":
         return ours, Seat("heuristic", {"name": "heuristic"}, simulations=1)
     if pairing == "ismcts-vs-legacy":
-        return ours, Seat("ismcts (a322b0d)", legacy_spec(), simulations=sims, milliseconds=ms)  # type: ignore[arg-type]
+        old = legacy_budget or budget
+        return ours, Seat(
+            "ismcts (a322b0d)",
+            legacy_spec(),
+            simulations=old.get("simulations"),  # type: ignore[arg-type]
+            milliseconds=old.get("milliseconds"),
+        )
     if pairing == "heuristic-vs-random":
         return (
             Seat("heuristic", {"name": "heuristic"}, simulations=1),
@@ -312,6 +326,7 @@ def run(
     on_row: Callable[[dict[str, Any]], None] | None = None,
     games_file: Path | None = None,
     luck_corrected: bool = False,
+    legacy_budget: dict[str, float | int] | None = None,
 ) -> dict[str, Any]:
     """Plays every pairing in every game, player count and budget; returns the JSON report.
 
@@ -320,7 +335,8 @@ def run(
     a count a game does not support is skipped. ``budgets`` are the budgets of bot A a move
     (default: ``simulations``); ``ismcts-vs-openspiel`` always uses ``milliseconds`` for
     both, and ``ismcts-vs-legacy`` gives both bots the row's budget (equal time with a time
-    budget). ``min_games`` raises the number of games per row for some games. Every row of a
+    budget) unless ``legacy_budget`` gives it its own. ``min_games`` raises the number of
+    games per row for some games. Every row of a
     game and player count plays the same seeded deals, each once with A in every seat.
     ``games_file`` stores and reuses finished games; ``luck_corrected`` adds the corrected
     share to every row of a game that supports it (``luck_supported``).
@@ -333,6 +349,7 @@ def run(
         "simulations": simulations,
         "milliseconds": milliseconds,
         "budgets": budgets,
+        "legacy_budget": legacy_budget,
         "ismcts_options": dict(ismcts_options or {}),
         "luck_corrected": luck_corrected,
         "games": {},
@@ -368,6 +385,7 @@ def run(
                             progress,
                             store,
                             luck_corrected and luck_supported(name),
+                            legacy_budget,
                         )
                         report["rows"].append(row)
                         if on_row is not None:
@@ -395,9 +413,10 @@ def _play_row(
     progress: Callable[[str], None] | None,
     store: GamesFile,
     luck: bool,
+    legacy_budget: dict[str, float | int] | None = None,
 ) -> dict[str, Any]:
     n = game_params["players"]
-    a, b = seats_for(pairing, budget, milliseconds, ismcts_options)
+    a, b = seats_for(pairing, budget, milliseconds, ismcts_options, legacy_budget)
     if progress:
         progress(f"{name} ({n} players) {pairing} at {budget_label(budget)}: {deals * n} games")
     jobs = [
@@ -419,6 +438,7 @@ def _play_row(
         "budget": dict(budget)
         if pairing != "ismcts-vs-openspiel"
         else {"milliseconds": milliseconds},
+        **_budget_b(a, b),
         "pairing": pairing,
         "a": a.label,
         "b": b.label,
@@ -442,6 +462,16 @@ def _play_row(
         "wall_s": round(time.perf_counter() - started, 1),
         **(_luck_stats(results, n) if luck else {}),
     }
+
+
+def _budget_b(a: Seat, b: Seat) -> dict[str, Any]:
+    """``budget_b``: bot B's budget, when B is a search given a budget other than A's."""
+    if b.spec is None or b.spec.get("name") != "ismcts":
+        return {}
+    if (b.simulations, b.milliseconds) == (a.simulations, a.milliseconds):
+        return {}
+    limits = {"simulations": b.simulations, "milliseconds": b.milliseconds}
+    return {"budget_b": {k: v for k, v in limits.items() if v is not None}}
 
 
 def _simulations_per_move(results: list[dict[str, Any]]) -> float | None:
@@ -525,9 +555,11 @@ def format_table(report: dict[str, Any]) -> str:
     for r in report["rows"]:
         ci = f"[{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}]"
         mark = "ok" if r["met"] else "MISSED"
+        b_budget = f"; B at {budget_label(r['budget_b'])}" if "budget_b" in r else ""
         lines.append(
             f"{r['game']:<16}{r['players']:>2} {budget_label(r['budget']):<10}{r['pairing']:<22}"
             f"{r['games']:>6}{r['score']:>8.3f}{ci:>16}{r['uniform']:>9.3f}  {r['target']} ({mark})"
+            f"{b_budget}"
         )
         if "corrected_score" in r:
             c = r["corrected_ci95"]
@@ -579,9 +611,11 @@ def _budget_cell(row: dict[str, Any]) -> str:
     """The budget, and for a time budget the simulations a move it gave when recorded."""
     label = budget_label(row["budget"])
     sims = row.get("simulations_per_move_a")
-    if sims is None or row["budget"].get("simulations") is not None:
-        return label
-    return f"{label} ({sims:,.0f} sims a move)"
+    if sims is not None and row["budget"].get("simulations") is None:
+        label = f"{label} ({sims:,.0f} sims a move)"
+    if "budget_b" in row:
+        label = f"{label} vs {budget_label(row['budget_b'])}"
+    return label
 
 
 def _verdict(met: bool, low: float, uniform: float) -> str:
