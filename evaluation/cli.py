@@ -73,11 +73,11 @@ def play(
 ) -> None:
     """Play one full GAME between bots and print it step by step."""
     from bots import Budget, InvalidBotSpec, InvalidBudget
-    from evaluation.params import parse_bot_arg
+    from evaluation.params import parse_bot_spec
     from evaluation.play import play_game
 
     try:
-        specs = [parse_bot_arg(text, labelled=False)[1] for text in bot_specs]
+        specs = [parse_bot_spec(text) for text in bot_specs]
     except InvalidBotSpec as err:
         raise click.BadParameter(str(err), param_hint="--bot") from None
     try:
@@ -530,7 +530,7 @@ def bench_agreement(
     from bots.registry import normalised_spec
     from evaluation.bench import agreement as bench_mod
     from evaluation.bench.strength import parse_budget, player_counts
-    from evaluation.params import parse_bot_arg
+    from evaluation.params import parse_bot_arg, resolve_alias
 
     if positions < 1:
         raise click.BadParameter("must be at least 1", param_hint="--positions")
@@ -548,7 +548,7 @@ def bench_agreement(
         if text is not None:
             try:
                 spec = parse_bot_arg(text, labelled=False)[1]
-                normalised_spec(bench_mod.resolve(spec))
+                normalised_spec(resolve_alias(spec))
             except InvalidBotSpec as err:
                 raise click.BadParameter(str(err), param_hint=hint) from None
             specs[hint] = spec

@@ -1,6 +1,6 @@
 """Parsing what the command line gives: game parameters (``--param players=3`` or JSON) and
-bot specs (``--bot ismcts``, ``--bot '{"name": "ismcts", ...}'``, ``--bot LABEL=SPEC``); and
-printing a command's report (``echo_report``)."""
+bot specs (``--bot ismcts``, ``--bot '{"name": "ismcts", ...}'``, ``--bot LABEL=SPEC``, and
+the aliases of ``bot_aliases``); and printing a command's report (``echo_report``)."""
 
 from __future__ import annotations
 
@@ -68,3 +68,23 @@ def parse_bot_arg(text: str, labelled: bool = True) -> tuple[str | None, Any]:
     if not isinstance(spec, dict):
         raise InvalidBotSpec('a bot spec must be a name or an object like {"name": "random"}')
     return label, spec
+
+
+def bot_aliases() -> dict[str, Any]:
+    """Names every command's ``--bot`` takes besides the registered bots, and the spec each
+    stands for: ``ismcts-legacy`` is the ISMCTS of commit a322b0d (``bots.ismcts.legacy_spec``),
+    the reference of issue 15's comparisons. Aliases are for the command line and tournaments;
+    the service's clients name bots by their specs."""
+    from bots.ismcts import legacy_spec
+
+    return {"ismcts-legacy": legacy_spec()}
+
+
+def resolve_alias(spec: Any) -> Any:
+    """``spec`` with an alias name (``bot_aliases``) replaced by the spec it stands for."""
+    return bot_aliases().get(spec, spec) if isinstance(spec, str) else spec
+
+
+def parse_bot_spec(text: str) -> Any:
+    """The spec of an unlabelled ``--bot`` option (``parse_bot_arg``), aliases resolved."""
+    return resolve_alias(parse_bot_arg(text, labelled=False)[1])

@@ -213,13 +213,13 @@ def review(
 
     from bots import Budget, make_bot
     from bots.review import MAX_SAMPLES, MIN_SAMPLES, review_game
-    from evaluation.params import parse_bot_arg, parse_params
+    from evaluation.params import parse_bot_spec, parse_params
 
     if not MIN_SAMPLES <= samples <= MAX_SAMPLES:
         raise click.BadParameter(
             f"must be {MIN_SAMPLES}..{MAX_SAMPLES}, got {samples}", param_hint="--samples"
         )
-    bot = make_bot(parse_bot_arg(bot_spec, labelled=False)[1])
+    bot = make_bot(parse_bot_spec(bot_spec))
     budget = Budget(simulations, milliseconds)
     defn, params, infoset = load_record(record, index, seat, game, parse_params(param))
     reason = type(bot).unavailable_reason(defn, params)

@@ -33,11 +33,11 @@ from typing import Any
 import pyspiel
 
 import games
-from bots.ismcts import legacy_spec
 from bots.protocol import Budget
 from bots.registry import make_bot
 from evaluation.bench.beliefs import mean_interval
 from evaluation.bench.strength import budget_label, wilson
+from evaluation.params import resolve_alias
 
 
 class NoPositions(ValueError):
@@ -83,14 +83,6 @@ def positions(game: pyspiel.Game, wanted: int, every: int, seed: int) -> Iterato
             return
 
 
-ALIASES: dict[str, Any] = {"ismcts-legacy": legacy_spec()}  # the ismcts of a322b0d
-
-
-def resolve(spec: Any) -> Any:
-    """A bot spec with the aliases (``ismcts-legacy``) replaced by what they stand for."""
-    return ALIASES.get(spec, spec) if isinstance(spec, str) else spec
-
-
 def _label(spec: Any) -> str:
     return spec if isinstance(spec, str) else json.dumps(spec, sort_keys=True)
 
@@ -110,8 +102,8 @@ def measure_row(
     """One player count's row (see the module docstring)."""
     from tqdm import tqdm
 
-    a, b = make_bot(resolve(bot_a)), make_bot(resolve(bot_b))
-    referee = make_bot(resolve(judge)) if judge_budget else None
+    a, b = make_bot(resolve_alias(bot_a)), make_bot(resolve_alias(bot_b))
+    referee = make_bot(resolve_alias(judge)) if judge_budget else None
     same_ab: list[int] = []
     same_bb: list[int] = []
     judged = {"a": 0, "b": 0, "neither": 0}

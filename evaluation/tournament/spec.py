@@ -28,6 +28,7 @@ from typing import Any
 
 import games
 from bots import Budget, InvalidBotSpec, make_bot
+from evaluation.params import resolve_alias
 from games.core.seeds import derive_seed
 
 # Bumped when the meaning of a game record or of the seeds changes; part of the fingerprint,
@@ -136,7 +137,7 @@ class TournamentSpec:
                     f"two bots are labelled {label!r}; give each its own label as LABEL=SPEC"
                 )
             try:
-                entrants.append(Entrant(label, normalise_spec(raw)))
+                entrants.append(Entrant(label, normalise_spec(resolve_alias(raw))))
             except InvalidBotSpec as err:
                 raise TournamentError(f"bot {label!r}: {err}") from None
         if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
