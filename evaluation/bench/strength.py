@@ -336,8 +336,8 @@ def run(
     (default: ``simulations``); ``ismcts-vs-openspiel`` always uses ``milliseconds`` for
     both, and ``ismcts-vs-legacy`` gives both bots the row's budget (equal time with a time
     budget) unless ``legacy_budget`` gives it its own. ``min_games`` raises the number of
-    games per row for some games. Every row of a
-    game and player count plays the same seeded deals, each once with A in every seat.
+    games per row for some games. Every row of a game and player count plays the same seeded
+    deals, each once with A in every seat.
     ``games_file`` stores and reuses finished games; ``luck_corrected`` adds the corrected
     share to every row of a game that supports it (``luck_supported``).
     """
