@@ -289,6 +289,12 @@ def bench_ismcts(
     help="Also report AIVAT's luck-corrected first-place share and its standard-error ratio "
     "(games with a rollout value estimate: not Modern Art).",
 )
+@click.option(
+    "--stored-only",
+    is_flag=True,
+    help="Play nothing: rebuild the table from --games-file alone (the file is not written); "
+    "a row whose games are not all stored is an error naming how many are missing.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
 def bench_strength(
     names: tuple[str, ...],
@@ -308,6 +314,7 @@ def bench_strength(
     docs_section: str,
     games_file: str | None,
     luck_corrected: bool,
+    stored_only: bool,
     as_json: bool,
 ) -> None:
     """Win shares with 95% intervals: ISMCTS against random, heuristic and OpenSpiel's ISMCTS."""
@@ -323,6 +330,10 @@ def bench_strength(
         or workers < 1
     ):
         raise click.BadParameter("--games, --simulations, --milliseconds, --workers: positive")
+    if stored_only and not games_file:
+        raise click.BadParameter(
+            "rebuilds a table from its stored games: give --games-file", param_hint="--stored-only"
+        )
     try:
         options = json.loads(ismcts_options)
         make_bot({"name": "ismcts", "options": options})
@@ -391,9 +402,12 @@ def bench_strength(
             games_file=Path(games_file) if games_file else None,
             luck_corrected=luck_corrected,
             legacy_budget=old_budget,
+            stored_only=stored_only,
         )
     except games.InvalidParams as err:
         raise click.BadParameter(str(err), param_hint="--param") from None
+    except bench_mod.MissingGames as err:
+        raise click.ClickException(str(err)) from None
     if docs_path:
         command = _command_line(click.get_current_context())
         bench_mod.write_docs(Path(docs_path), docs_section, bench_mod.markdown(report, command))
@@ -593,6 +607,11 @@ def _strength_row_done(report: dict, docs_path: str | None, section: str) -> Non
         bench_mod.write_docs(Path(docs_path), section, bench_mod.markdown(report, command))
 
 
+# Options that say how a table is rebuilt, not what was measured: left out of the command a
+# table records, so a table rebuilt with them names the command that played its games.
+REBUILD_ONLY_OPTIONS = {"stored_only"}
+
+
 def _command_line(ctx: click.Context) -> str:
     """The command as it was given (options that differ from their defaults), to be rerun."""
     import shlex
@@ -601,6 +620,8 @@ def _command_line(ctx: click.Context) -> str:
     for param in ctx.command.params:
         value = ctx.params.get(param.name or "")
         if not isinstance(param, click.Option) or value in (None, (), False, param.default):
+            continue
+        if param.name in REBUILD_ONLY_OPTIONS:
             continue
         flag = param.opts[-1] if param.opts[-1].startswith("--") else param.opts[0]
         if param.is_flag:

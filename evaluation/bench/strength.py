@@ -25,7 +25,10 @@ Wilson score intervals at 95%.
 
 ``games_file`` (``--games-file``) keeps every finished game as a JSON line (its seats, seeds,
 score and actions); a rerun with the same file plays only the games it lacks, so a long run
-that is stopped resumes, and the table can be rebuilt from the file alone.
+that is stopped resumes, and the table can be rebuilt from the file alone. ``stored_only``
+(``--stored-only``) rebuilds it without playing: a row whose games are not all in the file
+raises ``MissingGames`` instead of playing them, and the file is not written, so a table in
+the docs can be checked against its games (``tests/test_docs_strength.py``).
 
 ``luck_corrected`` (``--luck-corrected``) adds AIVAT's luck-corrected first-place share
 (``evaluation.luck.corrected_shares``: every chance step's effect on a rollout estimate of the
@@ -210,6 +213,10 @@ def luck_share(
     }
 
 
+class MissingGames(ValueError):
+    """A table rebuilt from its games file alone (``stored_only``) lacks some of its games."""
+
+
 def luck_supported(name: str) -> bool:
     """Whether the game's default value estimate has the first-place share scale."""
     from evaluation.luck import luck_config
@@ -244,10 +251,10 @@ class GamesFile:
     def get(self, job: tuple) -> dict[str, Any] | None:
         return self.games.get(self.key(job))
 
-    def put(self, job: tuple, result: dict[str, Any]) -> None:
+    def put(self, job: tuple, result: dict[str, Any], write: bool = True) -> None:
         record = {"key": self.key(job), **result}
         self.games[record["key"]] = record
-        if self.path is not None:
+        if write and self.path is not None:
             with self.path.open("a") as fh:
                 fh.write(json.dumps(record) + "\n")
 
@@ -327,6 +334,7 @@ def run(
     games_file: Path | None = None,
     luck_corrected: bool = False,
     legacy_budget: dict[str, float | int] | None = None,
+    stored_only: bool = False,
 ) -> dict[str, Any]:
     """Plays every pairing in every game, player count and budget; returns the JSON report.
 
@@ -339,8 +347,11 @@ def run(
     games per row for some games. Every row of a game and player count plays the same seeded
     deals, each once with A in every seat.
     ``games_file`` stores and reuses finished games; ``luck_corrected`` adds the corrected
-    share to every row of a game that supports it (``luck_supported``).
+    share to every row of a game that supports it (``luck_supported``). ``stored_only`` plays
+    nothing: every game must be in ``games_file`` (else ``MissingGames``), which is not written.
     """
+    if stored_only and games_file is None:
+        raise ValueError("stored_only rebuilds a table from a games file: give games_file")
     names = names or sorted(games.DEFINITIONS)
     budgets = budgets or [{"simulations": simulations}]
     report: dict[str, Any] = {
@@ -386,6 +397,7 @@ def run(
                             store,
                             luck_corrected and luck_supported(name),
                             legacy_budget,
+                            stored_only,
                         )
                         report["rows"].append(row)
                         if on_row is not None:
@@ -414,10 +426,11 @@ def _play_row(
     store: GamesFile,
     luck: bool,
     legacy_budget: dict[str, float | int] | None = None,
+    stored_only: bool = False,
 ) -> dict[str, Any]:
     n = game_params["players"]
     a, b = seats_for(pairing, budget, milliseconds, ismcts_options, legacy_budget)
-    if progress:
+    if progress and not stored_only:
         progress(f"{name} ({n} players) {pairing} at {budget_label(budget)}: {deals * n} games")
     jobs = [
         (name, game_params, a, b, a_seat, seed * 1_000_003 + deal)
@@ -425,7 +438,10 @@ def _play_row(
         for a_seat in range(n)
     ]
     started = time.perf_counter()
-    results = _results(jobs, executor, store, luck, progress is not None)
+    if stored_only:
+        _require_stored(jobs, store, f"{name} ({n} players) {pairing} at {budget_label(budget)}")
+    bar = progress is not None and not stored_only
+    results = _results(jobs, executor, store, luck, bar, write=not stored_only)
     scores = [r["score"] for r in results]
     mean = sum(scores) / len(scores)
     low, high = wilson(mean, len(scores))
@@ -482,10 +498,28 @@ def _simulations_per_move(results: list[dict[str, Any]]) -> float | None:
     return round(sum(r["simulations"][0] for r in counted) / moves, 1) if moves else None
 
 
+def _require_stored(jobs: list[tuple], store: GamesFile, row: str) -> None:
+    """Refuses a row rebuilt from its games file alone when the file lacks some of its games
+    (say, ``--games`` above what was played, or another seed), naming how many and where."""
+    missing = sum(1 for job in jobs if store.get(job) is None)
+    if missing:
+        raise MissingGames(
+            f"{row}: {missing} of {len(jobs)} games are not in {store.path} (with "
+            "--stored-only nothing is played; drop it to play them)"
+        )
+
+
 def _results(
-    jobs: list[tuple], executor: Executor | None, store: GamesFile, luck: bool, bar: bool
+    jobs: list[tuple],
+    executor: Executor | None,
+    store: GamesFile,
+    luck: bool,
+    bar: bool,
+    write: bool = True,
 ) -> list[dict[str, Any]]:
-    """Every job's game: from the games file when stored, else played (and stored)."""
+    """Every job's game: from the games file when stored, else played (and stored); a stored
+    game without its luck correction gets it from its actions (stored too, unless not
+    ``write``)."""
     from tqdm import tqdm
 
     results: list[dict[str, Any] | None] = [store.get(job) for job in jobs]
@@ -515,7 +549,7 @@ def _results(
         if luck and "luck" not in result:  # stored without it: corrected from its actions
             name, params, _, _, a_seat, deal_seed = jobs[i]
             result["luck"] = luck_share(name, params, result["history"], a_seat, deal_seed)
-            store.put(jobs[i], result)
+            store.put(jobs[i], result, write)
     return results  # type: ignore[return-value]
 
 
