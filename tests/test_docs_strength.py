@@ -4,7 +4,7 @@ docs/bots.md's generated sections (``<!-- bench-strength NAME -->``) each show t
 bench strength` command that produced them, and every game they count is in
 docs/results/strength/. Rerunning each command with ``--stored-only`` plays nothing and must
 give the section byte for byte: a table edited by hand, a games file trimmed or relabelled,
-or a change to how the bench scores, bins or words a row shows up here, not in a reader's
+or a change to how the bench scores or words a row shows up here, not in a reader's
 rerun hours later.
 """
 
