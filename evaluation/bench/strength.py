@@ -430,8 +430,9 @@ def _play_row(
 ) -> dict[str, Any]:
     n = game_params["players"]
     a, b = seats_for(pairing, budget, milliseconds, ismcts_options, legacy_budget)
+    label = f"{name} ({n} players) {pairing} at {budget_label(budget)}"
     if progress and not stored_only:
-        progress(f"{name} ({n} players) {pairing} at {budget_label(budget)}: {deals * n} games")
+        progress(f"{label}: {deals * n} games")
     jobs = [
         (name, game_params, a, b, a_seat, seed * 1_000_003 + deal)
         for deal in range(deals)
@@ -439,7 +440,7 @@ def _play_row(
     ]
     started = time.perf_counter()
     if stored_only:
-        _require_stored(jobs, store, f"{name} ({n} players) {pairing} at {budget_label(budget)}")
+        _require_stored(jobs, store, label)
     bar = progress is not None and not stored_only
     results = _results(jobs, executor, store, luck, bar, write=not stored_only)
     scores = [r["score"] for r in results]
