@@ -40,13 +40,21 @@ from server.config import ServiceConfig
 from server.errors import ApiError, Conflict, NotFound, Unavailable, Unprocessable
 from server.hints import HintService
 from server.schemas import MAX_SEED, BudgetIn, MatchCreate
-from server.store import MatchRecord, MatchStore, StaleRevision
+from server.store import MatchRecord, MatchStore, StaleRevision, StoreUnavailable
 
 HUMAN = "human"
 
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def replay(defn: games.GameDefinition, params: dict[str, Any], history: list[int]) -> Engine:
+    """The engine of a match after ``history``: the state is the action list replayed."""
+    engine = defn.new_engine(params)
+    for action in history:
+        engine.apply(action)
+    return engine
 
 
 def require_token(token: str | None, doing: str) -> None:
@@ -144,10 +152,7 @@ class MatchService:
                 status=410,
                 code="match_obsolete",
             )
-        engine = defn.new_engine(record.params)
-        for action in record.history:
-            engine.apply(action)
-        return Match(record, defn, engine)
+        return Match(record, defn, replay(defn, record.params, record.history))
 
     def _expired(self, record: MatchRecord) -> bool:
         ttl = (
@@ -340,6 +345,7 @@ class MatchService:
             event = engine.narrate(step.action).public
             played.append({"step": len(engine.history), "event": event})
 
+        shown = len(played)
         try:
             play_episode(
                 engine, bot_move, chance, record_event, stop=lambda _: not match.needs_automation()
@@ -348,7 +354,22 @@ class MatchService:
             if len(engine.history) != saved:
                 record.history = list(engine.history)
                 record.finished = engine.is_terminal()
-                self._save(record)
+                try:
+                    self._save(record)
+                except StoreUnavailable:
+                    self._forget_unsaved(match, saved)
+                    del played[shown:]
+                    raise
+
+    @staticmethod
+    def _forget_unsaved(match: Match, saved: int) -> None:
+        """Takes the match back to its first ``saved`` steps, the ones stored: automatic moves
+        whose save failed must not be shown, since the next request plays them again (a bot
+        stopped by the clock may then choose otherwise)."""
+        record = match.record
+        record.history = record.history[:saved]
+        match.engine = replay(match.defn, record.params, record.history)
+        record.finished = match.engine.is_terminal()
 
     def _bot_move(self, match: Match, seat: int, step: int) -> int:
         record = match.record
@@ -421,7 +442,8 @@ class MatchService:
         moves: list[dict[str, Any]] = []
         if step is not None and step < len(match.record.history):
             return self._retry(match, seat, action, step)
-        warning = self._advance_or_warn(match, moves)  # bots left by an interrupted request
+        # Bots left by an interrupted request; nothing of this request is stored yet.
+        warning = self._advance_or_warn(match, moves, after_commit=False)
         engine = match.engine
         if step is not None and step != len(engine.history):
             raise self._stale(match, step)
@@ -462,9 +484,7 @@ class MatchService:
         """The answer to a repeated move: the same as the first time if this seat played this
         action at ``step`` and nothing has happened since but the bots' replies; else 409."""
         defn, history = match.defn, match.record.history
-        engine = defn.new_engine(match.params)
-        for a in history[:step]:
-            engine.apply(a)
+        engine = replay(defn, match.params, history[:step])
         if engine.is_terminal() or engine.current_player() != seat:
             raise self._stale(match, step)
         try:
@@ -485,17 +505,28 @@ class MatchService:
         out["retried"] = True
         return out
 
-    def _advance_or_warn(self, match: Match, moves: list[dict[str, Any]]) -> str | None:
-        """Advances after a saved change; a bot failure then is reported, not an error.
+    def _advance_or_warn(
+        self, match: Match, moves: list[dict[str, Any]], *, after_commit: bool = True
+    ) -> str | None:
+        """Advances after a saved change; a failure of the bots, or of the database while
+        saving their moves, is then reported in a warning, not as an error.
 
-        The change was stored, so failing the request would invite the client to repeat a
-        move that already happened (and a 4xx must change nothing). The bots resume on the
-        next request.
+        The change was stored, so failing the request (a 4xx or a 503, which both promise
+        that nothing was written) would invite the client to repeat a move that already
+        happened. The bots resume on the next request. Before anything of this request is
+        stored (``after_commit=False``), a database that does not answer stays a 503.
         """
         try:
             self._advance(match, moves)
         except ApiError as err:
             return f"{err.message}; the bots will resume on the next request"
+        except StoreUnavailable as err:
+            if not after_commit:
+                raise
+            return (
+                f"{err}, so the moves after the stored ones were not saved; the bots' replies "
+                "follow on the next request (send 'step' with a repeated move)"
+            )
         return None
 
     @staticmethod

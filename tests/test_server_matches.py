@@ -276,3 +276,76 @@ def test_a_reproducible_deal_and_the_bot_seeds_follow_the_one_seed_derivation(ap
         engine.apply(action)
     # Three deals and the two bots' passes were checked; the human passes next.
     assert engine.current_player() == 2 and len(played) == 5
+
+
+# --- a store that fails after the human's move is stored -----------------------------------------
+def _fail_saves_after(monkeypatch, store, good: int) -> None:
+    """Lets ``good`` history saves through, then makes every save fail as a database that has
+    stopped answering would (``StoreUnavailable``)."""
+    from server.store import StoreUnavailable
+
+    real = store.save_history
+    calls = [0]
+
+    def save_history(record):
+        calls[0] += 1
+        if calls[0] > good:
+            raise StoreUnavailable("the match database test did not answer: stopped")
+        return real(record)
+
+    monkeypatch.setattr(store, "save_history", save_history)
+
+
+def test_a_store_failure_after_the_human_move_answers_200_with_a_warning(tmp_path, monkeypatch):
+    """The human's move is committed, then saving the bots' replies fails: the answer is 200
+    (not a 503, which promises nothing was written) with a warning, shows only what is stored,
+    and a retry with ``step`` changes nothing; the bots move on the next request."""
+    app = make_app(tmp_path, search_workers=1)
+    try:
+        c = app.test_client()
+        match = create(c, "gallery_rush", ["human", "random"], seed=1, reproducible=True)
+        mid, token = match["match_id"], match["tokens"][0]["token"]
+        view = c.get(f"/v1/matches/{mid}", headers=seat_headers(token)).json
+        assert view["status"] == "waiting"
+        before = replay(app, view).history
+        body = {"action": view["infoset"]["view"]["legal_actions"][0]["struct"]}
+        store = app.extensions["atelier.matches"].store
+        with monkeypatch.context() as patch:
+            _fail_saves_after(patch, store, good=1)  # the human's move, then the bots' fail
+            r = c.post(f"/v1/matches/{mid}/actions", json=body, headers=seat_headers(token))
+        assert r.status_code == 200, r.json
+        assert "did not answer" in r.json["warning"] and "next request" in r.json["warning"]
+        stored = replay(app, view).history
+        assert len(stored) == len(before) + 1  # exactly the human's move
+        # The answer shows what is stored: no bot move that might be played otherwise later.
+        assert r.json["step"] == len(stored) and r.json["status"] == "bots_to_move"
+        assert [m["step"] for m in r.json["moves"]] == [view["step"]]
+        # The client repeats the move with its step (the documented way): nothing changes.
+        again = {**body, "step": view["step"]}
+        r = c.post(f"/v1/matches/{mid}/actions", json=again, headers=seat_headers(token))
+        assert r.status_code == 200 and r.json["retried"] is True, r.json
+        assert replay(app, view).history == stored
+        # The next request plays the bots' replies.
+        after = c.get(f"/v1/matches/{mid}", headers=seat_headers(token)).json
+        assert after["step"] > len(stored) and replay(app, view).history[: len(stored)] == stored
+    finally:
+        close_app(app)
+
+
+def test_a_store_failure_after_a_creation_still_hands_out_the_tokens(tmp_path, monkeypatch):
+    """The match row is committed, then saving the deal (chance's and the bots' moves) fails:
+    201 with the tokens and a warning, not a 503 that leaves a match nobody can open."""
+    app = make_app(tmp_path, search_workers=1)
+    try:
+        c = app.test_client()
+        store = app.extensions["atelier.matches"].store
+        with monkeypatch.context() as patch:
+            _fail_saves_after(patch, store, good=0)
+            match = create(c, "gallery_rush", ["random", "human"], seed=1, reproducible=True)
+        assert "did not answer" in match["warning"]
+        assert match["step"] == 0 and match["moves"] == [] and match["status"] == "bots_to_move"
+        token = match["tokens"][0]["token"]
+        view = c.get(f"/v1/matches/{match['match_id']}", headers=seat_headers(token)).json
+        assert view["step"] > 0 and view["seat"] == 1
+    finally:
+        close_app(app)
