@@ -40,7 +40,7 @@ from server.config import ServiceConfig
 from server.errors import ApiError, Conflict, NotFound, Unavailable, Unprocessable
 from server.hints import HintService
 from server.schemas import MAX_SEED, BudgetIn, MatchCreate
-from server.store import MatchRecord, MatchStore, StaleRevision, StoreUnavailable
+from server.store import Expiry, MatchRecord, MatchStore, StaleRevision, StoreUnavailable
 
 HUMAN = "human"
 
@@ -109,6 +109,7 @@ class MatchService:
         self.store = store
         self.hints = hints
         self.config = config
+        self.expiry = Expiry(config.match_idle_expiry_s, config.match_finished_expiry_s)
         self._last_purge = 0.0
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
@@ -137,7 +138,7 @@ class MatchService:
     # --- loading -----------------------------------------------------------------------------
     def load(self, match_id: str) -> Match:
         record = self.store.get(match_id)
-        if record is None or self._expired(record):
+        if record is None or self.expiry.expired(record):
             raise NotFound(
                 f"no match with id {match_id!r} (matches expire "
                 f"{self.config.match_idle_expiry_s:g} s after their last move, finished ones "
@@ -154,20 +155,12 @@ class MatchService:
             )
         return Match(record, defn, replay(defn, record.params, record.history))
 
-    def _expired(self, record: MatchRecord) -> bool:
-        ttl = (
-            self.config.match_finished_expiry_s
-            if record.finished
-            else self.config.match_idle_expiry_s
-        )
-        return record.updated_at < time.time() - ttl
-
     def _purge(self) -> None:
         now = time.time()
         if now - self._last_purge < self.PURGE_EVERY_S:
             return
         self._last_purge = now
-        self.store.purge(self.config.match_idle_expiry_s, self.config.match_finished_expiry_s)
+        self.store.purge(self.expiry)
 
     def seat_of(self, match: Match, token: str | None) -> int | None:
         """The seat a token opens, ``None`` without a token; 403 for a token of no seat."""
@@ -217,17 +210,6 @@ class MatchService:
         effective = self.hints.budget(body.budget, self.config.match_budget_ms)
         seed = self._deal_seed(body.seed, body.reproducible)
         self._purge()
-        quota = self.config.match_quota_per_client
-        owner = hash_token(client) if client else ""
-        if quota and owner and self.store.active_count(owner) >= quota:
-            raise ApiError(
-                f"this client already holds {quota} unfinished matches, the limit; finish or "
-                "DELETE some (idle ones expire by themselves)",
-                status=429,
-                code="match_quota",
-                detail={"quota": quota},
-                retry_after=60.0,
-            )
         tokens = {
             s: secrets.token_urlsafe(24) for s, spec in enumerate(seats) if spec["kind"] == HUMAN
         }
@@ -245,10 +227,10 @@ class MatchService:
             revision=0,
             created_at=now,
             updated_at=now,
-            client=owner,
+            client=hash_token(client) if client else "",
             reproducible=body.reproducible,
         )
-        self.store.insert(record)
+        self._insert(record)
         lock = self._acquire(record.id)
         try:
             match = Match(record, defn, defn.new_engine(params))
@@ -264,6 +246,25 @@ class MatchService:
             out["warnings"] = effective.warnings
         out["tokens"] = [{"seat": s, "token": t} for s, t in sorted(tokens.items())]
         return out
+
+    def _insert(self, record: MatchRecord) -> None:
+        """Stores a new match; 429 ``match_quota`` if its client holds the quota already.
+
+        The store counts and inserts in one locked transaction, so concurrent creates (in
+        any instance sharing the database) never get past the quota.
+        """
+        quota = self.config.match_quota_per_client
+        if not quota or not record.client:
+            self.store.insert(record)
+        elif not self.store.insert_within_quota(record, quota, self.expiry):
+            raise ApiError(
+                f"this client already holds {quota} unfinished matches, the limit; finish or "
+                "DELETE some (idle ones expire by themselves)",
+                status=429,
+                code="match_quota",
+                detail={"quota": quota},
+                retry_after=60.0,
+            )
 
     @staticmethod
     def _deal_seed(given: int | None, reproducible: bool) -> int:

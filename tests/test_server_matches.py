@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
+import time
+import types
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+import sqlalchemy as sa
 
 import games
 from games.core.infoset import build_infoset
@@ -347,5 +352,76 @@ def test_a_store_failure_after_a_creation_still_hands_out_the_tokens(tmp_path, m
         token = match["tokens"][0]["token"]
         view = c.get(f"/v1/matches/{match['match_id']}", headers=seat_headers(token)).json
         assert view["step"] > 0 and view["seat"] == 1
+    finally:
+        close_app(app)
+
+
+# --- the match quota ---------------------------------------------------------------------------
+HUMANS_ONLY = {"game": "detective_eye", "seats": ["human", "human"]}  # no bot work to wait for
+
+
+def _slow_match_inserts(conn, cursor, statement, parameters, context, executemany):
+    """A loaded database: each match insert takes 20 ms, so creates overlap as under load."""
+    if statement.lstrip().upper().startswith("INSERT INTO MATCHES"):
+        time.sleep(0.02)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared_db(request, tmp_path):
+    """The match database two instances share: a SQLite file, or a fresh PostgreSQL database
+    when ``ATELIER_TEST_POSTGRES_URL`` names a server (see tests/postgres_support.py)."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "shared.sqlite3")
+    else:
+        from tests.postgres_support import fresh_database
+
+        with fresh_database("quota") as url:
+            yield url
+
+
+def test_concurrent_creates_on_two_instances_stop_at_the_quota(tmp_path, shared_db):
+    """Creates from one address racing on two instances that share one database: exactly the
+    quota gets 201, the others 429 ``match_quota`` (a check before a separate insert let 14 or
+    15 of 16 through a quota of 3 on SQLite)."""
+    quota, tries = 3, 16
+    apps = [
+        make_app(tmp_path, search_workers=1, match_quota_per_client=quota, match_db=shared_db)
+        for _ in "ab"
+    ]
+    sa.event.listen(sa.engine.Engine, "before_cursor_execute", _slow_match_inserts)
+    try:
+        barrier = threading.Barrier(tries)
+
+        def attempt(i: int) -> int:
+            client = apps[i % 2].test_client()
+            barrier.wait(timeout=60)
+            return client.post("/v1/matches", json=HUMANS_ONLY).status_code
+
+        with ThreadPoolExecutor(tries) as pool:
+            statuses = sorted(pool.map(attempt, range(tries)))
+        assert statuses == [201] * quota + [429] * (tries - quota)
+    finally:
+        sa.event.remove(sa.engine.Engine, "before_cursor_execute", _slow_match_inserts)
+        for app in apps:
+            close_app(app)
+
+
+def test_expired_matches_leave_the_quota_at_once(tmp_path, monkeypatch):
+    """A match that answers 404 as expired holds no place in the quota, though the purge (at
+    most once a minute) has not deleted it yet."""
+    app = make_app(tmp_path, search_workers=1, match_quota_per_client=2, match_idle_expiry_s=30)
+    try:
+        c = app.test_client()
+        made = [c.post("/v1/matches", json=HUMANS_ONLY) for _ in range(3)]
+        assert [r.status_code for r in made] == [201, 201, 429]
+        # 45 s on: past the expiry, short of the next purge (at most once a minute).
+        later = types.SimpleNamespace(time=lambda: time.time() + 45.0)
+        for module in ("server.matches", "server.store"):
+            monkeypatch.setattr(f"{module}.time", later)
+        assert c.get(f"/v1/matches/{made[0].json['match_id']}").status_code == 404
+        r = c.post("/v1/matches", json=HUMANS_ONLY)
+        assert r.status_code == 201, r.json
+        with sqlite3.connect(app.config["ATELIER"].match_db) as con:
+            assert con.execute("SELECT count(*) FROM matches").fetchone()[0] == 3  # not purged
     finally:
         close_app(app)
