@@ -242,8 +242,9 @@ class MatchService:
         out["moves"] = moves
         if warning:
             out["warning"] = warning
-        if effective.warnings:
-            out["warnings"] = effective.warnings
+        warnings = [*effective.warnings, *self._seed_warnings(body)]
+        if warnings:
+            out["warnings"] = warnings
         out["tokens"] = [{"seat": s, "token": t} for s, t in sorted(tokens.items())]
         return out
 
@@ -265,6 +266,17 @@ class MatchService:
                 detail={"quota": quota},
                 retry_after=60.0,
             )
+
+    @staticmethod
+    def _seed_warnings(body: MatchCreate) -> list[str]:
+        """Says that a seed sent without ``reproducible`` was not used (see ``_deal_seed``):
+        a client expecting a chosen deal would otherwise not know it got another."""
+        if body.seed is None or body.reproducible:
+            return []
+        return [
+            "field 'seed' was ignored: the server drew this match's deal; a client's seed is "
+            "used only with 'reproducible': true (research use)"
+        ]
 
     @staticmethod
     def _deal_seed(given: int | None, reproducible: bool) -> int:

@@ -425,3 +425,17 @@ def test_expired_matches_leave_the_quota_at_once(tmp_path, monkeypatch):
             assert con.execute("SELECT count(*) FROM matches").fetchone()[0] == 3  # not purged
     finally:
         close_app(app)
+
+
+# --- a seed without "reproducible" -------------------------------------------------------------
+def test_a_seed_without_reproducible_is_ignored_with_a_warning(client):
+    """The documented rule (the server draws the deal; a client's seed only with
+    ``reproducible``) is said in the answer, not applied in silence."""
+    m = create(client, "detective_eye", ["human", "human"], seed=4242)
+    assert "reproducible" not in m
+    assert any("'seed'" in w and "'reproducible'" in w for w in m["warnings"]), m
+    chosen = create(client, "detective_eye", ["human", "human"], seed=4242, reproducible=True)
+    r = client.post("/v1/matches", json={"game": "detective_eye", "seats": ["human", "human"]})
+    assert r.status_code == 201
+    for quiet in (chosen, r.json):
+        assert "warnings" not in quiet, quiet
