@@ -40,13 +40,21 @@ from server.config import ServiceConfig
 from server.errors import ApiError, Conflict, NotFound, Unavailable, Unprocessable
 from server.hints import HintService
 from server.schemas import MAX_SEED, BudgetIn, MatchCreate
-from server.store import MatchRecord, MatchStore, StaleRevision
+from server.store import Expiry, MatchRecord, MatchStore, StaleRevision, StoreUnavailable
 
 HUMAN = "human"
 
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def replay(defn: games.GameDefinition, params: dict[str, Any], history: list[int]) -> Engine:
+    """The engine of a match after ``history``: the state is the action list replayed."""
+    engine = defn.new_engine(params)
+    for action in history:
+        engine.apply(action)
+    return engine
 
 
 def require_token(token: str | None, doing: str) -> None:
@@ -101,6 +109,7 @@ class MatchService:
         self.store = store
         self.hints = hints
         self.config = config
+        self.expiry = Expiry(config.match_idle_expiry_s, config.match_finished_expiry_s)
         self._last_purge = 0.0
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
@@ -129,7 +138,7 @@ class MatchService:
     # --- loading -----------------------------------------------------------------------------
     def load(self, match_id: str) -> Match:
         record = self.store.get(match_id)
-        if record is None or self._expired(record):
+        if record is None or self.expiry.expired(record):
             raise NotFound(
                 f"no match with id {match_id!r} (matches expire "
                 f"{self.config.match_idle_expiry_s:g} s after their last move, finished ones "
@@ -144,25 +153,14 @@ class MatchService:
                 status=410,
                 code="match_obsolete",
             )
-        engine = defn.new_engine(record.params)
-        for action in record.history:
-            engine.apply(action)
-        return Match(record, defn, engine)
-
-    def _expired(self, record: MatchRecord) -> bool:
-        ttl = (
-            self.config.match_finished_expiry_s
-            if record.finished
-            else self.config.match_idle_expiry_s
-        )
-        return record.updated_at < time.time() - ttl
+        return Match(record, defn, replay(defn, record.params, record.history))
 
     def _purge(self) -> None:
         now = time.time()
         if now - self._last_purge < self.PURGE_EVERY_S:
             return
         self._last_purge = now
-        self.store.purge(self.config.match_idle_expiry_s, self.config.match_finished_expiry_s)
+        self.store.purge(self.expiry)
 
     def seat_of(self, match: Match, token: str | None) -> int | None:
         """The seat a token opens, ``None`` without a token; 403 for a token of no seat."""
@@ -212,17 +210,6 @@ class MatchService:
         effective = self.hints.budget(body.budget, self.config.match_budget_ms)
         seed = self._deal_seed(body.seed, body.reproducible)
         self._purge()
-        quota = self.config.match_quota_per_client
-        owner = hash_token(client) if client else ""
-        if quota and owner and self.store.active_count(owner) >= quota:
-            raise ApiError(
-                f"this client already holds {quota} unfinished matches, the limit; finish or "
-                "DELETE some (idle ones expire by themselves)",
-                status=429,
-                code="match_quota",
-                detail={"quota": quota},
-                retry_after=60.0,
-            )
         tokens = {
             s: secrets.token_urlsafe(24) for s, spec in enumerate(seats) if spec["kind"] == HUMAN
         }
@@ -240,10 +227,10 @@ class MatchService:
             revision=0,
             created_at=now,
             updated_at=now,
-            client=owner,
+            client=hash_token(client) if client else "",
             reproducible=body.reproducible,
         )
-        self.store.insert(record)
+        self._insert(record)
         lock = self._acquire(record.id)
         try:
             match = Match(record, defn, defn.new_engine(params))
@@ -255,10 +242,41 @@ class MatchService:
         out["moves"] = moves
         if warning:
             out["warning"] = warning
-        if effective.warnings:
-            out["warnings"] = effective.warnings
+        warnings = [*effective.warnings, *self._seed_warnings(body)]
+        if warnings:
+            out["warnings"] = warnings
         out["tokens"] = [{"seat": s, "token": t} for s, t in sorted(tokens.items())]
         return out
+
+    def _insert(self, record: MatchRecord) -> None:
+        """Stores a new match; 429 ``match_quota`` if its client holds the quota already.
+
+        The store counts and inserts in one locked transaction, so concurrent creates (in
+        any instance sharing the database) never get past the quota.
+        """
+        quota = self.config.match_quota_per_client
+        if not quota or not record.client:
+            self.store.insert(record)
+        elif not self.store.insert_within_quota(record, quota, self.expiry):
+            raise ApiError(
+                f"this client already holds {quota} unfinished matches, the limit; finish or "
+                "DELETE some (idle ones expire by themselves)",
+                status=429,
+                code="match_quota",
+                detail={"quota": quota},
+                retry_after=60.0,
+            )
+
+    @staticmethod
+    def _seed_warnings(body: MatchCreate) -> list[str]:
+        """Says that a seed sent without ``reproducible`` was not used (see ``_deal_seed``):
+        a client expecting a chosen deal would otherwise not know it got another."""
+        if body.seed is None or body.reproducible:
+            return []
+        return [
+            "field 'seed' was ignored: the server drew this match's deal; a client's seed is "
+            "used only with 'reproducible': true (research use)"
+        ]
 
     @staticmethod
     def _deal_seed(given: int | None, reproducible: bool) -> int:
@@ -340,6 +358,7 @@ class MatchService:
             event = engine.narrate(step.action).public
             played.append({"step": len(engine.history), "event": event})
 
+        shown = len(played)
         try:
             play_episode(
                 engine, bot_move, chance, record_event, stop=lambda _: not match.needs_automation()
@@ -348,7 +367,22 @@ class MatchService:
             if len(engine.history) != saved:
                 record.history = list(engine.history)
                 record.finished = engine.is_terminal()
-                self._save(record)
+                try:
+                    self._save(record)
+                except StoreUnavailable:
+                    self._forget_unsaved(match, saved)
+                    del played[shown:]
+                    raise
+
+    @staticmethod
+    def _forget_unsaved(match: Match, saved: int) -> None:
+        """Takes the match back to its first ``saved`` steps, the ones stored: automatic moves
+        whose save failed must not be shown, since the next request plays them again (a bot
+        stopped by the clock may then choose otherwise)."""
+        record = match.record
+        record.history = record.history[:saved]
+        match.engine = replay(match.defn, record.params, record.history)
+        record.finished = match.engine.is_terminal()
 
     def _bot_move(self, match: Match, seat: int, step: int) -> int:
         record = match.record
@@ -421,7 +455,8 @@ class MatchService:
         moves: list[dict[str, Any]] = []
         if step is not None and step < len(match.record.history):
             return self._retry(match, seat, action, step)
-        warning = self._advance_or_warn(match, moves)  # bots left by an interrupted request
+        # Bots left by an interrupted request; nothing of this request is stored yet.
+        warning = self._advance_or_warn(match, moves, after_commit=False)
         engine = match.engine
         if step is not None and step != len(engine.history):
             raise self._stale(match, step)
@@ -462,9 +497,7 @@ class MatchService:
         """The answer to a repeated move: the same as the first time if this seat played this
         action at ``step`` and nothing has happened since but the bots' replies; else 409."""
         defn, history = match.defn, match.record.history
-        engine = defn.new_engine(match.params)
-        for a in history[:step]:
-            engine.apply(a)
+        engine = replay(defn, match.params, history[:step])
         if engine.is_terminal() or engine.current_player() != seat:
             raise self._stale(match, step)
         try:
@@ -485,17 +518,28 @@ class MatchService:
         out["retried"] = True
         return out
 
-    def _advance_or_warn(self, match: Match, moves: list[dict[str, Any]]) -> str | None:
-        """Advances after a saved change; a bot failure then is reported, not an error.
+    def _advance_or_warn(
+        self, match: Match, moves: list[dict[str, Any]], *, after_commit: bool = True
+    ) -> str | None:
+        """Advances after a saved change; a failure of the bots, or of the database while
+        saving their moves, is then reported in a warning, not as an error.
 
-        The change was stored, so failing the request would invite the client to repeat a
-        move that already happened (and a 4xx must change nothing). The bots resume on the
-        next request.
+        The change was stored, so failing the request (a 4xx or a 503, which both promise
+        that nothing was written) would invite the client to repeat a move that already
+        happened. The bots resume on the next request. Before anything of this request is
+        stored (``after_commit=False``), a database that does not answer stays a 503.
         """
         try:
             self._advance(match, moves)
         except ApiError as err:
             return f"{err.message}; the bots will resume on the next request"
+        except StoreUnavailable as err:
+            if not after_commit:
+                raise
+            return (
+                f"{err}, so the moves after the stored ones were not saved; the bots' replies "
+                "follow on the next request (send 'step' with a repeated move)"
+            )
         return None
 
     @staticmethod

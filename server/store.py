@@ -27,6 +27,7 @@ version in SQLite's ``user_version``) are recognised by their columns.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
@@ -98,6 +99,9 @@ UPGRADES: dict[int, Callable[[Connection], None]] = {1: _upgrade_1_to_2}
 
 # Any fixed number: the key of the PostgreSQL advisory lock held while the schema is upgraded.
 _SCHEMA_LOCK_KEY = 0x61746C72  # "atlr"
+# The first of the two 32-bit keys of a client's quota lock (the second hashes the client).
+# PostgreSQL keeps two-key advisory locks apart from one-key ones such as the schema lock.
+_QUOTA_LOCK_CLASS = 0x61746C71  # "atlq"
 
 
 class StaleRevision(Exception):
@@ -131,6 +135,34 @@ class MatchRecord:
     client: str = ""  # a hash of the creating client (its API key or address), for quotas
     finished: bool = False
     reproducible: bool = False  # the client's seed was used as is (research option)
+
+
+@dataclass(frozen=True)
+class Expiry:
+    """When a match expires: unfinished ones ``idle_s`` after their last move, finished ones
+    ``finished_s`` after it.
+
+    The one rule for reading a match (``expired``, on a loaded record), purging and counting a
+    client's matches for the quota (``clause``, the same test in SQL), so that a match that
+    answers 404 never holds a place in the quota.
+    """
+
+    idle_s: float
+    finished_s: float
+
+    def ttl(self, finished: bool) -> float:
+        return self.finished_s if finished else self.idle_s
+
+    def expired(self, record: MatchRecord, now: float | None = None) -> bool:
+        now = time.time() if now is None else now
+        return record.updated_at < now - self.ttl(record.finished)
+
+    def clause(self, now: float) -> sa.ColumnElement[bool]:
+        """``expired`` as a condition on the ``matches`` table."""
+        return sa.or_(
+            sa.and_(matches.c.finished == 0, matches.c.updated_at < now - self.idle_s),
+            sa.and_(matches.c.finished == 1, matches.c.updated_at < now - self.finished_s),
+        )
 
 
 # --- URLs ------------------------------------------------------------------------------------
@@ -234,22 +266,39 @@ class MatchStore:
         return self._engine
 
     def _migrate(self, engine: Engine) -> None:
-        """Brings the schema to ``SCHEMA_VERSION``, in one transaction under a database lock."""
+        """Brings the schema to ``SCHEMA_VERSION``, in one transaction under a database lock
+        (instances starting together upgrade in turn)."""
         if self.backend == "sqlite":
             with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as db:
                 db.exec_driver_sql("PRAGMA journal_mode=WAL")
-                db.exec_driver_sql("BEGIN IMMEDIATE")  # one writer: instances upgrade in turn
+        with self._locked(engine, (_SCHEMA_LOCK_KEY,)) as db:
+            self._upgrade(db)
+            if self.backend == "sqlite":
+                db.exec_driver_sql(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    @contextmanager
+    def _locked(self, engine: Engine, key: tuple[int, ...]) -> Iterator[Connection]:
+        """One transaction that holds a database lock from its first statement, so that what
+        it reads cannot change before it commits, in any process sharing the database.
+
+        SQLite: ``BEGIN IMMEDIATE`` takes the database's one write lock (``key`` is unused).
+        PostgreSQL: a transaction-scoped advisory lock on ``key`` (one or two integers), so
+        transactions with other keys run in parallel; it is released at the commit, so the
+        next holder's statements see what this one wrote.
+        """
+        if self.backend == "sqlite":
+            with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as db:
+                db.exec_driver_sql("BEGIN IMMEDIATE")
                 try:
-                    self._upgrade(db)
-                    db.exec_driver_sql(f"PRAGMA user_version={SCHEMA_VERSION}")
+                    yield db
                 except BaseException:
                     db.exec_driver_sql("ROLLBACK")
                     raise
                 db.exec_driver_sql("COMMIT")
         else:
             with engine.begin() as db:
-                db.execute(sa.select(sa.func.pg_advisory_xact_lock(_SCHEMA_LOCK_KEY)))
-                self._upgrade(db)
+                db.execute(sa.select(sa.func.pg_advisory_xact_lock(*key)))
+                yield db
 
     def _upgrade(self, db: Connection) -> None:
         recorded = _recorded_version(db)
@@ -284,12 +333,13 @@ class MatchStore:
         return (time.perf_counter() - started) * 1000.0
 
     @contextmanager
-    def _transaction(self) -> Iterator[Connection]:
-        """One transaction, committed at the end; a database that does not answer is
-        ``StoreUnavailable`` (a 503 for the client), not an internal error."""
+    def _transaction(self, lock: tuple[int, ...] | None = None) -> Iterator[Connection]:
+        """One transaction, committed at the end, holding the database lock ``lock`` (see
+        ``_locked``) if given; a database that does not answer is ``StoreUnavailable`` (a 503
+        for the client), not an internal error."""
         engine = self._ensure()
         try:
-            with engine.begin() as db:
+            with engine.begin() if lock is None else self._locked(engine, lock) as db:
                 yield db
         except (OperationalError, InterfaceError) as err:
             raise StoreUnavailable(
@@ -311,25 +361,25 @@ class MatchStore:
     # --- operations --------------------------------------------------------------------------
     def insert(self, record: MatchRecord) -> None:
         with self._transaction() as db:
-            db.execute(
-                sa.insert(matches).values(
-                    id=record.id,
-                    game=record.game,
-                    version=record.version,
-                    params=json.dumps(record.params),
-                    seats=json.dumps(record.seats),
-                    token_hashes=json.dumps({str(k): v for k, v in record.token_hashes.items()}),
-                    budget=json.dumps(record.budget),
-                    seed=record.seed,
-                    history=json.dumps(record.history),
-                    revision=record.revision,
-                    created_at=record.created_at,
-                    updated_at=record.updated_at,
-                    client=record.client,
-                    finished=int(record.finished),
-                    reproducible=int(record.reproducible),
-                )
-            )
+            db.execute(_insert_statement(record))
+
+    def insert_within_quota(
+        self, record: MatchRecord, quota: int, expiry: Expiry, now: float | None = None
+    ) -> bool:
+        """Inserts ``record`` unless its client already holds ``quota`` active matches (see
+        ``active_count``); whether it did.
+
+        The count and the insert are one transaction under a lock of the client, so creates
+        racing in threads, processes or instances sharing the database never exceed the quota
+        (a count followed by a separate insert let 150 concurrent creates through a quota of
+        100).
+        """
+        now = time.time() if now is None else now
+        with self._transaction(lock=_client_lock_key(record.client)) as db:
+            if db.execute(_active_query(record.client, expiry, now)).scalar_one() >= quota:
+                return False
+            db.execute(_insert_statement(record))
+        return True
 
     def get(self, match_id: str) -> MatchRecord | None:
         with self._transaction() as db:
@@ -387,28 +437,54 @@ class MatchStore:
         with self._transaction() as db:
             return db.execute(sa.delete(matches).where(matches.c.id == match_id)).rowcount == 1
 
-    def purge(self, idle_s: float, finished_s: float, now: float | None = None) -> int:
-        """Deletes unfinished matches idle longer than ``idle_s`` and finished ones older than
-        ``finished_s`` (since their last move); how many went."""
+    def purge(self, expiry: Expiry, now: float | None = None) -> int:
+        """Deletes the matches ``expiry`` says are expired; how many went."""
         now = time.time() if now is None else now
         with self._transaction() as db:
-            return db.execute(
-                sa.delete(matches).where(
-                    sa.or_(
-                        sa.and_(matches.c.finished == 0, matches.c.updated_at < now - idle_s),
-                        sa.and_(matches.c.finished == 1, matches.c.updated_at < now - finished_s),
-                    )
-                )
-            ).rowcount
+            return db.execute(sa.delete(matches).where(expiry.clause(now))).rowcount
 
-    def active_count(self, client: str) -> int:
-        """Unfinished matches created by ``client``."""
+    def active_count(self, client: str, expiry: Expiry, now: float | None = None) -> int:
+        """Unfinished, unexpired matches created by ``client``: its place in the quota."""
+        now = time.time() if now is None else now
         with self._transaction() as db:
-            return db.execute(
-                sa.select(sa.func.count())
-                .select_from(matches)
-                .where(matches.c.client == client, matches.c.finished == 0)
-            ).scalar_one()
+            return db.execute(_active_query(client, expiry, now)).scalar_one()
+
+
+def _insert_statement(record: MatchRecord) -> sa.Insert:
+    return sa.insert(matches).values(
+        id=record.id,
+        game=record.game,
+        version=record.version,
+        params=json.dumps(record.params),
+        seats=json.dumps(record.seats),
+        token_hashes=json.dumps({str(k): v for k, v in record.token_hashes.items()}),
+        budget=json.dumps(record.budget),
+        seed=record.seed,
+        history=json.dumps(record.history),
+        revision=record.revision,
+        created_at=record.created_at,
+        updated_at=record.updated_at,
+        client=record.client,
+        finished=int(record.finished),
+        reproducible=int(record.reproducible),
+    )
+
+
+def _active_query(client: str, expiry: Expiry, now: float) -> sa.Select[tuple[int]]:
+    """How many matches of ``client`` count against its quota: unfinished and not expired (a
+    match that answers 404 holds no place, even before the purge deletes it)."""
+    return (
+        sa.select(sa.func.count())
+        .select_from(matches)
+        .where(matches.c.client == client, matches.c.finished == 0, sa.not_(expiry.clause(now)))
+    )
+
+
+def _client_lock_key(client: str) -> tuple[int, int]:
+    """The PostgreSQL advisory lock of a client's creates: two clients sharing a key (one in
+    2**32) only wait for each other."""
+    digest = hashlib.sha256(client.encode()).digest()
+    return (_QUOTA_LOCK_CLASS, int.from_bytes(digest[:4], "big", signed=True))
 
 
 def _recorded_version(db: Connection) -> int | None:
@@ -447,6 +523,7 @@ def _reason(err: DBAPIError) -> str:
 
 __all__ = [
     "SCHEMA_VERSION",
+    "Expiry",
     "MatchRecord",
     "MatchStore",
     "StaleRevision",

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
+import time
+import types
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+import sqlalchemy as sa
 
 import games
 from games.core.infoset import build_infoset
@@ -276,3 +281,161 @@ def test_a_reproducible_deal_and_the_bot_seeds_follow_the_one_seed_derivation(ap
         engine.apply(action)
     # Three deals and the two bots' passes were checked; the human passes next.
     assert engine.current_player() == 2 and len(played) == 5
+
+
+# --- a store that fails after the human's move is stored -----------------------------------------
+def _fail_saves_after(monkeypatch, store, good: int) -> None:
+    """Lets ``good`` history saves through, then makes every save fail as a database that has
+    stopped answering would (``StoreUnavailable``)."""
+    from server.store import StoreUnavailable
+
+    real = store.save_history
+    calls = [0]
+
+    def save_history(record):
+        calls[0] += 1
+        if calls[0] > good:
+            raise StoreUnavailable("the match database test did not answer: stopped")
+        return real(record)
+
+    monkeypatch.setattr(store, "save_history", save_history)
+
+
+def test_a_store_failure_after_the_human_move_answers_200_with_a_warning(tmp_path, monkeypatch):
+    """The human's move is committed, then saving the bots' replies fails: the answer is 200
+    (not a 503, which promises nothing was written) with a warning, shows only what is stored,
+    and a retry with ``step`` changes nothing; the bots move on the next request."""
+    app = make_app(tmp_path, search_workers=1)
+    try:
+        c = app.test_client()
+        match = create(c, "gallery_rush", ["human", "random"], seed=1, reproducible=True)
+        mid, token = match["match_id"], match["tokens"][0]["token"]
+        view = c.get(f"/v1/matches/{mid}", headers=seat_headers(token)).json
+        assert view["status"] == "waiting"
+        before = replay(app, view).history
+        body = {"action": view["infoset"]["view"]["legal_actions"][0]["struct"]}
+        store = app.extensions["atelier.matches"].store
+        with monkeypatch.context() as patch:
+            _fail_saves_after(patch, store, good=1)  # the human's move, then the bots' fail
+            r = c.post(f"/v1/matches/{mid}/actions", json=body, headers=seat_headers(token))
+        assert r.status_code == 200, r.json
+        assert "did not answer" in r.json["warning"] and "next request" in r.json["warning"]
+        stored = replay(app, view).history
+        assert len(stored) == len(before) + 1  # exactly the human's move
+        # The answer shows what is stored: no bot move that might be played otherwise later.
+        assert r.json["step"] == len(stored) and r.json["status"] == "bots_to_move"
+        assert [m["step"] for m in r.json["moves"]] == [view["step"]]
+        # The client repeats the move with its step (the documented way): nothing changes.
+        again = {**body, "step": view["step"]}
+        r = c.post(f"/v1/matches/{mid}/actions", json=again, headers=seat_headers(token))
+        assert r.status_code == 200 and r.json["retried"] is True, r.json
+        assert replay(app, view).history == stored
+        # The next request plays the bots' replies.
+        after = c.get(f"/v1/matches/{mid}", headers=seat_headers(token)).json
+        assert after["step"] > len(stored) and replay(app, view).history[: len(stored)] == stored
+    finally:
+        close_app(app)
+
+
+def test_a_store_failure_after_a_creation_still_hands_out_the_tokens(tmp_path, monkeypatch):
+    """The match row is committed, then saving the deal (chance's and the bots' moves) fails:
+    201 with the tokens and a warning, not a 503 that leaves a match nobody can open."""
+    app = make_app(tmp_path, search_workers=1)
+    try:
+        c = app.test_client()
+        store = app.extensions["atelier.matches"].store
+        with monkeypatch.context() as patch:
+            _fail_saves_after(patch, store, good=0)
+            match = create(c, "gallery_rush", ["random", "human"], seed=1, reproducible=True)
+        assert "did not answer" in match["warning"]
+        assert match["step"] == 0 and match["moves"] == [] and match["status"] == "bots_to_move"
+        token = match["tokens"][0]["token"]
+        view = c.get(f"/v1/matches/{match['match_id']}", headers=seat_headers(token)).json
+        assert view["step"] > 0 and view["seat"] == 1
+    finally:
+        close_app(app)
+
+
+# --- the match quota ---------------------------------------------------------------------------
+HUMANS_ONLY = {"game": "detective_eye", "seats": ["human", "human"]}  # no bot work to wait for
+
+
+def _slow_match_inserts(conn, cursor, statement, parameters, context, executemany):
+    """A loaded database: each match insert takes 20 ms, so creates overlap as under load."""
+    if statement.lstrip().upper().startswith("INSERT INTO MATCHES"):
+        time.sleep(0.02)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared_db(request, tmp_path):
+    """The match database two instances share: a SQLite file, or a fresh PostgreSQL database
+    when ``ATELIER_TEST_POSTGRES_URL`` names a server (see tests/postgres_support.py)."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "shared.sqlite3")
+    else:
+        from tests.postgres_support import fresh_database
+
+        with fresh_database("quota") as url:
+            yield url
+
+
+def test_concurrent_creates_on_two_instances_stop_at_the_quota(tmp_path, shared_db):
+    """Creates from one address racing on two instances that share one database: exactly the
+    quota gets 201, the others 429 ``match_quota`` (a check before a separate insert let 14 or
+    15 of 16 through a quota of 3 on SQLite)."""
+    quota, tries = 3, 16
+    apps = [
+        make_app(tmp_path, search_workers=1, match_quota_per_client=quota, match_db=shared_db)
+        for _ in "ab"
+    ]
+    sa.event.listen(sa.engine.Engine, "before_cursor_execute", _slow_match_inserts)
+    try:
+        barrier = threading.Barrier(tries)
+
+        def attempt(i: int) -> int:
+            client = apps[i % 2].test_client()
+            barrier.wait(timeout=60)
+            return client.post("/v1/matches", json=HUMANS_ONLY).status_code
+
+        with ThreadPoolExecutor(tries) as pool:
+            statuses = sorted(pool.map(attempt, range(tries)))
+        assert statuses == [201] * quota + [429] * (tries - quota)
+    finally:
+        sa.event.remove(sa.engine.Engine, "before_cursor_execute", _slow_match_inserts)
+        for app in apps:
+            close_app(app)
+
+
+def test_expired_matches_leave_the_quota_at_once(tmp_path, monkeypatch):
+    """A match that answers 404 as expired holds no place in the quota, though the purge (at
+    most once a minute) has not deleted it yet."""
+    app = make_app(tmp_path, search_workers=1, match_quota_per_client=2, match_idle_expiry_s=30)
+    try:
+        c = app.test_client()
+        made = [c.post("/v1/matches", json=HUMANS_ONLY) for _ in range(3)]
+        assert [r.status_code for r in made] == [201, 201, 429]
+        # 45 s on: past the expiry, short of the next purge (at most once a minute).
+        later = types.SimpleNamespace(time=lambda: time.time() + 45.0)
+        for module in ("server.matches", "server.store"):
+            monkeypatch.setattr(f"{module}.time", later)
+        assert c.get(f"/v1/matches/{made[0].json['match_id']}").status_code == 404
+        r = c.post("/v1/matches", json=HUMANS_ONLY)
+        assert r.status_code == 201, r.json
+        with sqlite3.connect(app.config["ATELIER"].match_db) as con:
+            assert con.execute("SELECT count(*) FROM matches").fetchone()[0] == 3  # not purged
+    finally:
+        close_app(app)
+
+
+# --- a seed without "reproducible" -------------------------------------------------------------
+def test_a_seed_without_reproducible_is_ignored_with_a_warning(client):
+    """The documented rule (the server draws the deal; a client's seed only with
+    ``reproducible``) is said in the answer, not applied in silence."""
+    m = create(client, "detective_eye", ["human", "human"], seed=4242)
+    assert "reproducible" not in m
+    assert any("'seed'" in w and "'reproducible'" in w for w in m["warnings"]), m
+    chosen = create(client, "detective_eye", ["human", "human"], seed=4242, reproducible=True)
+    r = client.post("/v1/matches", json={"game": "detective_eye", "seats": ["human", "human"]})
+    assert r.status_code == 201
+    for quiet in (chosen, r.json):
+        assert "warnings" not in quiet, quiet

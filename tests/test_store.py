@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import multiprocessing
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import sqlalchemy as sa
@@ -19,6 +21,7 @@ import sqlalchemy as sa
 from server.config import ConfigError, ServiceConfig
 from server.store import (
     SCHEMA_VERSION,
+    Expiry,
     MatchRecord,
     StaleRevision,
     StoreError,
@@ -29,6 +32,7 @@ from server.urls import redacted_url
 from tests.postgres_support import fresh_database
 
 BACKENDS = ["sqlite", "postgresql"]
+NEVER = Expiry(idle_s=1e12, finished_s=1e12)  # no match expires
 
 
 @pytest.fixture(params=BACKENDS)
@@ -110,18 +114,54 @@ def test_saving_a_deleted_match_is_stale(store):
 
 def test_quota_and_expiry_queries(store):
     now = 1_000_000.0
+    expiry = Expiry(idle_s=60, finished_s=40)
     store.insert(record("idle", updated_at=now - 100))
     store.insert(record("fresh", updated_at=now - 1))
     store.insert(record("done", updated_at=now - 50, finished=True))
     store.insert(record("other", client="d" * 64, updated_at=now - 1))
-    assert store.active_count("c" * 64) == 2  # the finished one does not count
-    assert store.active_count("e" * 64) == 0
+    assert store.active_count("c" * 64, NEVER, now) == 2  # the finished one does not count
+    # An expired match (a read answers 404) holds no place in the quota, purged or not.
+    assert store.active_count("c" * 64, expiry, now) == 1
+    assert [expiry.expired(store.get(m), now) for m in ("idle", "fresh", "done")] == [
+        True,
+        False,
+        True,
+    ]
+    assert store.active_count("e" * 64, expiry, now) == 0
     # Unfinished: idle longer than 60 s goes; finished: older than 40 s goes.
-    assert store.purge(idle_s=60, finished_s=40, now=now) == 2
+    assert store.purge(expiry, now=now) == 2
     assert sorted(r for r in ("idle", "fresh", "done", "other") if store.get(r)) == [
         "fresh",
         "other",
     ]
+
+
+def test_concurrent_creates_never_exceed_the_quota(db_url):
+    """Creates racing in threads of two stores (two service instances) on one database: the
+    count and the insert are one step per client, so exactly ``quota`` go in (a count, then a
+    separate insert, let 150 racing creates through a quota of 100). Another client is not
+    held back, and expired matches leave room."""
+    stores = [open_store(db_url), open_store(db_url)]
+    try:
+        for s in stores:
+            s.check()  # the schema exists before the race
+        stores[0].insert(record("stale", updated_at=time.time() - 1000))
+        expiry, quota, tries = Expiry(idle_s=600, finished_s=600), 5, 24
+        barrier = threading.Barrier(tries)
+
+        def attempt(i: int) -> bool:
+            barrier.wait(timeout=60)
+            client = "d" * 64 if i == tries - 1 else "c" * 64
+            return stores[i % 2].insert_within_quota(record(f"m{i}", client=client), quota, expiry)
+
+        with ThreadPoolExecutor(tries) as pool:
+            created = list(pool.map(attempt, range(tries)))
+        assert sum(created[:-1]) == quota and created[-1] is True
+        assert stores[1].active_count("c" * 64, expiry) == quota
+        assert stores[1].count() == quota + 2  # and the expired one, not yet purged
+    finally:
+        for s in stores:
+            s.close()
 
 
 # --- the schema --------------------------------------------------------------------------------
@@ -168,7 +208,7 @@ def test_a_version_1_database_is_upgraded_in_place(db_url):
         old.history.append(1)
         store.save_history(old)
         assert store.get("old").history == [3, 1, 4, 1]
-        assert store.active_count("") == 1
+        assert store.active_count("", NEVER) == 1
     finally:
         store.close()
 
@@ -186,7 +226,7 @@ def test_a_version_2_sqlite_file_keeps_working(tmp_path):
         con.execute("PRAGMA user_version=2")
     store = open_store(str(path))
     try:
-        assert store.get("old").finished is True and store.active_count("x") == 0
+        assert store.get("old").finished is True and store.active_count("x", NEVER) == 0
     finally:
         store.close()
     with sqlite3.connect(path) as con:
