@@ -209,14 +209,15 @@ def check(example: Example, timeout: float = 900.0, server_url: str | None = Non
 
 
 @contextlib.contextmanager
-def serving() -> Iterator[str]:
+def serving(log_path: str | None = None) -> Iterator[str]:
     """The URL of an ``atelier serve`` of this source tree on a free 127.0.0.1 port with a
-    temporary match database, stopped on exit (``RuntimeError`` if it does not start)."""
+    temporary match database, stopped on exit (``RuntimeError`` if it does not start); its
+    log (the start-up line first) goes to ``log_path``."""
     from server import bench
 
     with tempfile.TemporaryDirectory() as where:
         port = bench.free_port()
-        log = str(Path(where) / "serve.log")
+        log = log_path or str(Path(where) / "serve.log")
         process = bench.start_server(port, str(Path(where) / "matches.sqlite3"), log_path=log)
         try:
             yield f"http://{bench.HOST}:{port}"

@@ -6,7 +6,10 @@ docs is either checked or marked illustrative with a reason."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -22,13 +25,20 @@ CHEAP = [
 REQUIRED = os.environ.get("ATELIER_REQUIRE_SERVER_TESTS") == "1"
 
 
+@dataclass(frozen=True)
+class Served:
+    url: str
+    log: Path
+
+
 @pytest.fixture(scope="module")
-def service() -> Iterator[str]:
+def service(tmp_path_factory) -> Iterator[Served]:
     """One ``atelier serve`` for every example against a running service; skips locally (fails
     in CI) if it cannot start."""
+    log = tmp_path_factory.mktemp("doccheck") / "serve.log"
     try:
-        with serving() as url:
-            yield url
+        with serving(str(log)) as url:
+            yield Served(url, log)
     except (RuntimeError, OSError) as err:
         if REQUIRED:
             pytest.fail(f"atelier serve did not start: {err}")
@@ -65,8 +75,33 @@ def test_cheap_documented_example_matches(name, example):
     ids=[f"{n}:{e.line}" for n, e in CHEAP if e.server],
 )
 def test_documented_request_to_a_running_service_matches(name, example, service):
-    diff = check(example, timeout=120, server_url=service)
+    diff = check(example, timeout=120, server_url=service.url)
     assert not diff, f"{name} line {example.line} differs:\n" + "\n".join(diff)
+
+
+def test_the_documented_start_up_line_is_what_serve_prints(service):
+    """api.md's comment under ``atelier serve`` is its start-up line, up to the port, the
+    number of search workers (one per core) and the database's path."""
+    api = (REPO / "docs" / "api.md").read_text()
+    documented = re.search(r"^# (atelier serve: .*)$", api, re.M)[1]
+    printed = service.log.read_text().splitlines()[0]
+
+    def general(line: str) -> str:
+        line = re.sub(r":[0-9]+/docs", ":PORT/docs", line)
+        line = re.sub(r"\(\d+ search workers", "(N search workers", line)
+        return re.sub(r"matches in [^,)]+", "matches in PATH", line)
+
+    assert general(documented) == general(printed)
+
+
+def test_every_install_and_serve_line_is_the_readme_one():
+    readme = re.search(
+        r"^.*pip install -e \. && atelier serve$", (REPO / "README.md").read_text(), re.M
+    )[0]
+    for path in DOCS:
+        for line in path.read_text().splitlines():
+            if "pip install" in line and "atelier serve" in line and not line.startswith("#"):
+                assert line == readme, f"{path.relative_to(REPO)}: {line!r} differs from README's"
 
 
 def test_a_changed_output_is_reported_and_measured_figures_are_ignored():
