@@ -34,7 +34,7 @@ import numpy as np
 
 ELO_LABEL = (
     "Elo (OpenSpiel pyspiel.elo: Bradley-Terry maximum likelihood, draws count half, "
-    "smoothing 0.01), anchor at 0, 95% percentile bootstrap over deals"
+    "smoothing 0.01), 95% percentile bootstrap over deals"
 )
 # OpenSpiel's pseudo-count (pyspiel.elo's default smoothing), shared by the pairwise Elo.
 ELO_SMOOTHING = 0.01
