@@ -156,3 +156,77 @@ def test_cli_refuses_bad_test_and_luck_settings(tmp_path, extra, message):
     result = CliRunner().invoke(main, [*args, "-o", str(tmp_path / "x.jsonl"), *extra])
     assert result.exit_code != 0 and message in result.output, result.output
     assert "Traceback" not in result.output
+
+
+# --- every figure the CLI prints agrees with the others or says what it is -----------------
+NUM = r"([+-]\d+)"
+INTERVAL = rf"{NUM} \[{NUM}, {NUM}\]"
+
+
+def _elo_figures(output: str) -> dict[str, tuple[int, int, int]]:
+    """The Elo figures of B against A the table, the luck section and the SPRT line print,
+    as (point, low, high) from B's side (the SPRT line's "A over B" negated)."""
+    import re
+
+    figures = {}
+    table = re.search(rf"^B\s+\d+ .*\]\s+{INTERVAL}\s+[\d.]+$", output, re.M)
+    figures["table"] = tuple(int(x) for x in table.groups())
+    luck = re.search(rf"^\s+B\s+raw\s+{INTERVAL}\s+corrected\s+{INTERVAL}", output, re.M)
+    if luck:
+        figures["luck raw"] = tuple(int(x) for x in luck.groups()[:3])
+        figures["luck corrected"] = tuple(int(x) for x in luck.groups()[3:])
+    sprt = re.search(
+        rf"^A over B on the test's .* pairwise Elo {INTERVAL} \(t interval\)", output, re.M
+    )
+    if sprt:
+        point, lo, hi = (int(x) for x in sprt.groups())
+        figures["sprt"] = (-point, -hi, -lo)
+    return figures
+
+
+def _cli(tmp_path, *extra):
+    out = tmp_path / "agree.jsonl"
+    args = ["tournament", GAME, "--bot", "A=heuristic", "--bot", "B=random"]
+    args += ["--workers", "0", "--no-plots", "--bootstrap", "200", "-o", str(out), *extra]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    return result, json.loads((tmp_path / "agree.summary.json").read_text())
+
+
+def test_cli_sprt_line_agrees_with_the_table(tmp_path):
+    """Seed 5: the heuristic wins 17.5 of the 18 games the test uses. The SPRT line used to
+    say +618 [+398, +1600] beside the table's -614 [-1302, -416] (another estimator with an
+    arbitrary clip), and "24 games played now" beside "18/120 games"."""
+    result, summary = _cli(tmp_path, "--seed", "5", "--sprt", "0,100", "--batch", "6")
+    figures = _elo_figures(result.stdout)
+    assert figures["sprt"][0] == figures["table"][0] == -614
+    b = next(row for row in summary["bots"] if row["label"] == "B")
+    assert summary["sprt"]["elo"] == pytest.approx(-b["rating"], abs=1e-9)
+    # The SPRT's interval is the score's t interval, the table's a bootstrap; each says so,
+    # and neither goes past the figure of a perfect record (the table's smoothing).
+    assert "(t interval)" in result.stdout and "bootstrap over deals" in result.stdout
+    assert min(figures["sprt"][1], figures["table"][1]) >= -1302
+    assert "(anchor A = 0)" in result.stdout
+    # 24 games were played (the batch in flight when the test decided), 18 are summarised.
+    used = summary["games"]["played"]
+    assert (used, summary["sprt"]["games"]) == (18, 18)
+    assert "24 games played now" in result.stderr
+    assert f"use the {used} games up to its decision, the other 6" in result.stderr
+
+
+def test_cli_luck_and_sprt_figures_agree(tmp_path):
+    """The luck section's raw Elo is the table's point (it was -338 beside -337), and the
+    SPRT on corrected scores prints the luck section's corrected Elo and interval."""
+    luck = ["--luck-corrected", "--luck-value", '{"value": "heuristic"}', "--deals", "12"]
+    result, summary = _cli(tmp_path, "--seed", "1", "--sprt", "0,100", *luck)
+    figures = _elo_figures(result.stdout)
+    assert figures["luck raw"][0] == figures["table"][0]
+    assert figures["sprt"] == figures["luck corrected"]
+    assert "on the test's luck-corrected scores" in result.stdout
+    # Same point, different interval methods: the luck section says which is which.
+    assert figures["luck raw"][1:] != figures["table"][1:]
+    assert "95% t interval over deals" in result.stdout
+    assert "the table's elo is a Bradley-Terry fit with a bootstrap interval" in result.stdout
+    assert summary["sprt"]["elo"] == pytest.approx(
+        -summary["luck"]["elo"]["bots"]["B"]["corrected"]["elo"]
+    )

@@ -33,8 +33,11 @@ from evaluation.tournament.play import GameFailed, inverse_cdf, play_batch, play
 from evaluation.tournament.stats import (
     bot_table,
     elo_ratings,
+    elo_row,
     mean_ci,
     openskill_ratings,
+    pair_games,
+    pair_scores,
     pairwise,
     t_quantile,
     win_shares,
@@ -442,6 +445,34 @@ def test_elo_from_hand_made_results():
     assert wide == elo_ratings(["a", "b"], records, bootstrap=200, seed=1)
     draws = elo_ratings(["a", "b"], [rec(0, 0, ["a", "b"], [0.0, 0.0])], bootstrap=0)
     assert draws["bots"]["b"]["rating"] == pytest.approx(0.0, abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    "results",
+    [
+        [1.0] * 8,  # a perfect record: once 1600 from a clip, against the table's 1282
+        [1.0, 1.0, 1.0, -1.0] * 3,
+        [1.0, 0.0, -1.0, 1.0, 0.0, 1.0],  # draws count half on both sides
+        [-1.0, -1.0, 0.0, -1.0],
+    ],
+)
+def test_pairwise_elo_is_the_tables_bradley_terry_point_for_two_bots(results):
+    """The luck section and the SPRT print the pairwise Elo of the mean expected score; with
+    two bots and win/draw/loss returns it must be the table's rating, to the digit, including
+    for an unbeaten bot (both use OpenSpiel's 0.01 smoothing)."""
+    records = []
+    for k, ret in enumerate(results):
+        seats = ["a", "b"] if k % 2 == 0 else ["b", "a"]
+        returns = [ret, -ret] if seats[0] == "a" else [-ret, ret]
+        records.append(rec(k, k // 2, seats, returns))
+    table = elo_ratings(["a", "b"], records, bootstrap=0)["bots"]["b"]["rating"]
+    scores = pair_scores(records, "a", "b", 2.0, False)
+    row = elo_row(scores, pair_games(records, "a", "b"))
+    assert row["elo"] == pytest.approx(-table, abs=1e-6)
+    # The interval is over the score's range [0, 1] and so within the perfect records' Elo.
+    perfect = elo_row([1.0, 1.0], len(results))["elo"]
+    assert 0.0 <= row["score_ci95"][0] <= row["score"] <= row["score_ci95"][1] <= 1.0
+    assert -perfect <= row["elo_ci95"][0] <= row["elo"] <= row["elo_ci95"][1] <= perfect
 
 
 def test_openskill_follows_the_model_and_averages_copies():

@@ -225,3 +225,54 @@ def test_bench_tournament_reports_ratios():
     report = bench.run(GAME, {}, n_games=16, rounds=1)
     assert set(report["ratios"]) == {"local_2_vs_local_1", "dask_local_2_vs_local_2"}
     assert report["identical_results"] is True
+
+
+def test_cli_progress_off_a_terminal_is_plain_lines(tmp_path, monkeypatch):
+    """CliRunner's stderr is no terminal: tqdm used to stay silent there (and would write \\r
+    redraws); now each progress line is a whole line. A line per game here (no wait)."""
+    from evaluation.tournament import progress
+
+    monkeypatch.setattr(progress, "EVERY_SECONDS", 0.0)
+    args = ["tournament", GAME, "--bot", "heuristic", "--bot", "random", "--deals", "3"]
+    args += ["--workers", "0", "--no-plots", "--bootstrap", "0", "-o", str(tmp_path / "p.jsonl")]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "\r" not in result.stderr
+    lines = [x for x in result.stderr.splitlines() if " games, " in x]
+    assert [x.split(" ")[0] for x in lines] == [f"{k}/6" for k in range(1, 7)]
+    assert "left" in lines[0] and "left" not in lines[-1]
+
+
+def test_progress_lines_are_periodic_and_a_terminal_keeps_the_bar():
+    import io
+
+    from tqdm import tqdm
+
+    from evaluation.tournament.progress import ProgressLines, duration, progress_for
+
+    now = [0.0]
+    out = io.StringIO()
+    lines = ProgressLines(120, 10, out, every=30.0, clock=lambda: now[0])
+    for _ in range(2):  # 12/120 after 40 s: 2 games in 40 s, 108 to go: 36 min
+        now[0] += 20.0
+        lines.update()
+    lines.update(0)  # no new line before another 30 s
+    lines.close()  # the games done now were shown: nothing more
+    assert out.getvalue() == "12/120 games, 40 s, ~36 min left\n"
+    now[0] += 5.0
+    lines.update()
+    lines.close()
+    assert out.getvalue().splitlines()[-1] == "13/120 games, 45 s"
+    at_most = io.StringIO()
+    ProgressLines(4, 0, at_most, at_most=True, every=0.0, clock=lambda: 1.0).update()
+    assert at_most.getvalue().endswith("left at most\n")
+    assert [duration(s) for s in (40, 360, 9000)] == ["40 s", "6 min", "2.5 h"]
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    bar = progress_for(10, 0, Terminal())
+    assert isinstance(bar, tqdm)
+    bar.close()
+    assert isinstance(progress_for(10, 0, io.StringIO()), ProgressLines)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -249,22 +250,19 @@ def tournament(
 
     def on_start(done: int, total: int, where: str) -> None:
         nonlocal bar
-        from tqdm import tqdm
+        from evaluation.tournament.progress import progress_for
 
         click.echo(
             f"tournament {spec.fingerprint}: {total} games ({done} already in {out}), "
-            f"{total - done} to play on {where}",
+            + (
+                f"up to {total - done} to play (until the SPRT decides)"
+                if test is not None
+                else f"{total - done} to play"
+            )
+            + f" on {where}",
             err=True,
         )
-        bar = tqdm(
-            total=total,
-            initial=done,
-            unit="game",
-            file=sys.stderr,
-            disable=None,
-            dynamic_ncols=True,
-            smoothing=0.1,
-        )
+        bar = progress_for(total, done, sys.stderr, at_most=test is not None)
 
     def progress(done: int, total: int) -> None:
         if bar is not None:
@@ -307,11 +305,22 @@ def tournament(
         except Exception as err:  # plots are a convenience: never lose the run over them
             click.echo(f"warning: plots not written: {type(err).__name__}: {err}", err=True)
     echo_report(outcome.summary, as_json, format_table)
-    click.echo(
-        f"{outcome.played} games played now, {outcome.resumed} resumed; wrote "
-        + ", ".join(written),
-        err=True,
-    )
+    click.echo(games_line(outcome, out) + "; wrote " + ", ".join(written), err=True)
+
+
+def games_line(outcome: Any, out: Path) -> str:
+    """Games played and resumed, and, when the SPRT decided before the last games came back,
+    how many of them the summary uses: otherwise "24 games played now" would stand beside a
+    table of 18 games with nothing to say why."""
+    text = f"{outcome.played} games played now, {outcome.resumed} resumed"
+    used = outcome.summary["games"]["played"]
+    extra = len(outcome.records) - used
+    if "sprt" in outcome.summary and extra > 0:
+        text += (
+            f"; the summary and the SPRT use the {used} games up to its decision, the other "
+            f"{extra} (finished after it) stay in {out} but are left out"
+        )
+    return text
 
 
 @click.command("tournament")

@@ -63,7 +63,8 @@ def format_table(summary: dict[str, Any]) -> str:
             f"{_num(timing[b['label']]['ms_per_move'], '.2f'):>9}"
         )
     lines.append("")
-    lines.append(f"ratings: {r['label']}")
+    anchor = f" (anchor {r['anchor']} = 0)" if r["method"] == "elo" else ""
+    lines.append(f"ratings{anchor}: {r['label']}")
     seats = summary["seats"]["mean_return"]
     if seats:
         lines.append(
@@ -114,9 +115,12 @@ def format_luck(luck: dict[str, Any]) -> list[str]:
     elo = luck.get("elo")
     if elo:
         lines.append("")
-        lines.append(
-            f"Elo against {elo['anchor']} from the mean expected score, raw and corrected:"
-        )
+        lines += [
+            f"pairwise Elo against {elo['anchor']} (the mean expected score as Elo, 95% t "
+            "interval over deals), raw and corrected;",
+            "the table's elo is a Bradley-Terry fit with a bootstrap interval (two bots, "
+            "win/draw/loss returns: the same point as raw)",
+        ]
         for label, row in elo["bots"].items():
             if label == elo["anchor"]:
                 continue
@@ -131,7 +135,12 @@ def format_luck(luck: dict[str, Any]) -> list[str]:
 
 
 def format_sprt(t: dict[str, Any]) -> list[str]:
-    """The sequential test's decision, what it rests on and the estimate."""
+    """The sequential test's decision, what it rests on and the estimate.
+
+    The estimate is the first bot's edge over the second (the hypotheses' direction), so its
+    Elo is the table's rating gap with the sign of "first over second" (the table rates the
+    second bot against the first at 0), on the scores the test used (raw or luck-corrected).
+    """
     a, b = t["bots"]
     lo, hi = t["bounds"]
     trace = t["llr_trace"]
@@ -143,8 +152,9 @@ def format_sprt(t: dict[str, Any]) -> list[str]:
         f"after {t['deals']} deals ({t['games']} games): LLR {t['llr']:+.3f}, bounds "
         f"[{lo:+.3f}, {hi:+.3f}]",
         "LLR by deal: " + ", ".join(x if isinstance(x, str) else f"{x:+.2f}" for x in shown),
-        f"{a} score {_num(t['score'], '.3f')} {_ci(t['score_ci95'], '.3f')}, Elo "
-        f"{_num(t['elo'], '+.0f')} {_ci(t['elo_ci95'], '+.0f')}, likelihood of superiority "
+        f"{a} over {b} on the test's {t['scores']} scores: score {_num(t['score'], '.3f')} "
+        f"{_ci(t['score_ci95'], '.3f')}, pairwise Elo {_num(t['elo'], '+.0f')} "
+        f"{_ci(t['elo_ci95'], '+.0f')} (t interval), likelihood of superiority "
         f"{_num(t['los'], '.3f')}",
     ]
 

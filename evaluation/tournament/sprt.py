@@ -230,8 +230,10 @@ def sprt_report(spec: Any, done: dict[int, dict[str, Any]], test: Sprt) -> dict[
     """The test on the first complete deals of a two-bot tournament: the decision (``H1``:
     the first bot is at least ``elo1`` stronger than the second; ``H0``: at most ``elo0``;
     ``None``: undecided), deals and games used, the LLR trace, and the first bot's score,
-    Elo with 95% interval and likelihood of superiority over those deals."""
-    from evaluation.tournament.stats import _elo_row, pair_scores
+    pairwise Elo over the second (``stats.elo_row``; on raw win/draw/loss scores the same
+    point as the table's rating gap) with 95% interval and likelihood of superiority over
+    those deals."""
+    from evaluation.tournament.stats import elo_row, pair_scores
 
     a, b = spec.labels
     corrected = spec.luck is not None
@@ -240,7 +242,8 @@ def sprt_report(spec: Any, done: dict[int, dict[str, Any]], test: Sprt) -> dict[
     scores = pair_scores(records, a, b, spec.utility_range, corrected)
     result = test.run(scores)
     used = scores[: result["deals"]]
-    row = _elo_row(used)
+    games = result["deals"] * spec.games_per_deal
+    row = elo_row(used, games)
     sd = (
         math.sqrt(sum((x - row["score"]) ** 2 for x in used) / (len(used) - 1))
         if len(used) > 1
@@ -260,7 +263,7 @@ def sprt_report(spec: Any, done: dict[int, dict[str, Any]], test: Sprt) -> dict[
             else "undecided so far: play more deals",
         }[result["decision"]],
         "deals": result["deals"],
-        "games": result["deals"] * spec.games_per_deal,
+        "games": games,
         "llr": result["llr"],
         "bounds": result["bounds"],
         "llr_trace": [round(x, 4) for x in result["llr_trace"]],

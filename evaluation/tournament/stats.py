@@ -34,7 +34,14 @@ import numpy as np
 
 ELO_LABEL = (
     "Elo (OpenSpiel pyspiel.elo: Bradley-Terry maximum likelihood, draws count half, "
-    "smoothing 0.01), anchor at 0, 95% percentile bootstrap over deals"
+    "smoothing 0.01), 95% percentile bootstrap over deals"
+)
+# OpenSpiel's pseudo-count (pyspiel.elo's default smoothing), shared by the pairwise Elo.
+ELO_SMOOTHING = 0.01
+PAIRWISE_ELO_LABEL = (
+    "pairwise Elo: logistic Elo of the mean expected score 1/2 + (return difference) / "
+    "(2 x utility range), smoothing 0.01 as the table's; 95% t interval over deals mapped to "
+    "Elo (the table's interval is a bootstrap of its Bradley-Terry fit)"
 )
 OPENSKILL_LABEL = (
     "openskill Plackett-Luce (mu, sigma), games in index order; interval mu +- 1.96 sigma"
@@ -362,6 +369,11 @@ def _sd(values: Sequence[float]) -> float | None:
     return math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
 
 
+def pair_games(records: Sequence[dict[str, Any]], a: str, b: str) -> int:
+    """How many of ``records`` seat both ``a`` and ``b``: the games behind ``pair_scores``."""
+    return sum(1 for rec in records if a in rec["seats"] and b in rec["seats"])
+
+
 def pair_scores(
     records: Sequence[dict[str, Any]], a: str, b: str, utility_range: float, corrected: bool
 ) -> list[float]:
@@ -381,21 +393,33 @@ def pair_scores(
     return [math.fsum(acc[d]) / len(acc[d]) for d in sorted(acc)]
 
 
-def score_to_elo(score: float) -> float:
-    """The logistic Elo difference of an expected score (clipped to keep it finite)."""
-    score = min(max(score, 1e-4), 1.0 - 1e-4)
-    return 400.0 * math.log10(score / (1.0 - score))
+def score_to_elo(score: float, games: int) -> float:
+    """The logistic Elo difference of an expected score over ``games`` games.
+
+    The score is smoothed with the pseudo-count of the table's Bradley-Terry fit
+    (``ELO_SMOOTHING`` a side, as OpenSpiel's ``pyspiel.elo`` does): for two bots with
+    win/draw/loss returns this is exactly the table's Elo, so every point printed for the same
+    pair agrees, and a perfect record gives the table's finite figure, not an arbitrary clip.
+    Scores outside [0, 1] (an interval end, a luck-corrected mean) count as 0 or 1.
+    """
+    score = min(max(score, 0.0), 1.0)
+    smoothed = (score * games + ELO_SMOOTHING) / (games + 2.0 * ELO_SMOOTHING)
+    return 400.0 * math.log10(smoothed / (1.0 - smoothed))
 
 
-def _elo_row(scores: list[float]) -> dict[str, Any]:
+def elo_row(scores: list[float], games: int) -> dict[str, Any]:
+    """Mean expected score with its per-deal 95% t interval (clipped to [0, 1], where the
+    expected score lies), and both mapped to Elo by ``score_to_elo``: the "pairwise Elo"
+    of the luck section and the SPRT line (``PAIRWISE_ELO_LABEL``)."""
     mean, ci = mean_ci(scores) if scores else (None, None)
     if mean is None:
         return {"score": None, "score_ci95": None, "elo": None, "elo_ci95": None}
+    ci = [min(max(x, 0.0), 1.0) for x in ci] if ci else None
     return {
         "score": mean,
         "score_ci95": ci,
-        "elo": score_to_elo(mean),
-        "elo_ci95": [score_to_elo(ci[0]), score_to_elo(ci[1])] if ci else None,
+        "elo": score_to_elo(mean, games),
+        "elo_ci95": [score_to_elo(ci[0], games), score_to_elo(ci[1], games)] if ci else None,
     }
 
 
@@ -445,17 +469,17 @@ def luck_summary(
         for b in labels[1:]:
             raw = pair_scores(records, b, anchor, utility_range, False)
             cor = pair_scores(records, b, anchor, utility_range, True)
+            n = pair_games(records, b, anchor)
             raw_sd, cor_sd = _sd(raw), _sd(cor)
             elo[b] = {
-                "raw": _elo_row(raw),
-                "corrected": _elo_row(cor),
+                "raw": elo_row(raw, n),
+                "corrected": elo_row(cor, n),
                 "se_ratio": cor_sd / raw_sd if raw_sd and cor_sd is not None else None,
             }
         elo[anchor]["corrected"] = {"elo": 0.0, "elo_ci95": [0.0, 0.0]}
         out["elo"] = {
             "anchor": anchor,
-            "label": "logistic Elo of the mean expected score against the anchor, "
-            "1/2 + (return difference) / (2 x utility range), per-deal t interval transformed",
+            "label": PAIRWISE_ELO_LABEL,
             "bots": elo,
         }
     return out
