@@ -440,6 +440,33 @@ def test_tokens_and_keys_never_reach_the_logs(server):
         assert f"X-API-Key: {key}" not in log
 
 
+def test_a_digit_free_seat_token_never_reaches_the_access_log(server):
+    # Issue 42 item 4: a seat token with no digit (0.44% of them) was logged in clear in the
+    # path, ?%74oken=, ?seat=, the Referer and the User-Agent.
+    status, match, _ = server.request(
+        "POST", "/v1/matches", {"game": "gallery_rush", "seats": ["human", "random"]}, key="logs"
+    )
+    assert status == 201, match
+    assert all(t["token"].startswith("at_") for t in match["tokens"])
+    secret = "kRvxQbTmZpLsWyNcFhJdAqweRtyUio-_"  # the shape of such a token, after the prefix
+    token = "at_" + secret
+    marker = "/v1/matches/digitfree"
+    server.request(
+        "GET",
+        f"{marker}/{token}?%74oken={token}&seat={token}",
+        key="logs",
+        Referer=f"http://{HOST}/play?t={token}",
+        **{"User-Agent": f"agent {token}"},
+    )
+    deadline = time.monotonic() + 30
+    log = ""
+    while time.monotonic() < deadline and marker not in log:
+        time.sleep(0.05)
+        log = Path(server.log_path).read_text(errors="replace")
+    line = next(ln for ln in log.splitlines() if marker in ln)
+    assert secret not in log and line.count("[redacted]") >= 5, line
+
+
 # --- item 13: /healthz -----------------------------------------------------------------------
 def test_open_healthz_is_minimal_when_keys_are_on(server):
     status, body, _ = server.request("GET", "/healthz")
