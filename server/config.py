@@ -83,8 +83,9 @@ class ServiceConfig:
     rate_limit_per_minute: int = 0  # 0 = no limit
     rate_limit_burst: int = 0  # 0 = same as the per-minute rate
     # Cost limits per client (0 = off): searches (hints, validations, bot moves) running or
-    # waiting at once, and worker time per minute (a bucket that deep, refilled continuously).
-    client_max_searches: int = 2
+    # waiting at once (-1 = search_workers - 1, at least 1: one client never holds every
+    # worker), and worker time in any 60 s (``server.limits.CostLimiter``).
+    client_max_searches: int = -1
     client_search_ms_per_minute: float = 60_000.0
     # Hosted matches: a SQLite file path (or sqlite:///PATH) or a postgresql:// URL; also
     # settable as ATELIER_DB.
@@ -118,7 +119,7 @@ class ServiceConfig:
             "idle_timeout_s": self.idle_timeout_s > 0,
             "body_timeout_s": self.body_timeout_s > 0,
             "trusted_proxies": self.trusted_proxies >= 0,
-            "client_max_searches": self.client_max_searches >= 0,
+            "client_max_searches": self.client_max_searches >= -1,
             "client_search_ms_per_minute": self.client_search_ms_per_minute >= 0,
             "cache_max_bytes": self.cache_max_bytes >= 0,
             "cache_max_entry_bytes": self.cache_max_entry_bytes >= 0,
@@ -174,6 +175,13 @@ class ServiceConfig:
                 "config 'start_method' must be forkserver, spawn or fork, "
                 f"got {self.start_method!r}"
             )
+
+    @property
+    def searches_per_client(self) -> int:
+        """``client_max_searches`` resolved: its ``-1`` default leaves a worker for others."""
+        if self.client_max_searches == -1:
+            return max(1, self.search_workers - 1)
+        return self.client_max_searches
 
     # --- loading -----------------------------------------------------------------------------
     @classmethod

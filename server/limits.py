@@ -22,6 +22,8 @@ import itertools
 import threading
 import time
 import uuid
+from collections import deque
+from dataclasses import dataclass, field
 from typing import Any
 
 from cachetools import TTLCache
@@ -45,9 +47,8 @@ def rate_limited(rate_per_s: float, tokens: float) -> ApiError:
     )
 
 
-def search_time_exceeded(ms_per_minute: float, left_ms: float) -> ApiError:
-    """The 429 of a client whose search-time bucket is at ``left_ms`` <= 0."""
-    wait = -left_ms * 60.0 / ms_per_minute + 0.001
+def search_time_exceeded(ms_per_minute: float, wait: float) -> ApiError:
+    """The 429 of a client whose search time is used up for ``wait`` more seconds."""
     return ApiError(
         f"search time limit of {ms_per_minute / 1000:g} worker-seconds "
         f"per minute used up; retry in {wait:.1f} s",
@@ -121,79 +122,217 @@ class AccessControl:
             self._buckets[client] = (tokens - 1.0, now)
 
 
+WINDOW_S = 60.0  # the "minute" of client_search_ms_per_minute
+MAX_SPANS = 128  # finished searches kept per client and window before the oldest are merged
+
+
+@dataclass
+class _Span:
+    """Worker time a finished search spent: ``ms`` spread evenly over [``start``, ``end``]
+    (monotonic seconds; a point when they are equal)."""
+
+    start: float
+    end: float
+    ms: float
+
+    def before(self, t: float) -> float:
+        """The milliseconds of this span spent before time ``t``."""
+        if t >= self.end:
+            return self.ms
+        if t <= self.start:
+            return 0.0
+        return self.ms * (t - self.start) / (self.end - self.start)
+
+
+@dataclass
+class _Running:
+    """A search admitted and not yet ended: the most it may cost, and when its worker began."""
+
+    max_ms: float
+    started: float | None = None
+
+    def committed(self, now: float) -> float:
+        """What it may still cost in all: at least its limit, more once it ran longer."""
+        used = 0.0 if self.started is None else (now - self.started) * 1000.0
+        return max(self.max_ms, used)
+
+
+@dataclass
+class _Usage:
+    """One client's searches: those finished within the window, and those running."""
+
+    spans: deque[_Span] = field(default_factory=deque)
+    running: dict[str, _Running] = field(default_factory=dict)
+
+    def prune(self, now: float) -> None:
+        while self.spans and self.spans[0].end <= now - WINDOW_S:
+            self.spans.popleft()
+        while len(self.spans) > MAX_SPANS:
+            # Merged into a point at the later end: the time leaves the window no earlier than
+            # it would have, so the bound holds (a client this busy may be refused a little early).
+            a, b = self.spans.popleft(), self.spans.popleft()
+            self.spans.appendleft(_Span(b.end, b.end, a.ms + b.ms))
+
+    def spent(self, now: float) -> float:
+        """Milliseconds of finished searches within the window ending at ``now``."""
+        return sum(span.ms - span.before(now - WINDOW_S) for span in self.spans)
+
+    def committed(self, now: float) -> float:
+        """``spent`` plus what the running searches may cost in all."""
+        return self.spent(now) + sum(r.committed(now) for r in self.running.values())
+
+    def freed_by(self, now: float, wait_s: float) -> float:
+        """Milliseconds of finished searches that leave the window within ``wait_s``."""
+        old, new = now - WINDOW_S, now - WINDOW_S + wait_s
+        return sum(span.before(new) - span.before(old) for span in self.spans)
+
+
 class CostLimiter:
     """Per-client cost limits on the search workers: searches at once, and worker time a minute.
 
     Request counts say nothing about cost: one hint with a 5 s budget costs as much as a
     hundred 50 ms ones. So each client (as in ``AccessControl.client_id``) may have at most
     ``max_searches`` pool tasks running or waiting for a worker (more wait their turn, up to
-    ``wait_s``, then 429), and spends worker time from a bucket of ``ms_per_minute``
-    milliseconds refilled continuously: a task may start while the bucket is positive, and its
-    measured time is charged when it ends (so the bucket may dip below zero once, and the
-    client then waits for it to refill). This is cost-based rate limiting as in GitHub's
-    GraphQL API or Shopify's "calculated query cost", with the cost measured instead of
-    predicted. Both limits are off at 0.
+    ``wait_s``, then 429), and may use at most ``ms_per_minute`` milliseconds of worker time in
+    any window of 60 s. A search is charged the real time its worker spent (from when a worker
+    took it to its answer), as it spends it; and since a running search cannot be stopped short
+    of its deadline, admission counts each running search at the most it may cost (its
+    deadline, ``max_ms``) until it ends. A search is admitted only if the window's finished
+    searches, the running ones at that worst case, and its own ``max_ms`` fit in
+    ``ms_per_minute``, so the limit holds whatever a client sends at once (a token bucket, as
+    before, let a client spend its depth plus a minute's refill in one minute: 130 worker-
+    seconds against 60 were measured). A single search is always admitted into an empty window
+    (its ``max_ms`` counts as at most ``ms_per_minute``): a deadline longer than the limit is a
+    configuration the operator chose. Both limits are off at 0.
     """
 
     def __init__(self, max_searches: int, ms_per_minute: float, wait_s: float) -> None:
         self.max_searches = max_searches
         self.ms_per_minute = ms_per_minute
         self.wait_s = wait_s
-        self._running: dict[str, int] = {}
-        # client -> (milliseconds left, last refill time); a full idle bucket can be forgotten.
-        self._buckets: TTLCache[str, tuple[float, float]] = TTLCache(maxsize=100_000, ttl=120.0)
+        self._usage: dict[str, _Usage] = {}
+        self._leases = itertools.count()
+        self._swept = time.monotonic()
         self._cond = threading.Condition()
         self.refused = 0
 
-    def _balance(self, client: str, now: float) -> float:
-        left, last = self._buckets.get(client, (self.ms_per_minute, now))
-        return min(self.ms_per_minute, left + (now - last) * self.ms_per_minute / 60.0)
+    def _searches(self, client: str) -> int:
+        usage = self._usage.get(client)
+        return len(usage.running) if usage is not None else 0
 
-    def acquire(self, client: str, hold_s: float | None = None) -> str | None:
-        """Admits one task of ``client`` or raises 429 (``rate_limited``) with Retry-After.
+    def acquire(
+        self, client: str, hold_s: float | None = None, max_ms: float | None = None
+    ) -> str | None:
+        """Admits one task of ``client`` that may cost up to ``max_ms`` of worker time (returns
+        its lease), or raises 429 with Retry-After.
 
-        ``hold_s`` (the longest the task can take) and the returned lease matter only to
-        ``RedisCostLimiter``; here there is no lease to return.
+        ``hold_s`` (the longest the task can hold its slot) matters only to
+        ``RedisCostLimiter``. Without ``max_ms`` the task is counted as it runs only.
         """
+        if self.ms_per_minute <= 0 and self.max_searches <= 0:
+            return None
         with self._cond:
+            self._wait_for_slot(client)
+            now = time.monotonic()
+            usage = self._usage.setdefault(client, _Usage())
+            usage.prune(now)
+            own = min(max_ms or 0.0, self.ms_per_minute)
             if self.ms_per_minute > 0:
-                now = time.monotonic()
-                left = self._balance(client, now)
-                if left <= 0:
+                committed = usage.committed(now)
+                if committed >= self.ms_per_minute or committed + own > self.ms_per_minute:
                     self.refused += 1
-                    raise search_time_exceeded(self.ms_per_minute, left)
-            if self.max_searches <= 0:
-                return
-            until = time.monotonic() + self.wait_s
-            while self._running.get(client, 0) >= self.max_searches:
-                left_s = until - time.monotonic()
-                if left_s <= 0 or not self._cond.wait(left_s):
-                    if self._running.get(client, 0) < self.max_searches:
-                        break
-                    self.refused += 1
-                    raise too_many_searches(self.max_searches)
-            self._running[client] = self._running.get(client, 0) + 1
+                    wait = self._retry_after(usage, now, committed + own - self.ms_per_minute)
+                    raise search_time_exceeded(self.ms_per_minute, wait)
+            lease = f"local:{next(self._leases)}"
+            usage.running[lease] = _Running(own)
+            return lease
+
+    def _wait_for_slot(self, client: str) -> None:
+        """Waits (up to ``wait_s``, lock held by the caller) until ``client`` may run one more."""
+        if self.max_searches <= 0:
+            return
+        until = time.monotonic() + self.wait_s
+        while self._searches(client) >= self.max_searches:
+            left_s = until - time.monotonic()
+            if left_s <= 0 or not self._cond.wait(left_s):
+                if self._searches(client) < self.max_searches:
+                    return
+                self.refused += 1
+                raise too_many_searches(self.max_searches)
+
+    def _retry_after(self, usage: _Usage, now: float, over_ms: float) -> float:
+        """Seconds until ``over_ms`` of finished searches have left the window (bisection: the
+        time freed grows with the wait), else until the soonest running search may end."""
+        if over_ms <= 0 or usage.freed_by(now, WINDOW_S) < over_ms:
+            ends = [
+                r.started + r.max_ms / 1000.0 - now if r.started is not None else r.max_ms / 1000.0
+                for r in usage.running.values()
+            ]
+            return max(0.001, min(ends, default=1.0))
+        lo, hi = 0.0, WINDOW_S
+        for _ in range(40):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if usage.freed_by(now, mid) < over_ms else (lo, mid)
+        return hi + 0.001
+
+    def started(self, client: str, lease: str | None) -> None:
+        """The task of ``lease`` has a worker now: its time counts from here."""
+        with self._cond:
+            usage = self._usage.get(client)
+            task = usage.running.get(lease or "") if usage is not None else None
+            if task is not None:
+                task.started = time.monotonic()
 
     def release(self, client: str, elapsed_ms: float, lease: str | None = None) -> None:
         """Ends one task of ``client`` that held a worker for ``elapsed_ms``."""
+        if self.ms_per_minute <= 0 and self.max_searches <= 0:
+            return
         with self._cond:
-            if self.ms_per_minute > 0:
-                now = time.monotonic()
-                self._buckets[client] = (self._balance(client, now) - elapsed_ms, now)
-            if self.max_searches > 0:
-                count = self._running.get(client, 0) - 1
-                if count > 0:
-                    self._running[client] = count
-                else:
-                    self._running.pop(client, None)
-                self._cond.notify_all()
+            now = time.monotonic()
+            usage = self._usage.setdefault(client, _Usage())
+            if lease in usage.running:
+                del usage.running[lease]
+            elif usage.running:  # a caller without leases: the oldest of its tasks ends
+                del usage.running[next(iter(usage.running))]
+            if self.ms_per_minute > 0 and elapsed_ms > 0:
+                usage.spans.append(_Span(now - elapsed_ms / 1000.0, now, elapsed_ms))
+            usage.prune(now)
+            self._sweep(now)
+            self._cond.notify_all()
+
+    def _sweep(self, now: float) -> None:
+        """Forgets clients with nothing running and nothing left in the window (once a window),
+        so a flood of distinct clients cannot grow memory without bound."""
+        if now - self._swept < WINDOW_S:
+            return
+        self._swept = now
+        for client in list(self._usage):
+            usage = self._usage[client]
+            usage.prune(now)
+            if not usage.running and not usage.spans:
+                del self._usage[client]
+
+    def usage(self, client: str) -> dict[str, float]:
+        """``client``'s worker time in the current window: finished searches, and the running
+        ones so far (what a test or an operator wants to see)."""
+        with self._cond:
+            now = time.monotonic()
+            usage = self._usage.get(client) or _Usage()
+            running = sum(
+                (now - r.started) * 1000.0 for r in usage.running.values() if r.started is not None
+            )
+            return {
+                "spent_ms": usage.spent(now) + running,
+                "committed_ms": usage.committed(now),
+                "running": len(usage.running),
+            }
 
     def info(self) -> dict[str, Any]:
         with self._cond:
             return {
                 "client_max_searches": self.max_searches,
                 "client_search_ms_per_minute": self.ms_per_minute,
-                "clients_searching": len(self._running),
+                "clients_searching": sum(1 for u in self._usage.values() if u.running),
                 "refused": self.refused,
             }
 
@@ -221,12 +360,15 @@ class MeteredPool:
         # A lease outlives the task at most by a margin: the pool gives up after its queue
         # wait plus the deadline.
         hold_s = getattr(self._pool, "queue_timeout", 0.0) + deadline + LEASE_MARGIN_S
-        lease = self.costs.acquire(client, hold_s)
+        lease = self.costs.acquire(client, hold_s, max_ms=deadline * 1000.0)
         started: list[float] = []
+
+        def on_start() -> None:
+            started.append(time.monotonic())
+            self.costs.started(client, lease)
+
         try:
-            return self._pool.run(
-                kind, payload, deadline, on_start=lambda: started.append(time.monotonic())
-            )
+            return self._pool.run(kind, payload, deadline, on_start=on_start)
         finally:
             elapsed = (time.monotonic() - started[0]) * 1000.0 if started else 0.0
             self.costs.release(client, elapsed, lease)
@@ -381,6 +523,10 @@ class RedisCostLimiter(CostLimiter):
     ``MeteredPool``) unless released first; so an instance killed mid-search gives its client's
     slots back within that time instead of never. A client at its limit polls for a free slot
     (every 20 to 100 ms) for up to ``wait_s``, then gets the same 429 as with one instance.
+
+    Its worker time is still the earlier token bucket (``ms_per_minute`` deep, refilled
+    continuously, charged when a search ends), not ``CostLimiter``'s window with running
+    searches counted at their deadline: over a minute a client may use up to twice the limit.
     """
 
     DEFAULT_HOLD_S = 60.0
@@ -398,8 +544,13 @@ class RedisCostLimiter(CostLimiter):
         digest = client_key(client)
         return [self.shared.key("cost", "ms", digest), self.shared.key("cost", "run", digest)]
 
-    def acquire(self, client: str, hold_s: float | None = None) -> str | None:
-        """Admits one task of ``client`` (returns its lease) or raises 429 with Retry-After."""
+    def acquire(
+        self, client: str, hold_s: float | None = None, max_ms: float | None = None
+    ) -> str | None:
+        """Admits one task of ``client`` (returns its lease) or raises 429 with Retry-After.
+
+        ``max_ms`` is not used: the shared limit is still a bucket charged when a task ends
+        (see the class docstring)."""
         if self.ms_per_minute <= 0 and self.max_searches <= 0:
             return None
         lease = f"{self._instance}:{next(self._leases)}"
@@ -417,7 +568,8 @@ class RedisCostLimiter(CostLimiter):
             if status == -1:
                 with self._cond:
                     self.refused += 1
-                raise search_time_exceeded(self.ms_per_minute, float(value))
+                wait = -float(value) * 60.0 / self.ms_per_minute + 0.001
+                raise search_time_exceeded(self.ms_per_minute, wait)
             left_s = until - time.monotonic()
             if left_s <= 0:
                 with self._cond:
@@ -425,6 +577,9 @@ class RedisCostLimiter(CostLimiter):
                 raise too_many_searches(self.max_searches)
             time.sleep(min(pause, left_s))
             pause = min(0.1, pause * 1.5)
+
+    def started(self, client: str, lease: str | None) -> None:
+        """Nothing to do: the shared bucket is charged when the task ends."""
 
     def release(self, client: str, elapsed_ms: float, lease: str | None = None) -> None:
         """Ends one task of ``client``: frees its lease, charges ``elapsed_ms``."""
@@ -458,7 +613,7 @@ def access_control(config: Any, shared: Any = None) -> AccessControl:
 def cost_limiter(config: Any, shared: Any = None) -> CostLimiter:
     """The cost limits a ``ServiceConfig`` asks for: in Redis when ``shared`` is given."""
     args = (
-        config.client_max_searches,
+        config.searches_per_client,
         config.client_search_ms_per_minute,
         config.queue_timeout_ms / 1000.0,
     )

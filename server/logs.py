@@ -6,36 +6,78 @@ every record of the service's loggers (gunicorn's error and access logs, ``ateli
 ``RedactSecrets`` on its way to a handler, which replaces
 
 * the value of any ``...token=``, ``key=``, ``api_key=``, ``secret=``, ``password=`` pair,
+  also when the name or the value is percent-encoded (``?%74oken=``: the server decodes it),
 * the configured API keys, wherever they appear,
+* every token the service issues (``issue_token``: ``at_`` and 32 URL-safe characters),
+  wherever it appears, also percent-encoded: the prefix makes it recognisable whatever its
+  random characters are,
 * any run of 24 or more URL-safe base64 characters with both letters and digits that is not
   a hexadecimal identifier (match ids, hashes and seeds stay readable; ``secrets.token_urlsafe``
   output, JWT parts and most generated keys do not)
 
-with ``[redacted]``.
+with ``[redacted]``. The last rule needs a digit, and about 0.44% of ``token_urlsafe(24)``
+outputs have none: that is why issued tokens carry the prefix (tokens issued before it keep
+opening their seats; their matches expire with ``match_idle_expiry_s``).
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import secrets as random_secrets
 from collections.abc import Iterable
+from urllib.parse import unquote
 
 REDACTED = "[redacted]"
-SECRET_PAIR = re.compile(
-    r"(?i)((?:[a-z0-9_-]*token|api[_-]?key|key|secret|password|authorization)"
-    r"[\"']?\s*[=:]\s*[\"']?)([^&\s\"',;}]+)"
+TOKEN_PREFIX = "at_"
+SECRET_NAME = r"(?:[a-z0-9_-]*token|api[_-]?key|key|secret|password|authorization)"
+SECRET_PAIR = re.compile(rf"(?i)({SECRET_NAME}[\"']?\s*[=:]\s*[\"']?)([^&\s\"',;}}]+)")
+# A name=value pair whose name has a percent escape: decoded, it may be a secret's name.
+ENCODED_PAIR = re.compile(
+    r"(?<![A-Za-z0-9_.~%-])((?:[A-Za-z0-9_.~-]|%[0-9A-Fa-f]{2})*%[0-9A-Fa-f]{2}"
+    r"(?:[A-Za-z0-9_.~-]|%[0-9A-Fa-f]{2})*=)([^&\s\"',;}]+)"
 )
+SECRET_NAME_ONLY = re.compile(rf"(?i){SECRET_NAME}")
+ISSUED_TOKEN = re.compile(rf"(?<![A-Za-z0-9_-]){TOKEN_PREFIX}[A-Za-z0-9_-]{{20,}}")
+# A run of URL characters with percent escapes: decoded, it may hold an issued token.
+ENCODED_RUN = re.compile(r"(?:[A-Za-z0-9_.~-]|%[0-9A-Fa-f]{2})*%[0-9A-Fa-f]{2}[A-Za-z0-9_.~%-]*")
 TOKEN_LIKE = re.compile(
     r"(?<![A-Za-z0-9_-])(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Za-z])"
     r"(?![0-9a-fA-F]+(?![A-Za-z0-9_-]))[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_-])"
 )
 
 
+def issue_token() -> str:
+    """A new secret token (a match's seat token): 192 random bits behind ``TOKEN_PREFIX``, so
+    that ``redact`` recognises it wherever it is logged, whatever its random characters."""
+    return TOKEN_PREFIX + random_secrets.token_urlsafe(24)
+
+
+def _encoded_pair(match: re.Match[str]) -> str:
+    """``%74oken=VALUE`` -> ``%74oken=[redacted]``: the server decodes names, so must we."""
+    name = match.group(1)
+    if SECRET_NAME_ONLY.fullmatch(unquote(name[:-1])):
+        return name + REDACTED
+    return match.group(0)
+
+
+def _encoded_run(match: re.Match[str]) -> str:
+    """A percent-encoded run of a URL that decodes to a token is redacted whole."""
+    decoded = unquote(match.group(0))
+    if ISSUED_TOKEN.search(decoded) or TOKEN_LIKE.search(decoded):
+        return REDACTED
+    return match.group(0)
+
+
 def redact(text: str, secrets: Iterable[str] = ()) -> str:
+    """``text`` with the secrets of the module docstring replaced by ``REDACTED``."""
     for secret in secrets:
         if secret:
             text = text.replace(secret, REDACTED)
     text = SECRET_PAIR.sub(lambda m: m.group(1) + REDACTED, text)
+    text = ENCODED_PAIR.sub(_encoded_pair, text)
+    text = ISSUED_TOKEN.sub(REDACTED, text)
+    text = ENCODED_RUN.sub(_encoded_run, text)
     return TOKEN_LIKE.sub(REDACTED, text)
 
 

@@ -39,6 +39,7 @@ from server.answers import compact_view
 from server.config import ServiceConfig
 from server.errors import ApiError, Conflict, NotFound, Unavailable, Unprocessable
 from server.hints import HintService
+from server.logs import issue_token
 from server.schemas import MAX_SEED, BudgetIn, MatchCreate
 from server.store import Expiry, MatchRecord, MatchStore, StaleRevision, StoreUnavailable
 
@@ -210,9 +211,8 @@ class MatchService:
         effective = self.hints.budget(body.budget, self.config.match_budget_ms)
         seed = self._deal_seed(body.seed, body.reproducible)
         self._purge()
-        tokens = {
-            s: secrets.token_urlsafe(24) for s, spec in enumerate(seats) if spec["kind"] == HUMAN
-        }
+        # Issued with the prefix that keeps them out of the logs (server.logs).
+        tokens = {s: issue_token() for s, spec in enumerate(seats) if spec["kind"] == HUMAN}
         now = time.time()
         record = MatchRecord(
             id=uuid.uuid4().hex,

@@ -13,7 +13,8 @@
   page a user visits could create matches or spend their API key's budget;
 * security headers: ``X-Content-Type-Options: nosniff`` everywhere; on HTML pages (``/play``,
   ``/docs``) a Content-Security-Policy (own scripts only, inline ones by hash; no framing) and
-  ``X-Frame-Options: DENY``; on JSON answers a CSP that allows nothing to run.
+  ``X-Frame-Options: DENY``; on JSON answers a CSP that allows nothing to run (``API_HEADERS``,
+  which the errors answered before Flask, by ``server.transport`` and gunicorn, carry too).
 
 The per-client cost limits sit on the search pool itself (``server.service.Resources`` wraps
 it in ``server.limits.MeteredPool``), so the hint and match services are charged alike.
@@ -44,6 +45,13 @@ PAGE_CSP = (
     "form-action 'self'; frame-ancestors 'none'"
 )
 API_CSP = "default-src 'none'; frame-ancestors 'none'"
+# The headers of every answer that is not an HTML page: JSON answers of the app, and the errors
+# answered before the app sees the request (``server.transport``'s 400/408/413, gunicorn's own
+# 400/414/431 in ``server.serve``). Defined once here, passed to both.
+API_HEADERS: tuple[tuple[str, str], ...] = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Content-Security-Policy", API_CSP),
+)
 
 
 def allowed_hosts(config: ServiceConfig) -> frozenset[str] | None:
@@ -128,22 +136,26 @@ def page_csp(body: bytes) -> str:
 
 
 def add_security_headers(response: Response) -> Response:
+    """``API_HEADERS`` on every answer, except that an HTML page gets its own CSP."""
     headers = response.headers
-    headers.setdefault("X-Content-Type-Options", "nosniff")
     if response.mimetype == "text/html":
         body = b"" if response.direct_passthrough else response.get_data()
+        headers.setdefault("X-Content-Type-Options", "nosniff")
         headers.setdefault("Content-Security-Policy", page_csp(body))
         headers.setdefault("X-Frame-Options", "DENY")
         headers.setdefault("Referrer-Policy", "same-origin")
     else:
-        headers.setdefault("Content-Security-Policy", API_CSP)
+        for name, value in API_HEADERS:
+            headers.setdefault(name, value)
     return response
 
 
 def harden(app: Flask) -> None:
     """Installs everything in the module docstring on ``app`` (once, from ``create_app``)."""
     config: ServiceConfig = app.config["ATELIER"]
-    wsgi: Any = BufferedBody(app.wsgi_app, config.max_request_bytes, config.body_timeout_s)
+    wsgi: Any = BufferedBody(
+        app.wsgi_app, config.max_request_bytes, config.body_timeout_s, API_HEADERS
+    )
     if config.trusted_proxies:
         n = config.trusted_proxies
         wsgi = ProxyFix(wsgi, x_for=n, x_proto=n, x_host=n, x_port=n)

@@ -49,8 +49,9 @@ GUNICORN_CODES = {
 
 def write_json_error(sock: Any, status_int: int, reason: str, mesg: str) -> None:
     """gunicorn's own error page (a request line or headers too long, a malformed request), in
-    the service's JSON error shape instead of HTML."""
+    the service's JSON error shape instead of HTML, with the headers of every JSON answer."""
     from server.logs import redact
+    from server.security import API_HEADERS
 
     body = json.dumps(
         {
@@ -59,9 +60,10 @@ def write_json_error(sock: Any, status_int: int, reason: str, mesg: str) -> None
             "detail": None,
         }
     ).encode()
+    extra = "".join(f"{name}: {value}\r\n" for name, value in API_HEADERS)
     head = (
         f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
-        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n{extra}\r\n"
     )
     gunicorn_util.write_nonblock(sock, head.encode("latin-1") + body)
 

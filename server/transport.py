@@ -10,7 +10,8 @@ Reading the body here, in one place, settles what used to depend on who read it 
   invalid_json``: JSON exchanged between systems is UTF-8 without a BOM (RFC 8259, 8.1), and
   Python's ``json.loads`` would otherwise guess UTF-16 from the bytes and accept it.
 
-Each refusal is the service's JSON error shape, and closes the connection (``Connection:
+Each refusal is the service's JSON error shape, with the security headers of every JSON
+answer (``server.security.API_HEADERS``, passed in), and closes the connection (``Connection:
 close``): the rest of a refused body is never read, so the connection cannot carry another
 request.
 """
@@ -156,10 +157,17 @@ class BufferedBody:
     """WSGI middleware: reads and checks the body (see the module docstring), then calls the app
     with it in memory."""
 
-    def __init__(self, app: Callable[..., Any], max_bytes: int, timeout_s: float) -> None:
+    def __init__(
+        self,
+        app: Callable[..., Any],
+        max_bytes: int,
+        timeout_s: float,
+        headers: Iterable[tuple[str, str]] = (),
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.timeout_s = timeout_s
+        self.headers = list(headers)  # added to each refusal (the app adds its own to the rest)
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         try:
@@ -175,6 +183,7 @@ class BufferedBody:
                     ("Content-Type", "application/json"),
                     ("Content-Length", str(len(payload))),
                     ("Connection", "close"),
+                    *self.headers,
                 ],
             )
             return [payload]

@@ -16,6 +16,7 @@ import pytest
 
 import games
 from server import close_app
+from server.errors import ApiError
 from tests.server_support import OPEN_DEAL, infoset_at, make_app, shared_app
 from tests.support import FakeTime
 
@@ -536,3 +537,160 @@ def test_the_worker_replays_an_infoset_once_and_answers_as_the_bot_does(monkeypa
         answer["stats"].pop("elapsed_ms")
         answer["stats"].pop("simulations_per_s", None)
     assert out == direct
+
+
+# --- 42.4: tokens with no digit in the logs ----------------------------------------------------
+# About 0.44% of ``secrets.token_urlsafe(24)`` outputs have no digit, and the token-like rule of
+# the redactor needs one: such a token was logged in clear in five places of an access log line.
+DIGIT_FREE = "kRvxQbTmZpLsWyNcFhJdAqweRtyUio-_"  # 32 URL-safe characters, no digit
+ISSUED = "at_" + DIGIT_FREE
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f'"GET /v1/matches/{ISSUED} HTTP/1.1" 404',  # the path
+        f'"GET /v1/matches/abc?%74oken={ISSUED} HTTP/1.1" 200',  # a percent-encoded name
+        f'"GET /v1/matches/abc?%74oken={DIGIT_FREE} HTTP/1.1" 200',  # ... with an old token
+        f'"GET /v1/matches/abc?x=1&%54%4F%4B%45%4E={DIGIT_FREE} HTTP/1.1" 200',
+        f'"GET /v1/matches/abc?seat={ISSUED} HTTP/1.1" 200',  # any parameter
+        f'"GET /v1/matches/abc?seat=%61%74%5F{DIGIT_FREE} HTTP/1.1" 200',  # an encoded value
+        f'"GET /v1/matches/abc%2F{ISSUED} HTTP/1.1" 404',
+        f'200 12 "http://127.0.0.1:8000/play?match=abc&t={ISSUED}" "curl/8.0"',  # the Referer
+        f'200 12 "-" "Mozilla/5.0 {ISSUED}"',  # the User-Agent
+    ],
+)
+def test_digit_free_tokens_are_redacted_wherever_the_access_log_prints_them(line):
+    from server.logs import REDACTED, redact
+
+    out = redact(line)
+    assert DIGIT_FREE not in out and REDACTED in out, out
+    assert DIGIT_FREE[:12] not in out.replace("%", ""), out
+
+
+def test_percent_encoded_names_that_are_not_secrets_stay_readable():
+    from server.logs import redact
+
+    line = '"GET /v1/games?na%6De=gallery_rush&seat=2 HTTP/1.1" 200 "Mozilla/5.0 (X11; Linux)"'
+    assert redact(line) == line
+
+
+def test_every_issued_seat_token_carries_the_prefix_and_old_tokens_still_open_seats(
+    client, monkeypatch
+):
+    from server.logs import REDACTED, TOKEN_PREFIX, redact
+
+    m = create(client, "detective_eye", ["human", "human", "random"])
+    tokens = [t["token"] for t in m["tokens"]]
+    assert len(tokens) == 2 and len(set(tokens)) == 2
+    for token in tokens:
+        assert token.startswith(TOKEN_PREFIX) and len(token) == len(TOKEN_PREFIX) + 32
+        assert redact(f"GET /x?seat={token}") == f"GET /x?seat={REDACTED}"
+    # A token issued before the prefix (a match created by the previous version) still works.
+    monkeypatch.setattr("server.matches.issue_token", lambda: DIGIT_FREE)
+    old = create(client, "gallery_rush", ["human", "random"])
+    assert token_of(old) == DIGIT_FREE
+    r = client.get(f"/v1/matches/{old['match_id']}", headers=seat(DIGIT_FREE))
+    assert r.status_code == 200 and r.json["seat"] == 0, r.json
+
+
+# --- 42.5: the worker-time limit ----------------------------------------------------------------
+def charged_in_worst_window(spans: list[tuple[float, float]], step: float = 0.1) -> float:
+    """The most worker time (ms) the finished ``spans`` (start, end in s) put in any 60 s."""
+    ends = max(end for _, end in spans)
+    worst, t = 0.0, 60.0
+    while t <= ends + 60.0:
+        inside = sum(max(0.0, min(e, t) - max(s, t - 60.0)) for s, e in spans)
+        worst = max(worst, inside * 1000.0)
+        t += step
+    return worst
+
+
+def test_concurrent_capped_hints_cannot_exceed_the_window_charge(monkeypatch):
+    # The audit: one client, 4 threads of hints capped at 5 s (6 s deadline), used 130
+    # worker-seconds in 60 s against 60 (the bucket let the client spend its 60 s depth plus a
+    # minute's refill, and charged running searches only when they ended). Here the same
+    # client on a fake clock for three minutes: no 60 s window may hold more than 60 s.
+    from server.limits import CostLimiter
+
+    now = [0.0]
+    monkeypatch.setattr("server.limits.time", FakeTime(monotonic=lambda: now[0]))
+    costs = CostLimiter(max_searches=4, ms_per_minute=60_000, wait_s=0.0)
+    threads = [{"free_at": 0.0, "ends": None, "lease": None} for _ in range(4)]
+    spans: list[tuple[float, float]] = []
+    refused = 0
+    while now[0] < 180.0:
+        for th in threads:
+            if th["ends"] is not None and now[0] >= th["ends"]:
+                costs.release("addr:x", 5000.0, th["lease"])
+                spans.append((now[0] - 5.0, now[0]))
+                th["ends"], th["free_at"] = None, now[0]
+            if th["ends"] is None and now[0] >= th["free_at"]:
+                try:
+                    th["lease"] = costs.acquire("addr:x", hold_s=11.0, max_ms=6000.0)
+                except ApiError as err:
+                    assert err.code == "search_time_exceeded" and err.retry_after > 0
+                    refused += 1
+                    th["free_at"] = now[0] + err.retry_after
+                    continue
+                costs.started("addr:x", th["lease"])
+                th["ends"] = now[0] + 5.0
+        now[0] = round(now[0] + 0.05, 2)
+    worst = charged_in_worst_window(spans)
+    assert worst <= 60_000 + 1e-6, worst
+    assert worst >= 50_000 and refused > 0  # the client did use what it may (a live test)
+    # While searches run, their deadlines count: a fifth is refused before any has ended.
+    now[0] = 1000.0
+    fresh = CostLimiter(max_searches=0, ms_per_minute=20_000, wait_s=0.0)
+    leases = [fresh.acquire("addr:y", max_ms=6000.0) for _ in range(3)]
+    with pytest.raises(ApiError) as err:
+        fresh.acquire("addr:y", max_ms=6000.0)
+    assert err.value.code == "search_time_exceeded"
+    assert fresh.usage("addr:y")["committed_ms"] == 18_000
+    for lease in leases:
+        fresh.release("addr:y", 100.0, lease)  # they ended early: the rest is free again
+    fresh.release("addr:y", 0.0, fresh.acquire("addr:y", max_ms=6000.0))
+
+
+def test_a_client_leaves_a_search_worker_for_others_by_default():
+    from server.config import ServiceConfig
+    from server.limits import cost_limiter
+
+    assert ServiceConfig(search_workers=2).searches_per_client == 1
+    assert ServiceConfig(search_workers=1).searches_per_client == 1
+    assert ServiceConfig(search_workers=8).searches_per_client == 7
+    assert ServiceConfig(search_workers=8, client_max_searches=0).searches_per_client == 0
+    assert cost_limiter(ServiceConfig(search_workers=3)).max_searches == 2
+
+
+def test_match_bot_moves_are_charged_to_the_client_and_limited(tmp_path):
+    # 1 µs of worker time a minute: the first bot search is admitted into the empty window,
+    # every later one is refused, so the three bots cannot all move.
+    app = make_app(tmp_path, search_workers=1, client_search_ms_per_minute=0.001)
+    try:
+        c = app.test_client()
+        costs = app.extensions["atelier"].costs
+        m = create(c, "gallery_rush", ["human", "random", "random", "random"], **OPEN_DEAL)
+        mid, token = m["match_id"], token_of(m)
+        paused = [m.get("warning", "")] if m["status"] == "bots_to_move" else []
+        for _ in range(10):
+            view = c.get(f"/v1/matches/{mid}", headers=seat(token)).json
+            if view["terminal"] or view["current_player"] != 0:
+                break
+            r = c.post(
+                f"/v1/matches/{mid}/actions",
+                json={
+                    "action": view["infoset"]["view"]["legal_actions"][0]["struct"],
+                    "step": view["step"],
+                },
+                headers=seat(token),
+            )
+            assert r.status_code == 200, r.json
+            if r.json["status"] == "bots_to_move":
+                paused.append(r.json["warning"])
+                break
+        assert paused and "search time limit" in paused[0], paused
+        assert costs.usage("addr:127.0.0.1")["spent_ms"] > 0  # the bot's search, charged
+        assert costs.info()["refused"] >= 1
+    finally:
+        close_app(app)

@@ -88,7 +88,9 @@ def pool_info(app):
 
 
 def test_worker_killed_mid_request_fails_only_that_request(fork_app, sleepy):
-    app = fork_app(search_workers=2)
+    # One client (the test client) runs two searches at once here: allow it (the default
+    # leaves one of the two workers to other clients).
+    app = fork_app(search_workers=2, client_max_searches=2)
     assert hint(app, "random", 50, seed=1).status_code == 200  # pool up
     thread, box = in_thread(hint, app, sleepy, 5000, seed=2)
     wait_for(lambda: len(pool_info(app)["busy_pids"]) == 1)
@@ -128,7 +130,9 @@ def test_overrun_deadline_is_503_and_the_worker_is_replaced(fork_app, sleepy):
 
 
 def test_no_free_worker_in_time_is_503_with_retry_after(fork_app, sleepy):
-    app = fork_app(search_workers=1, queue_timeout_ms=200)
+    # Two searches of one client (the test client) for one worker: the pool's wait, not the
+    # client's limit (one search at once by default), is the subject here.
+    app = fork_app(search_workers=1, queue_timeout_ms=200, client_max_searches=2)
     assert hint(app, "random", 50, seed=1).status_code == 200
     # The one worker sleeps 4 s: the 200 ms wait for it ends long before, however loaded the
     # machine (with 1.5 s, a test thread descheduled for a second could find it free).
