@@ -214,6 +214,7 @@ def review(
     from bots import Budget, make_bot
     from bots.review import MAX_SAMPLES, MIN_SAMPLES, review_game
     from evaluation.params import parse_bot_spec, parse_params
+    from evaluation.play import BotUnavailable, check_bots_can_play
 
     if not MIN_SAMPLES <= samples <= MAX_SAMPLES:
         raise click.BadParameter(
@@ -222,9 +223,10 @@ def review(
     bot = make_bot(parse_bot_spec(bot_spec))
     budget = Budget(simulations, milliseconds)
     defn, params, infoset = load_record(record, index, seat, game, parse_params(param))
-    reason = type(bot).unavailable_reason(defn, params)
-    if reason is not None:
-        raise click.ClickException(f"bot {bot.name!r} cannot play {defn.name} here: {reason}")
+    try:
+        check_bots_can_play(defn, params, [bot])
+    except BotUnavailable as err:
+        raise click.ClickException(str(err)) from None
     bar = tqdm(desc=f"reviewing seat {infoset['seat']}", unit="decision", leave=False)
 
     def progress(done: int, total: int) -> None:
