@@ -53,3 +53,78 @@ def test_play_still_plays_a_bot_where_it_can():
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     assert "seats: 0=cfr, 1=cfr" in result.output and "returns:" in result.output
+
+
+FAST = ["--bot", "heuristic", "--simulations", "5", "--samples", "32"]
+
+
+def _played_gallery_rush(seed: int = 3) -> tuple[dict, list[int]]:
+    """A short finished Gallery Rush game, random moves: its parameters and history."""
+    import random
+
+    import games
+
+    defn = games.definition("gallery_rush")
+    params = defn.validate_params({"max_turns": 12})
+    engine, rng, history = defn.new_engine(params), random.Random(seed), []
+    while not engine.is_terminal():
+        action = (
+            engine.sample_chance(rng) if engine.is_chance() else rng.choice(engine.legal_actions())
+        )
+        engine.apply(action)
+        history.append(action)
+    return params, history
+
+
+def _review(tmp_path, name: str, body: dict, *args: str):
+    import json
+
+    path = tmp_path / name
+    path.write_text(json.dumps(body))
+    return CliRunner().invoke(main, ["review", str(path), *args])
+
+
+def test_review_reads_the_api_request_body_as_docs_api_md_shows_it(tmp_path):
+    import games
+    from games.core.infoset import build_infoset
+
+    params, history = _played_gallery_rush()
+    defn = games.definition("gallery_rush")
+    engine = defn.new_engine(params)
+    for action in history:
+        engine.apply(action)
+    infoset = build_infoset(defn, params, engine, 1)
+    state = {"game": "gallery_rush", "params": params, "history": history}
+    plain = _review(tmp_path, "infoset.json", infoset, *FAST)
+    assert plain.exit_code == 0, plain.output
+    # The body of POST /v1/games/{game}/review: the game and the seat come from the infoset...
+    body = _review(tmp_path, "body.json", {"infoset": infoset}, *FAST)
+    assert body.exit_code == 0, body.output
+    # ... or from the state and the body's seat; the body's settings stand in for the options.
+    settings = {"bot": "heuristic", "budget": {"simulations": 5}, "samples": 32, "seed": 0}
+    by_state = _review(tmp_path, "state.json", {"state": state, "seat": 1, **settings})
+    assert by_state.exit_code == 0, by_state.output
+    assert plain.stdout == body.stdout == by_state.stdout
+    assert "accuracy" in plain.stdout or "made no decision" in plain.stdout
+    # An option given on the command line wins over the body's setting.
+    other = _review(tmp_path, "seeded.json", {"infoset": infoset, "seed": 5}, *FAST, "--seed", "0")
+    assert other.stdout == plain.stdout
+
+
+def test_review_names_what_is_wrong_with_a_request_body_or_a_record(tmp_path):
+    params, history = _played_gallery_rush()
+    state = {"game": "gallery_rush", "params": params, "history": history}
+    cases = [
+        ({"state": state}, [*FAST], "--seat is required"),
+        ({"state": state, "seat": 0}, [*FAST, "--seat", "1"], "reviews seat 0; leave out --seat"),
+        ({"state": state, "seat": 0, "budget": 200}, [], "budget must be an object"),
+        ({"state": state, "seat": 0, "samples": 5}, [], "'samples' must be 32..2000"),
+        ({"infoset": {}, "state": state}, [], "both 'infoset' and 'state'"),
+        ({"infoset": {}, "extra": 1}, [], "unknown field 'extra'"),
+        ({"infoset": "x"}, [], "must be JSON objects"),
+        ({"game": "gallery_rush", "seat": 0}, [], "is not a game record; give an information set"),
+    ]
+    for body, args, message in cases:
+        result = _review(tmp_path, "bad.json", body, *args)
+        assert result.exit_code != 0, (body, result.output)
+        assert message in _one_error(result.output), (body, result.output)
