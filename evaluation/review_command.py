@@ -315,12 +315,11 @@ def review(
     json_path: Path | None,
 ) -> None:
     """Review one seat's decisions in RECORD: the move played against the bot's, in value."""
-    from tqdm import tqdm
-
     from bots import Budget, make_bot
     from bots.review import MAX_SAMPLES, MIN_SAMPLES, review_game
     from evaluation.params import parse_bot_spec, parse_params
     from evaluation.play import BotUnavailable, check_bots_can_play
+    from evaluation.progress import Progress
 
     if not MIN_SAMPLES <= samples <= MAX_SAMPLES:
         raise click.BadParameter(
@@ -335,15 +334,9 @@ def review(
         check_bots_can_play(defn, params, [bot])
     except BotUnavailable as err:
         raise click.ClickException(str(err)) from None
-    bar = tqdm(desc=f"reviewing seat {infoset['seat']}", unit="decision", leave=False)
-
-    def progress(done: int, total: int) -> None:
-        bar.total = total
-        bar.n = done
-        bar.refresh()
-
+    bar = Progress(f"reviewing seat {infoset['seat']}", "decision")
     try:
-        result = review_game(defn, params, infoset, bot, budget, seed, samples, progress)
+        result = review_game(defn, params, infoset, bot, budget, seed, samples, bar.set)
     except games.InvalidInfoset as err:
         raise click.ClickException(f"{record}: {err}") from None
     finally:

@@ -128,3 +128,66 @@ def test_review_names_what_is_wrong_with_a_request_body_or_a_record(tmp_path):
         result = _review(tmp_path, "bad.json", body, *args)
         assert result.exit_code != 0, (body, result.output)
         assert message in _one_error(result.output), (body, result.output)
+
+
+def test_review_progress_in_a_log_is_plain_lines_with_the_total(tmp_path):
+    import games
+    from games.core.infoset import build_infoset
+
+    params, history = _played_gallery_rush()
+    defn = games.definition("gallery_rush")
+    engine = defn.new_engine(params)
+    for action in history:
+        engine.apply(action)
+    result = _review(tmp_path, "i.json", build_infoset(defn, params, engine, 1), *FAST)
+    assert result.exit_code == 0, result.output
+    assert "\r" not in result.stderr  # CliRunner's stderr is no terminal, like a log file
+    lines = result.stderr.splitlines()
+    assert lines[0] == "reviewing seat 1: 0/9 decisions, 0 s", lines
+    assert lines[-1].startswith("reviewing seat 1: 9/9 decisions"), lines
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_progress_prints_a_line_every_tenth_or_every_few_seconds_when_not_a_terminal():
+    import io
+
+    from evaluation.progress import Progress
+
+    out, clock = io.StringIO(), _Clock()
+    bar = Progress("playing", "game", total=100, file=out, every_s=30.0, clock=clock)
+    for done in range(1, 101):
+        # Game 55 takes 35 s: a line 30 s after the last one, though not at a tenth.
+        clock.now = done * 0.1 + (35.0 if done >= 55 else 0.0)
+        bar.update()
+    bar.close()
+    lines = out.getvalue().splitlines()
+    counts = [int(line.split(": ")[1].split("/")[0]) for line in lines]
+    assert counts == [1, 11, 21, 31, 41, 51, 55, 65, 75, 85, 95, 100], lines
+    assert lines[1] == "playing: 11/100 games, 1 s, ~9 s left"
+    assert lines[-1] == "playing: 100/100 games, 45 s"
+
+
+def test_progress_on_a_terminal_is_a_bar_that_knows_its_total_from_the_start():
+    import io
+
+    from evaluation.progress import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    out = Terminal()
+    bar = Progress("reviewing seat 0", "decision", file=out)
+    bar.set(0, 13)
+    bar.set(4, 13)
+    bar.close()
+    text = out.getvalue()
+    assert "0/13" in text and "4/13" in text and "\r" in text
+    assert "seat 0: 0decision" not in text  # tqdm without a total drew a bare counter first
