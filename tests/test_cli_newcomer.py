@@ -191,3 +191,45 @@ def test_progress_on_a_terminal_is_a_bar_that_knows_its_total_from_the_start():
     text = out.getvalue()
     assert "0/13" in text and "4/13" in text and "\r" in text
     assert "seat 0: 0decision" not in text  # tqdm without a total drew a bare counter first
+
+
+# Modules a command needs only for its own work: the service, the tournament runner, plots.
+WATCHED = [
+    "flask",
+    "server.app",
+    "sqlalchemy",
+    "gunicorn",
+    "gevent",
+    "pydantic",
+    "matplotlib",
+    "evaluation.tournament",
+]
+
+
+def _imported_after(code: str) -> list[str]:
+    """The ``WATCHED`` modules a fresh interpreter has imported after running ``code``."""
+    import json
+    import subprocess
+    import sys
+
+    script = (
+        f"import sys\ntry:\n    {code}\nexcept SystemExit:\n    pass\n"
+        f"print(__import__('json').dumps([m for m in {WATCHED!r} "
+        "if m in sys.modules]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120
+    )
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_the_command_line_imports_the_service_and_the_tournament_only_for_their_commands():
+    # `atelier --help` took 1.5 s, 0.86 s of it importing Flask through server.app.
+    assert _imported_after("import evaluation.cli") == []
+    listed = _imported_after("from evaluation.cli import main; main(['--help'])")
+    assert listed == ["evaluation.tournament"]  # its --help line; no service, no plots
+    played = _imported_after(
+        "from evaluation.cli import main; "
+        "main(['play', 'finger_auction', '--bot', 'random', '-p', 'rounds=1'])"
+    )
+    assert played == []
