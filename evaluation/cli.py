@@ -1,4 +1,5 @@
-"""The ``atelier`` command line: play, bench (and, as they land, serve and tournament)."""
+"""The ``atelier`` command line: play, bench, and (imported when used) serve, tournament,
+exploitability and review."""
 
 from __future__ import annotations
 
@@ -32,7 +33,28 @@ def user_error(err: BaseException) -> str | None:
 
 
 class AtelierGroup(click.Group):
-    """Every command's bad input ends as one ``Error: ...`` line and exit status 1."""
+    """Every command's bad input ends as one ``Error: ...`` line and exit status 1.
+
+    Commands defined in other modules are named in ``lazy`` (name -> ``"module:attribute"``)
+    and imported only when they run or are listed: ``atelier play`` then imports neither the
+    tournament runner, the service nor CFR (issue 43: ``--help`` took 1.5 s, most of it in
+    imports no command being run needed).
+    """
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            import importlib
+
+            module, attribute = self.lazy[cmd_name].split(":")
+            self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
         try:
@@ -44,7 +66,15 @@ class AtelierGroup(click.Group):
             raise click.ClickException(" ".join(message.split())) from None
 
 
-@click.group(cls=AtelierGroup)
+@click.group(
+    cls=AtelierGroup,
+    lazy={
+        "tournament": "evaluation.tournament.command:tournament",  # evaluation/tournament
+        "serve": "server.commands:serve",  # the hint service (server/)
+        "exploitability": "evaluation.exploitability_command:exploitability",  # bots/cfr/
+        "review": "evaluation.review_command:review",  # game review (bots/review.py)
+    },
+)
 def main() -> None:
     """Atelier: AI opponents for imperfect-information card games."""
 
@@ -93,7 +123,14 @@ def play(
         raise click.BadParameter(str(err), param_hint="--bot") from None
 
 
-@main.group(cls=AtelierGroup)
+@main.group(
+    cls=AtelierGroup,
+    lazy={
+        "tournament": "evaluation.tournament.command:bench_tournament",
+        "service": "server.commands:bench_service",
+        "cfr": "evaluation.exploitability_command:bench_cfr",
+    },
+)
 def bench() -> None:
     """Benchmarks; each prints ratios against a reference measured in the same run."""
 
@@ -137,32 +174,6 @@ def bench_engine(
     _baseline_bench(
         bench_mod, as_json, list(names) or None, seconds, seed, rounds=rounds, baseline=baseline
     )
-
-
-# Tournaments (evaluation/tournament): `atelier tournament` and `atelier bench tournament`.
-from evaluation.tournament.command import bench_tournament, tournament  # noqa: E402
-
-main.add_command(tournament)
-bench.add_command(bench_tournament)
-
-# The hint service (server/): `atelier serve` and `atelier bench service`.
-from server.commands import bench_service, serve  # noqa: E402
-
-main.add_command(serve)
-bench.add_command(bench_service)
-
-
-# Exploitability and the CFR benchmark (bots/cfr/): `atelier exploitability`, `atelier bench cfr`.
-from evaluation.exploitability_command import bench_cfr, exploitability  # noqa: E402
-
-main.add_command(exploitability)
-bench.add_command(bench_cfr)
-
-
-# Game review (bots/review.py): `atelier review`.
-from evaluation.review_command import review  # noqa: E402
-
-main.add_command(review)
 
 
 # Bots (bots/): `atelier bench ismcts` and `atelier bench strength`.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pyspiel
@@ -27,6 +27,31 @@ from games.core.seeds import derive_seed
 def default_spec(name: str) -> dict[str, Any]:
     """The heuristic where the game has one, else the random bot."""
     return {"name": "heuristic" if knowledge_for(name) is not None else "random"}
+
+
+class BotUnavailable(ValueError):
+    """A bot that cannot play this game with these parameters (it lacks a stored solution)."""
+
+
+def check_bots_can_play(
+    defn: games.GameDefinition, params: dict[str, Any], bots: Iterable[Bot]
+) -> None:
+    """Raises ``BotUnavailable`` naming the first bot that cannot play ``defn`` with ``params``.
+
+    Asked before anything is printed or played: such a bot used to fail at its first move,
+    after the header and every chance step had been printed. The rule is the bot's own
+    (``Bot.unavailable_reason``, which the service also uses to offer and seat bots).
+    """
+    asked: set[type] = set()
+    for bot in bots:
+        if type(bot) in asked:
+            continue
+        asked.add(type(bot))
+        reason = type(bot).unavailable_reason(defn, params)
+        if reason is not None:
+            raise BotUnavailable(
+                f"bot {bot.name!r} cannot play {defn.name} with these parameters: {reason}"
+            )
 
 
 def seat_bots(name: str, players: int, specs: list[Any]) -> list[Bot]:
@@ -59,6 +84,7 @@ def play_game(
 ) -> dict[str, Any]:
     """Plays one game (chance and bot seeds from ``seed``), echoing each step.
 
+    Every bot is checked first (``BotUnavailable``), before the header is echoed.
     Returns the final summary: returns, steps and the final state.
     """
     game = pyspiel.load_game(name, params)
@@ -67,6 +93,7 @@ def play_game(
     engine = defn.new_engine(params)
     n = game.num_players()
     bots = seat_bots(name, n, specs or [])
+    check_bots_can_play(defn, params, bots)
     budget = budget or Budget(simulations=1000)
     echo(f"{defn.long_name} {json.dumps(params)}  seed={seed}")
     echo("seats: " + ", ".join(f"{s}={b.name}" for s, b in enumerate(bots)))

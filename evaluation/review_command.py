@@ -2,8 +2,10 @@
 
 The record is a tournament's games file (JSON lines; ``--index`` picks the game), a saved
 information set (the seat's: ``state.to_observation_struct(seat)`` or an ``infoset`` from the
-service) or a whole state (``state.to_struct()``). Whatever the file holds, the review reads
-only the reviewed seat's information set.
+service), a whole state (``state.to_struct()``) or the API's request body for
+``POST /v1/games/{game}/review`` (``{"infoset": ...}`` or ``{"state": ..., "seat": N}``, with
+the review's settings). Whatever the file holds, the review reads only the reviewed seat's
+information set.
 """
 
 from __future__ import annotations
@@ -13,22 +15,91 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 import games
+
+# What a RECORD file may hold, named whole in the error for a file that is none of them.
+RECORD_SHAPES = (
+    "an information set (with 'events'), a whole state (state.to_struct(), with 'history'), "
+    'a review request body ({"infoset": ...} or {"state": ..., "seat": N}) or a tournament\'s '
+    "games file"
+)
+
+# The API's review request body (POST /v1/games/{game}/review, docs/api.md "Game review"): the
+# record it names, and the review's settings, which stand in for options not given.
+REQUEST_RECORD = ("infoset", "state", "seat", "params")
+REQUEST_SETTINGS = ("bot", "budget", "samples", "seed")
 
 
 def load_record(
     path: Path, index: int | None, seat: int | None, game: str | None, params: dict[str, Any]
-) -> tuple[games.GameDefinition, dict[str, Any], dict[str, Any]]:
-    """``(definition, parameters, the seat's information set)`` from a record file."""
-    from bots.review import InvalidRecord, seat_infoset_of_state
-    from games.core.infoset import check_envelope
-
+) -> tuple[games.GameDefinition, dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """``(definition, parameters, the seat's information set, settings)`` from a record file;
+    ``settings`` are a request body's review settings (empty for any other record)."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise click.ClickException(f"cannot read {path}: {err}") from None
     data = _parse(path, text, index)
+    settings: dict[str, Any] = {}
+    if is_request(data):
+        data, seat, params, settings = unwrap_request(path, data, seat, params)
+    return (*_seat_infoset(path, data, seat, game, params), settings)
+
+
+def is_request(data: dict[str, Any]) -> bool:
+    """An API request body, not a record: it wraps its record in ``infoset`` or ``state`` (a
+    whole state, ``state.to_struct()``, has a ``state`` too, next to its ``history``)."""
+    return ("infoset" in data or "state" in data) and "history" not in data and "events" not in data
+
+
+def unwrap_request(
+    path: Path, body: dict[str, Any], seat: int | None, params: dict[str, Any]
+) -> tuple[dict[str, Any], int | None, dict[str, Any], dict[str, Any]]:
+    """``(record, seat, parameters, settings)`` of a review request body, as the API reads it:
+    the record is its ``infoset`` or its ``state`` with its ``seat``; its ``params`` count as
+    given (``-p`` overrides them), and must agree with an information set's own."""
+    shape = (
+        'a review request body is {"infoset": {...}} or {"state": {...}, "seat": N} '
+        f"(optional: {', '.join(REQUEST_SETTINGS)}, params)"
+    )
+    unknown = sorted(set(body) - set(REQUEST_RECORD) - set(REQUEST_SETTINGS))
+    if unknown:
+        raise click.ClickException(f"{path}: unknown field {unknown[0]!r}; {shape}")
+    if "infoset" in body and "state" in body:
+        raise click.ClickException(f"{path}: both 'infoset' and 'state'; {shape}")
+    key = "infoset" if "infoset" in body else "state"
+    record, given_params = body[key], body.get("params") or {}
+    if not isinstance(record, dict) or not isinstance(given_params, dict):
+        raise click.ClickException(f"{path}: '{key}' and 'params' must be JSON objects; {shape}")
+    body_seat = body.get("seat")
+    if seat is not None and body_seat is not None and seat != body_seat:
+        raise click.ClickException(f"{path} reviews seat {body_seat}; leave out --seat {seat}")
+    if key == "infoset" and body_seat is not None and body_seat != record.get("seat"):
+        raise click.ClickException(
+            f"{path}: field 'seat' is {body_seat} but the information set is seat "
+            f"{record.get('seat')}'s (leave 'seat' out with an infoset)"
+        )
+    if key == "infoset":  # its seat is the reviewed seat; --seat is checked against it
+        body_seat = None
+    settings = {k: body[k] for k in REQUEST_SETTINGS if body.get(k) is not None}
+    return record, seat if seat is not None else body_seat, {**given_params, **params}, settings
+
+
+def _seat_infoset(
+    path: Path, data: dict[str, Any], seat: int | None, game: str | None, params: dict[str, Any]
+) -> tuple[games.GameDefinition, dict[str, Any], dict[str, Any]]:
+    """``(definition, parameters, the seat's information set)`` of an information set or a
+    whole-state record."""
+    from bots.review import InvalidRecord, seat_infoset_of_state
+    from games.core.infoset import check_envelope
+
+    if "events" not in data and "history" not in data:
+        raise click.ClickException(
+            f"{path} is not a game record; give {RECORD_SHAPES}"
+            + (f" (its fields: {', '.join(sorted(data)[:6])})" if data else "")
+        )
     name = data.get("game") or game
     if name not in games.DEFINITIONS:
         raise click.ClickException(
@@ -159,6 +230,41 @@ def plot(review: dict[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
+def _request_settings(
+    path: Path, settings: dict[str, Any], bot: Any, budget: Any, samples: int, seed: int
+) -> tuple[Any, Any, int, int]:
+    """A request body's ``bot``, ``budget``, ``samples`` and ``seed``, each where its option
+    was not given on the command line (the options win). Unlike the API, the seed of a body
+    without one is ``--seed``'s (0), not derived from the request."""
+    from bots import Budget, InvalidBotSpec, InvalidBudget, make_bot
+    from bots.review import MAX_SAMPLES, MIN_SAMPLES
+    from evaluation.params import resolve_alias
+
+    ctx = click.get_current_context()
+
+    def unset(*names: str) -> bool:
+        return all(ctx.get_parameter_source(n) is ParameterSource.DEFAULT for n in names)
+
+    try:
+        if "bot" in settings and unset("bot_spec"):
+            bot = make_bot(resolve_alias(settings["bot"]))
+        if "budget" in settings and unset("simulations", "milliseconds"):
+            budget = Budget.from_json(settings["budget"])
+    except (InvalidBotSpec, InvalidBudget) as err:
+        raise click.ClickException(f"{path}: {err}") from None
+    if "samples" in settings and unset("samples"):
+        samples = settings["samples"]
+        if type(samples) is not int or not MIN_SAMPLES <= samples <= MAX_SAMPLES:
+            raise click.ClickException(
+                f"{path}: field 'samples' must be {MIN_SAMPLES}..{MAX_SAMPLES}, got {samples!r}"
+            )
+    if "seed" in settings and unset("seed"):
+        seed = settings["seed"]
+        if type(seed) is not int or seed < 0:
+            raise click.ClickException(f"{path}: field 'seed' must be a whole number >= 0")
+    return bot, budget, samples, seed
+
+
 @click.command("review")
 @click.argument("record", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--index", type=int, default=None, help="The game's index in a games file.")
@@ -209,11 +315,11 @@ def review(
     json_path: Path | None,
 ) -> None:
     """Review one seat's decisions in RECORD: the move played against the bot's, in value."""
-    from tqdm import tqdm
-
     from bots import Budget, make_bot
     from bots.review import MAX_SAMPLES, MIN_SAMPLES, review_game
     from evaluation.params import parse_bot_spec, parse_params
+    from evaluation.play import BotUnavailable, check_bots_can_play
+    from evaluation.progress import Progress
 
     if not MIN_SAMPLES <= samples <= MAX_SAMPLES:
         raise click.BadParameter(
@@ -221,19 +327,16 @@ def review(
         )
     bot = make_bot(parse_bot_spec(bot_spec))
     budget = Budget(simulations, milliseconds)
-    defn, params, infoset = load_record(record, index, seat, game, parse_params(param))
-    reason = type(bot).unavailable_reason(defn, params)
-    if reason is not None:
-        raise click.ClickException(f"bot {bot.name!r} cannot play {defn.name} here: {reason}")
-    bar = tqdm(desc=f"reviewing seat {infoset['seat']}", unit="decision", leave=False)
-
-    def progress(done: int, total: int) -> None:
-        bar.total = total
-        bar.n = done
-        bar.refresh()
-
+    defn, params, infoset, settings = load_record(record, index, seat, game, parse_params(param))
+    if settings:
+        bot, budget, samples, seed = _request_settings(record, settings, bot, budget, samples, seed)
     try:
-        result = review_game(defn, params, infoset, bot, budget, seed, samples, progress)
+        check_bots_can_play(defn, params, [bot])
+    except BotUnavailable as err:
+        raise click.ClickException(str(err)) from None
+    bar = Progress(f"reviewing seat {infoset['seat']}", "decision")
+    try:
+        result = review_game(defn, params, infoset, bot, budget, seed, samples, bar.set)
     except games.InvalidInfoset as err:
         raise click.ClickException(f"{record}: {err}") from None
     finally:

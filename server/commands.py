@@ -80,7 +80,7 @@ def serve(
 ) -> None:
     """Run the hint service under gunicorn (defaults need no configuration file)."""
     from server.config import ConfigError, ServiceConfig
-    from server.serve import run
+    from server.serve import address_problem, run
     from server.store import StoreError, open_store
     from server.urls import redacted_url
 
@@ -99,6 +99,9 @@ def serve(
         )
     except ConfigError as err:
         raise click.UsageError(str(err)) from None
+    problem = address_problem(config.host, config.port)
+    if problem is not None:
+        raise click.ClickException(problem)
     check_redis(config)
     # Reach the match database (and create or upgrade its schema) before gunicorn starts, so
     # that a wrong URL or a database that is down is one clear error, not a worker that fails

@@ -18,9 +18,11 @@ buffers whole requests (see docs/api.md, "Operating it").
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import math
+import socket
 from typing import Any
 
 from gunicorn import util as gunicorn_util
@@ -204,6 +206,35 @@ class AtelierServer(BaseApplication):
         app = getattr(worker, "wsgi", None)
         if app is not None and "atelier" in getattr(app, "extensions", {}):
             close_app(app)
+
+
+def address_problem(host: str, port: int) -> str | None:
+    """Why gunicorn could not listen on ``host:port`` (one line, naming what to change), or
+    ``None`` when it can.
+
+    On a busy port gunicorn logs "Connection in use" five times, a second apart, and then exits
+    with "Can't connect": checked first, ``atelier serve`` says so before its banner and exits
+    at once. The probe binds as gunicorn does (``SO_REUSEADDR``, so a port whose last
+    connections are in TIME_WAIT counts as free) and never listens, so it leaves nothing behind.
+    """
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as err:
+        return f"cannot listen on {host!r}: {err.strerror}; give another --host"
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as err:
+            if err.errno == errno.EADDRINUSE:
+                return (
+                    f"port {port} on {host} is already in use (another atelier serve?); "
+                    f"choose another with --port, e.g. --port {port + 1}"
+                )
+            return f"cannot listen on {host}:{port}: {err.strerror}; choose another --port"
+    return None
 
 
 def run(config: ServiceConfig, access_log: bool = False) -> None:

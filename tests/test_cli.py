@@ -11,7 +11,7 @@ from evaluation.cli import main
 
 BAD = [
     (["play", "gallery_rush", "-p", "player=3"], "Unknown parameter 'player'|unknown parameter"),
-    (["play", "gallery_rush", "--bot", "cfr"], "cannot play this setting"),
+    (["play", "gallery_rush", "--bot", "cfr"], "bot 'cfr' cannot play gallery_rush"),
     (["play", "gallery_rush", "--bot", "nobody"], "unknown bot 'nobody'"),
     (["play", "gallery_rush", "--bot", "{"], "not valid JSON"),
     (["play", "gallery_rush", "--bot", '{"name": "random", "x": 1}'], "unknown bot spec field 'x'"),
