@@ -5,7 +5,8 @@ run of overwritten fragments. ``Progress`` keeps the bar when the stream is a te
 otherwise prints one plain line now and then (every ``every_fraction`` of the total, or every
 ``every_s`` seconds, whichever comes first), e.g.
 ``reviewing seat 0: 4/13 decisions, 12 s, ~27 s left``. Any command counting work towards a
-known total can use it (``update`` for one more done, ``set`` for a count reported whole).
+known total can use it (``update`` for one more done, ``set`` for a count reported whole):
+``atelier review`` and ``atelier tournament`` do.
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ class Progress:
 
     The total may be unknown when the work starts (``set`` gives it with the first count): the
     bar is only drawn once it is known, so it starts as ``0/13``, never as a bare counter.
+    ``initial`` units were done before this run (a resumed tournament's games): they cost no
+    time, so the estimate of the time left counts only the units done since. ``at_most`` says
+    the work may stop before its total (a sequential test), so the estimate is an upper bound.
+    An empty ``desc`` prints lines with no label (``12/120 games, 40 s, ~36 min left``).
     """
 
     def __init__(
@@ -33,9 +38,10 @@ class Progress:
         every_fraction: float = 0.1,
         every_s: float = 30.0,
         clock: Callable[[], float] = time.monotonic,
+        at_most: bool = False,
     ) -> None:
-        self.desc, self.unit = desc, unit
-        self.total, self.done = total, initial
+        self.desc, self.unit, self.at_most = desc, unit, at_most
+        self.total, self.done, self.initial = total, initial, initial
         self.file = file if file is not None else sys.stderr
         self.every_fraction, self.every_s = every_fraction, every_s
         self.clock = clock
@@ -61,7 +67,7 @@ class Progress:
             self._bar.close()
             self._bar = None
         elif not self.terminal and self.total is not None and self._due(final=True):
-            self._print_line()
+            self._print_line(last=True)
 
     def __enter__(self) -> Progress:
         return self
@@ -110,18 +116,23 @@ class Progress:
             or (self.done != done and self.clock() - at >= self.every_s)
         )
 
-    def _print_line(self) -> None:
+    def _print_line(self, last: bool = False) -> None:
+        """One line; the ``last`` (the work is over: finished, decided or interrupted) has no
+        estimate of the time left."""
         now = self.clock()
         elapsed = now - self.started
-        text = f"{self.desc}: {self.done}/{self.total} {self.unit}s, {elapsed:.0f} s"
-        if 0 < self.done < (self.total or 0):
-            left = elapsed / self.done * (self.total - self.done)  # type: ignore[operator]
-            text += f", ~{_duration(left)} left"
+        text = f"{self.done}/{self.total} {self.unit}s, {duration(elapsed)}"
+        if self.desc:
+            text = f"{self.desc}: {text}"
+        played = self.done - self.initial
+        if not last and played > 0 and self.done < (self.total or 0):
+            left = elapsed / played * (self.total - self.done)  # type: ignore[operator]
+            text += f", ~{duration(left)} left" + (" at most" if self.at_most else "")
         print(text, file=self.file, flush=True)
         self._last_line = (self.done, now)
 
 
-def _duration(seconds: float) -> str:
+def duration(seconds: float) -> str:
     """``40 s``, ``6 min``, ``2.5 h``: an estimate, so rounded to what a reader needs."""
     if seconds < 90:
         return f"{seconds:.0f} s"

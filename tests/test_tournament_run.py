@@ -227,12 +227,10 @@ def test_bench_tournament_reports_ratios():
     assert report["identical_results"] is True
 
 
-def test_cli_progress_off_a_terminal_is_plain_lines(tmp_path, monkeypatch):
+def test_cli_progress_off_a_terminal_is_plain_lines(tmp_path):
     """CliRunner's stderr is no terminal: tqdm used to stay silent there (and would write \\r
-    redraws); now each progress line is a whole line. A line per game here (no wait)."""
-    from evaluation.tournament import progress
-
-    monkeypatch.setattr(progress, "EVERY_SECONDS", 0.0)
+    redraws); now each progress line is a whole line. Six games: a line at each tenth, so
+    one per game."""
     args = ["tournament", GAME, "--bot", "heuristic", "--bot", "random", "--deals", "3"]
     args += ["--workers", "0", "--no-plots", "--bootstrap", "0", "-o", str(tmp_path / "p.jsonl")]
     result = CliRunner().invoke(main, args)
@@ -243,36 +241,22 @@ def test_cli_progress_off_a_terminal_is_plain_lines(tmp_path, monkeypatch):
     assert "left" in lines[0] and "left" not in lines[-1]
 
 
-def test_progress_lines_are_periodic_and_a_terminal_keeps_the_bar():
+def test_tournament_progress_estimates_from_this_runs_games_and_says_at_most_for_a_test():
+    """A resumed run's games cost no time: the estimate counts only the games played now; a
+    sequential test may stop early, so its estimate is an upper bound."""
     import io
 
-    from tqdm import tqdm
-
-    from evaluation.tournament.progress import ProgressLines, duration, progress_for
+    from evaluation.progress import Progress, duration
 
     now = [0.0]
     out = io.StringIO()
-    lines = ProgressLines(120, 10, out, every=30.0, clock=lambda: now[0])
-    for _ in range(2):  # 12/120 after 40 s: 2 games in 40 s, 108 to go: 36 min
+    bar = Progress("", "game", 120, initial=10, file=out, clock=lambda: now[0])
+    for _ in range(2):  # 20 s a game played now (the 10 resumed cost nothing), 109 to go
         now[0] += 20.0
-        lines.update()
-    lines.update(0)  # no new line before another 30 s
-    lines.close()  # the games done now were shown: nothing more
-    assert out.getvalue() == "12/120 games, 40 s, ~36 min left\n"
-    now[0] += 5.0
-    lines.update()
-    lines.close()
-    assert out.getvalue().splitlines()[-1] == "13/120 games, 45 s"
+        bar.update()
+    bar.close()
+    assert out.getvalue().splitlines() == ["11/120 games, 20 s, ~36 min left", "12/120 games, 40 s"]
     at_most = io.StringIO()
-    ProgressLines(4, 0, at_most, at_most=True, every=0.0, clock=lambda: 1.0).update()
+    Progress("", "game", 4, file=at_most, at_most=True, clock=lambda: 1.0).update()
     assert at_most.getvalue().endswith("left at most\n")
     assert [duration(s) for s in (40, 360, 9000)] == ["40 s", "6 min", "2.5 h"]
-
-    class Terminal(io.StringIO):
-        def isatty(self):
-            return True
-
-    bar = progress_for(10, 0, Terminal())
-    assert isinstance(bar, tqdm)
-    bar.close()
-    assert isinstance(progress_for(10, 0, io.StringIO()), ProgressLines)

@@ -250,7 +250,7 @@ def tournament(
 
     def on_start(done: int, total: int, where: str) -> None:
         nonlocal bar
-        from evaluation.tournament.progress import progress_for
+        from evaluation.progress import Progress
 
         click.echo(
             f"tournament {spec.fingerprint}: {total} games ({done} already in {out}), "
@@ -262,7 +262,7 @@ def tournament(
             + f" on {where}",
             err=True,
         )
-        bar = progress_for(total, done, sys.stderr, at_most=test is not None)
+        bar = Progress("", "game", total, initial=done, at_most=test is not None)
 
     def progress(done: int, total: int) -> None:
         if bar is not None:
