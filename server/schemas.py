@@ -415,7 +415,13 @@ class BotOut(Open):
     description: str
     options: list[dict[str, Any]]
     available: bool
-    unavailable: dict[str, str] = Field(description="game -> why its default setting is not")
+    unavailable: dict[str, str] = Field(
+        description="game -> why its default setting is not (one sentence)"
+    )
+    unavailable_detail: dict[str, dict[str, Any]] = Field(
+        description="game -> the data behind that reason, where the bot has some (cfr: "
+        "'solutions', the settings it can play)"
+    )
 
 
 class BotsOut(BaseModel):
@@ -426,7 +432,11 @@ class BotsOut(BaseModel):
 class BotAvailabilityOut(BaseModel):
     name: str
     available: bool
-    reason: str | None = Field(description="why the bot cannot play here, or null")
+    reason: str | None = Field(description="why the bot cannot play here (one sentence), or null")
+    detail: dict[str, Any] | None = Field(
+        description="the data behind 'reason' where the bot has some (cfr: 'solutions', a list "
+        "of {game, version, params} it can play), else null"
+    )
 
 
 class GameBotsOut(BaseModel):

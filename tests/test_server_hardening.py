@@ -244,7 +244,12 @@ def test_game_bots_says_which_bots_can_play_and_why_not(client):
     assert r.status_code == 200, r.json
     listed = {b["name"]: b for b in r.json["bots"]}
     assert r.json["params"]["players"] == 3
-    assert listed["ismcts"] == {"name": "ismcts", "available": True, "reason": None}
+    assert listed["ismcts"] == {
+        "name": "ismcts",
+        "available": True,
+        "reason": None,
+        "detail": None,
+    }
     assert (
         listed["cfr"]["available"] is False and "no stored CFR solution" in listed["cfr"]["reason"]
     )

@@ -1,0 +1,79 @@
+"""The API's messages a newcomer reads (issue 43, API items 3 and 8).
+
+Each test names the finding it pins; each failed on the code before its fix.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import games
+from bots.cfr import store
+from bots.cfr.bots import CFRBot
+from tests.server_support import GAMES, infoset_at, shared_app
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    return shared_app(tmp_path_factory.mktemp("messages")).test_client()
+
+
+def solutions() -> list[dict]:
+    return [
+        {"game": a["game"], "version": a["version"], "params": a["params"]}
+        for a in store.available()
+    ]
+
+
+def assert_readable_cfr_reason(reason: str) -> None:
+    """One sentence: the solved variants and the command; no repr of data (it was 575-790
+    characters of Python dicts)."""
+    assert len(reason) < 250, reason
+    assert "{" not in reason and "[" not in reason and "'players'" not in reason, reason
+    assert "oos" in reason and store.REGENERATE in reason, reason
+    for solved in solutions():
+        assert solved["game"] in reason, reason
+
+
+# --- item 3: why a bot cannot play -------------------------------------------------------------
+@pytest.mark.parametrize("game", GAMES)
+def test_cfr_reason_is_one_sentence_with_the_solutions_as_data(client, game):
+    r = client.get(f"/v1/games/{game}/bots")
+    assert r.status_code == 200, r.json
+    cfr = next(b for b in r.json["bots"] if b["name"] == "cfr")
+    assert cfr["available"] is False
+    assert_readable_cfr_reason(cfr["reason"])
+    assert cfr["detail"] == {"solutions": solutions()}
+    defn = games.definition(game)
+    assert cfr["reason"] == CFRBot.unavailable_reason(defn, defn.validate_params({}))
+    ismcts = next(b for b in r.json["bots"] if b["name"] == "ismcts")
+    assert ismcts["reason"] is None and ismcts["detail"] is None
+
+
+def test_bots_listing_gives_the_same_sentence_and_the_data_apart(client):
+    cfr = next(b for b in client.get("/v1/bots").json["bots"] if b["name"] == "cfr")
+    assert sorted(cfr["unavailable"]) == GAMES
+    for game, reason in cfr["unavailable"].items():
+        assert_readable_cfr_reason(reason)
+        assert cfr["unavailable_detail"][game] == {"solutions": solutions()}
+    ismcts = next(b for b in client.get("/v1/bots").json["bots"] if b["name"] == "ismcts")
+    assert ismcts["unavailable"] == {} and ismcts["unavailable_detail"] == {}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_cfr_seat_is_refused_with_the_sentence_and_the_solutions_in_detail(client, game):
+    players = games.definition(game).validate_params({})["players"]
+    seats = ["human", "cfr"] + ["random"] * (players - 2)
+    r = client.post("/v1/matches", json={"game": game, "seats": seats})
+    assert r.status_code == 422 and r.json["code"] == "bot_unavailable", r.json
+    assert r.json["detail"] == {"field": "seats[1]", "solutions": solutions()}
+    reason = r.json["message"].split("with these parameters: ", 1)[1]
+    assert_readable_cfr_reason(reason)
+
+
+def test_a_cfr_hint_is_refused_with_the_solutions_in_detail(client):
+    _, infoset = infoset_at("gallery_rush", 0, 4)
+    r = client.post("/v1/games/gallery_rush/hint", json={"infoset": infoset, "bot": "cfr"})
+    assert r.status_code == 422 and r.json["code"] == "bot_unavailable", r.json
+    assert r.json["detail"] == {"field": "bot", "solutions": solutions()}
+    assert_readable_cfr_reason(r.json["message"].split("with these parameters: ", 1)[1])
