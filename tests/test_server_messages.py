@@ -5,6 +5,8 @@ Each test names the finding it pins; each failed on the code before its fix.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import games
@@ -77,3 +79,71 @@ def test_a_cfr_hint_is_refused_with_the_solutions_in_detail(client):
     assert r.status_code == 422 and r.json["code"] == "bot_unavailable", r.json
     assert r.json["detail"] == {"field": "bot", "solutions": solutions()}
     assert_readable_cfr_reason(r.json["message"].split("with these parameters: ", 1)[1])
+
+
+# --- item 8: pydantic's wording never reaches a client -----------------------------------------
+WRONG_VALUES = (200, 1.5, "x", True, None, [], [1], {}, {"zz": 1})
+
+
+def model_names() -> set[str]:
+    """Every pydantic model class of the service's schemas: none may appear in a message."""
+    from pydantic import BaseModel
+
+    from server import schemas
+
+    return {
+        name
+        for name, value in vars(schemas).items()
+        if isinstance(value, type) and issubclass(value, BaseModel)
+    }
+
+
+def leaks(message: str) -> list[str]:
+    names = model_names()
+    found = [n for n in names if n in message]
+    found += [w for w in ("instance of", "Value error", "dictionary", "function-") if w in message]
+    return found
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_number_as_budget_says_what_a_budget_looks_like(client, game):
+    _, infoset = infoset_at(game, 0, 4)
+    shape = '{"milliseconds": N} or {"simulations": N}'
+    players = infoset["params"]["players"]
+    for path, body in (
+        (f"/v1/games/{game}/hint", {"infoset": infoset, "budget": 200}),
+        ("/v1/matches", {"game": game, "seats": ["human"] * players, "budget": 200}),
+        (f"/v1/games/{game}/review", {"infoset": infoset, "budget": 200}),
+    ):
+        r = client.post(path, json=body)
+        assert r.status_code == 422 and r.json["code"] == "invalid_request", (path, r.json)
+        assert r.json["detail"]["field"] == "budget", r.json
+        assert shape in r.json["message"] and "got 200" in r.json["message"], r.json
+        assert not leaks(r.json["message"]), r.json
+
+
+def test_no_request_model_leaks_a_class_name_for_any_wrong_value(client):
+    """Every field of every request model, sent every wrong JSON type, top level and nested."""
+    from server.schemas import REQUEST_MODELS, BudgetIn, ValidationError, parse
+
+    from server.errors import Unprocessable
+
+    checked = 0
+    for model in (*REQUEST_MODELS, BudgetIn):
+        for field in model.model_fields:
+            for value in WRONG_VALUES:
+                try:
+                    parse(model, {field: value})
+                except Unprocessable as err:
+                    messages = [err.message] + [e["message"] for e in err.detail["errors"]]
+                    for message in messages:
+                        assert not leaks(message), (model.__name__, field, value, message)
+                    checked += 1
+                except ValidationError:  # pragma: no cover - parse never lets one through
+                    raise
+    assert checked > 100
+    # And over HTTP, the endpoints that parse a body (hint, validate, match, move, review).
+    for path in ("/v1/games/gallery_rush/hint", "/v1/games/gallery_rush/validate"):
+        for value in WRONG_VALUES:
+            r = client.post(path, json={"infoset": value, "params": value, "budget": value})
+            assert r.status_code == 422 and not leaks(json.dumps(r.json)), r.json
