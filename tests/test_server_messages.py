@@ -143,3 +143,76 @@ def test_no_request_model_leaks_a_class_name_for_any_wrong_value(client):
         for value in WRONG_VALUES:
             r = client.post(path, json={"infoset": value, "params": value, "budget": value})
             assert r.status_code == 422 and not leaks(json.dumps(r.json)), r.json
+
+
+# --- item 8: an unknown name is called unknown -------------------------------------------------
+# A field of each game's events that holds a name, and the word the message uses for it.
+NAMED_FIELDS = {
+    "detective_eye": [("card", "card"), ("painter", "painter")],
+    "finger_auction": [("card", "card")],
+    "gallery_rush": [("card", "card"), ("call", "call")],
+    "modern_art": [("artist", "artist"), ("auction", "auction type")],
+}
+
+
+def infoset_with(game: str, key: str) -> tuple[dict, int]:
+    """An information set of a seeded game with an event holding ``key``, and its index."""
+    for steps in (10, 20, 40, 60):
+        _, infoset = infoset_at(game, 0, steps)
+        for i, event in enumerate(infoset["events"]):
+            if isinstance(event.get(key), str):
+                return infoset, i
+    raise AssertionError(f"no {key} in a {game} game")
+
+
+@pytest.mark.parametrize(
+    "game,key,word", [(g, k, w) for g, fields in NAMED_FIELDS.items() for k, w in fields]
+)
+def test_an_unknown_name_in_an_event_is_called_unknown(client, game, key, word):
+    infoset, i = infoset_with(game, key)
+    infoset["events"][i][key] = "Picasso"
+    for path in (f"/v1/games/{game}/validate", f"/v1/games/{game}/hint"):
+        r = client.post(path, json={"infoset": infoset})
+        assert r.status_code == 422 and r.json["code"] == "invalid_infoset", r.json
+        message = r.json["message"]
+        assert f"events[{i}] field '{key}': unknown {word} 'Picasso' (known: " in message, message
+        assert "not possible here" not in message
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_known_name_is_never_called_unknown(client, game):
+    """Every name of the game in a named field: valid, or refused by the replay, never
+    "unknown" (a chance reveal may take any card; a declared painter may not be possible)."""
+    defn = games.definition(game)
+    for key, _ in NAMED_FIELDS[game]:
+        infoset, i = infoset_with(game, key)
+        vocab = defn.history_fields(defn.new_engine(defn.validate_params(infoset["params"])))
+        for name in vocab.public[key]:
+            infoset["events"][i][key] = name
+            r = client.post(f"/v1/games/{game}/validate", json={"infoset": infoset})
+            assert r.status_code in (200, 422), r.json
+            assert r.status_code == 200 or "unknown" not in r.json["message"], r.json
+
+
+def test_an_unknown_name_in_a_private_entry_is_called_unknown(client):
+    _, infoset = infoset_at("detective_eye", 0, 10)
+    j = next(j for j, e in enumerate(infoset["private"]) if isinstance(e.get("cards"), dict))
+    infoset["private"][j]["cards"]["Picasso"] = 1
+    r = client.post("/v1/games/detective_eye/validate", json={"infoset": infoset})
+    assert r.status_code == 422, r.json
+    assert f"private[{j}] field 'cards': unknown name 'Picasso'" in r.json["message"], r.json
+    _, infoset = infoset_at("modern_art", 0, 10)
+    j = next(j for j, e in enumerate(infoset["private"]) if "artist" in e)
+    infoset["private"][j]["artist"] = "Picasso"
+    r = client.post("/v1/games/modern_art/validate", json={"infoset": infoset})
+    assert r.status_code == 422, r.json
+    assert f"private[{j}] field 'artist': unknown artist 'Picasso'" in r.json["message"], r.json
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_unknown_event_type_is_called_unknown(client, game):
+    _, infoset = infoset_at(game, 0, 4)
+    infoset["events"][1]["type"] = "dance"
+    r = client.post(f"/v1/games/{game}/validate", json={"infoset": infoset})
+    assert r.status_code == 422, r.json
+    assert "events[1] field 'type': unknown event type 'dance'" in r.json["message"], r.json
