@@ -127,6 +127,18 @@ def action_schema(defn: GameDefinition | None = None) -> dict[str, Any]:
     }
 
 
+ACTION_STRING_SCHEMA: dict[str, Any] = {
+    "title": "ActionString",
+    "description": (
+        "An action by its readable string, as listed in 'legal_actions[*].string' (e.g. "
+        '"explore", "declare Monet"); letter case and extra spaces are forgiven when one legal '
+        "action still matches. A string that begins several legal strings is refused as "
+        "ambiguous, one that matches none as not legal, each with legal strings listed."
+    ),
+    "type": "string",
+}
+
+
 def bot_spec_schema() -> dict[str, Any]:
     """A bot spec: a registered name, or ``{"name", "options"}`` with that bot's options."""
     by_object = [
@@ -168,11 +180,11 @@ def _integral(value: Any) -> Any:
 
 def _action(value: Any) -> Any:
     value = _integral(value)
-    if type(value) is dict or (type(value) is int and value >= 0):
+    if type(value) is dict or (type(value) is int and value >= 0) or type(value) is str:
         return value
     raise ValueError(
-        'an action is a struct like {"type": ...} (as listed in legal_actions) or an action '
-        f"id >= 0, got {value!r}"
+        'an action is a struct like {"type": ...}, its string like "explore" (as listed in '
+        f"legal_actions) or an action id >= 0, got {json_type(value)}"
     )
 
 
@@ -190,8 +202,9 @@ ActionJson = Annotated[
     BeforeValidator(_action),
     WithJsonSchema(
         {
-            "description": "the action struct (preferred) or its id",
-            "oneOf": [action_schema(), {"type": "integer", "minimum": 0}],
+            "description": "the action struct (preferred), its readable string or its id, "
+            "each as listed in 'legal_actions' ('struct', 'string', 'id')",
+            "oneOf": [action_schema(), ACTION_STRING_SCHEMA, {"type": "integer", "minimum": 0}],
         }
     ),
 ]

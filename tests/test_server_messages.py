@@ -216,3 +216,100 @@ def test_an_unknown_event_type_is_called_unknown(client, game):
     r = client.post(f"/v1/games/{game}/validate", json={"infoset": infoset})
     assert r.status_code == 422, r.json
     assert "events[1] field 'type': unknown event type 'dance'" in r.json["message"], r.json
+
+
+# --- item 8: a move by its readable string -----------------------------------------------------
+def human_match(client, game: str) -> tuple[str, dict[int, str]]:
+    """A reproducible match of humans only (every seat moves through the API): id, tokens."""
+    players = games.definition(game).validate_params({})["players"]
+    r = client.post(
+        "/v1/matches",
+        json={"game": game, "seats": ["human"] * players, "seed": 3, "reproducible": True},
+    )
+    assert r.status_code == 201, r.json
+    return r.json["match_id"], {t["seat"]: t["token"] for t in r.json["tokens"]}
+
+
+def to_move(client, mid: str, tokens: dict[int, str]) -> tuple[dict, str]:
+    """The view of the seat to move (its legal actions listed) and its token."""
+    public = client.get(f"/v1/matches/{mid}").json
+    token = tokens[public["current_player"]]
+    view = client.get(f"/v1/matches/{mid}", headers={"X-Seat-Token": token}).json
+    return view, token
+
+
+def move(client, mid, token, action, step=None):
+    body = {"action": action} if step is None else {"action": action, "step": step}
+    return client.post(f"/v1/matches/{mid}/actions", json=body, headers={"X-Seat-Token": token})
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_move_sent_as_its_string_is_played(client, game):
+    mid, tokens = human_match(client, game)
+    for k in range(8):
+        view, token = to_move(client, mid, tokens)
+        if view["terminal"]:
+            break
+        legal = view["infoset"]["view"]["legal_actions"]
+        chosen = legal[k % len(legal)]
+        # Every other move in another letter case with doubled spaces: still one action.
+        text = chosen["string"]
+        if k % 2:
+            text = "  " + text.upper().replace(" ", "  ")
+        r = move(client, mid, token, text, step=view["step"])
+        assert r.status_code == 200, (text, r.json)
+        assert r.json["moves"][0]["step"] == view["step"], r.json
+        # A retry at that step is recognised only if the applied action is the chosen one.
+        again = move(client, mid, token, chosen["string"], step=view["step"])
+        assert again.status_code == 200 and again.json.get("retried") is True, again.json
+
+
+def test_explore_is_accepted_as_a_gallery_rush_move(client):
+    mid, tokens = human_match(client, "gallery_rush")
+    for _ in range(40):
+        view, token = to_move(client, mid, tokens)
+        strings = [a["string"] for a in view["infoset"]["view"]["legal_actions"]]
+        if "explore" in strings:
+            r = move(client, mid, token, "explore")
+            assert r.status_code == 200, r.json
+            assert r.json["moves"][0]["event"]["type"] == "explore", r.json["moves"][0]
+            return
+        move(client, mid, token, strings[0])
+    raise AssertionError("no turn with 'explore'")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_ambiguous_or_unknown_move_string_says_so_with_legal_strings(client, game):
+    mid, tokens = human_match(client, game)
+    for _ in range(60):
+        view, token = to_move(client, mid, tokens)
+        strings = [a["string"] for a in view["infoset"]["view"]["legal_actions"]]
+        heads = [s.split()[0] for s in strings]
+        shared = next((h for h in heads if heads.count(h) > 1 and h not in strings), None)
+        if shared is None:
+            move(client, mid, token, strings[-1])
+            continue
+        r = move(client, mid, token, shared)
+        assert r.status_code == 422 and r.json["code"] == "invalid_action", r.json
+        assert r.json["detail"] == {"field": "action"}
+        message = r.json["message"]
+        assert f"action {shared!r} is ambiguous: it matches" in message, message
+        assert next(s for s in strings if s.startswith(shared)) in message, message
+        r = move(client, mid, token, "dance with the Mona Lisa")
+        assert r.status_code == 422 and r.json["code"] == "invalid_action", r.json
+        message = r.json["message"]
+        assert "'dance with the Mona Lisa' is not legal here" in message, message
+        assert strings[0] in message, message
+        after = client.get(f"/v1/matches/{mid}", headers={"X-Seat-Token": token}).json
+        assert after["step"] == view["step"]  # refused moves change nothing
+        return
+    raise AssertionError(f"no {game} decision with two legal strings sharing a first word")
+
+
+def test_the_openapi_document_describes_the_string_form_of_a_move(client):
+    doc = client.get("/openapi.json").json
+    action = doc["components"]["schemas"]["MatchAction"]["properties"]["action"]
+    forms = action["oneOf"]
+    strings = [f for f in forms if f.get("type") == "string"]
+    assert len(strings) == 1 and "legal_actions[*].string" in strings[0]["description"]
+    assert {f.get("type") for f in forms} >= {"object", "string", "integer"}
