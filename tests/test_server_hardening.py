@@ -377,7 +377,9 @@ def test_a_string_action_gets_a_readable_message(client):
     )
     assert r.status_code == 422
     assert "dict[" not in r.json["message"] and r.json["detail"]["field"] == "action"
-    assert "'confirm'" in r.json["message"] and "legal_actions" in r.json["message"]
+    # A string is a move by its readable name (issue 43): one not legal now lists legal ones.
+    assert "'confirm' is not legal here" in r.json["message"], r.json
+    assert "legal: explore" in r.json["message"], r.json
 
 
 def test_an_unknown_seat_kind_lists_human_too(client):
