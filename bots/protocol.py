@@ -418,6 +418,17 @@ class Bot:
         """
         return None
 
+    @classmethod
+    def unavailable_detail(
+        cls, defn: GameDefinition, params: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """Structured data behind ``unavailable_reason`` (the ``cfr`` bot: the settings it can
+        play), for clients that offer another setting; ``None`` when there is none.
+
+        The reason stays one sentence a person reads; lists go here, not into the sentence.
+        """
+        return None
+
     def hint_for_state(self, state: pyspiel.State, budget: Budget, seed: int) -> Hint:
         """Reduces ``state`` to the acting seat's information set, then decides from that.
 

@@ -73,13 +73,14 @@ class HintService:
         self, spec: dict[str, Any], defn: games.GameDefinition, params: dict[str, Any], field: str
     ) -> None:
         """422 ``bot_unavailable`` if the bot cannot play this game with these parameters."""
-        reason = bots.BOTS[spec["name"]].unavailable_reason(defn, params)
+        cls = bots.BOTS[spec["name"]]
+        reason = cls.unavailable_reason(defn, params)
         if reason is not None:
             raise Unprocessable(
                 f"{field}: bot {spec['name']!r} cannot play {defn.name} with these parameters: "
                 f"{reason}",
                 code="bot_unavailable",
-                detail={"field": field},
+                detail={"field": field, **(cls.unavailable_detail(defn, params) or {})},
             )
 
     def budget(self, given: BudgetIn | None, default_ms: float | None = None) -> Effective:

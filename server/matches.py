@@ -545,15 +545,7 @@ class MatchService:
     @staticmethod
     def _decode(defn: games.GameDefinition, engine: Engine, action: Any) -> int:
         try:
-            if isinstance(action, bool):
-                raise games.InvalidAction(f"an action must be a struct or an id, got {action!r}")
-            if isinstance(action, int):
-                if action not in engine.legal_actions():
-                    raise games.InvalidAction(
-                        f"action id {action} is not legal here; {defn._legal_summary(engine)}"
-                    )
-                return action
-            return defn.struct_to_action(engine, action)
+            return defn.decode_action(engine, action)  # a struct, an id or the string
         except games.InvalidAction as err:
             raise Unprocessable(
                 f"action: {err}", code="invalid_action", detail={"field": "action"}

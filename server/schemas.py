@@ -9,7 +9,7 @@ name the field; their published JSON Schema comes from the same definitions (``P
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, WithJsonSchema
 
@@ -127,6 +127,18 @@ def action_schema(defn: GameDefinition | None = None) -> dict[str, Any]:
     }
 
 
+ACTION_STRING_SCHEMA: dict[str, Any] = {
+    "title": "ActionString",
+    "description": (
+        "An action by its readable string, as listed in 'legal_actions[*].string' (e.g. "
+        '"explore", "declare Monet"); letter case and extra spaces are forgiven when one legal '
+        "action still matches. A string that begins several legal strings is refused as "
+        "ambiguous, one that matches none as not legal, each with legal strings listed."
+    ),
+    "type": "string",
+}
+
+
 def bot_spec_schema() -> dict[str, Any]:
     """A bot spec: a registered name, or ``{"name", "options"}`` with that bot's options."""
     by_object = [
@@ -168,11 +180,11 @@ def _integral(value: Any) -> Any:
 
 def _action(value: Any) -> Any:
     value = _integral(value)
-    if type(value) is dict or (type(value) is int and value >= 0):
+    if type(value) is dict or (type(value) is int and value >= 0) or type(value) is str:
         return value
     raise ValueError(
-        'an action is a struct like {"type": ...} (as listed in legal_actions) or an action '
-        f"id >= 0, got {value!r}"
+        'an action is a struct like {"type": ...}, its string like "explore" (as listed in '
+        f"legal_actions) or an action id >= 0, got {json_type(value)}"
     )
 
 
@@ -190,8 +202,9 @@ ActionJson = Annotated[
     BeforeValidator(_action),
     WithJsonSchema(
         {
-            "description": "the action struct (preferred) or its id",
-            "oneOf": [action_schema(), {"type": "integer", "minimum": 0}],
+            "description": "the action struct (preferred), its readable string or its id, "
+            "each as listed in 'legal_actions' ('struct', 'string', 'id')",
+            "oneOf": [action_schema(), ACTION_STRING_SCHEMA, {"type": "integer", "minimum": 0}],
         }
     ),
 ]
@@ -202,11 +215,16 @@ Seed = json_int(ge=0, le=MAX_SEED, description="explicit seed for every random c
 class Strict(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
+    # What the JSON of a nested model looks like, for the message when something else is sent
+    # in its place (``parse``); by default its fields are listed. Never the class name.
+    shape: ClassVar[str | None] = None
+
 
 class BudgetIn(Strict):
     """Simulations and/or milliseconds, whichever ends first; capped by the configuration."""
 
     model_config = ConfigDict(strict=True, extra="forbid", json_schema_extra={"minProperties": 1})
+    shape = 'an object like {"milliseconds": N} or {"simulations": N} (or both)'
 
     # Omitted, not null: the schema then says exactly what the validator takes.
     simulations: json_int(ge=1) = None
@@ -415,7 +433,13 @@ class BotOut(Open):
     description: str
     options: list[dict[str, Any]]
     available: bool
-    unavailable: dict[str, str] = Field(description="game -> why its default setting is not")
+    unavailable: dict[str, str] = Field(
+        description="game -> why its default setting is not (one sentence)"
+    )
+    unavailable_detail: dict[str, dict[str, Any]] = Field(
+        description="game -> the data behind that reason, where the bot has some (cfr: "
+        "'solutions', the settings it can play)"
+    )
 
 
 class BotsOut(BaseModel):
@@ -426,7 +450,11 @@ class BotsOut(BaseModel):
 class BotAvailabilityOut(BaseModel):
     name: str
     available: bool
-    reason: str | None = Field(description="why the bot cannot play here, or null")
+    reason: str | None = Field(description="why the bot cannot play here (one sentence), or null")
+    detail: dict[str, Any] | None = Field(
+        description="the data behind 'reason' where the bot has some (cfr: 'solutions', a list "
+        "of {game, version, params} it can play), else null"
+    )
 
 
 class GameBotsOut(BaseModel):
@@ -541,23 +569,85 @@ def parse(model: type[Strict], data: Any) -> Any:
     try:
         return model.model_validate(data)
     except ValidationError as err:
-        errors = err.errors(include_url=False, include_input=False, include_context=False)
+        errors = err.errors(include_url=False)
         # A misspelt field explains a "missing" one better than the other way round.
         errors.sort(key=lambda e: e["type"] != "extra_forbidden")
-        first = errors[0]
-        where = location(first["loc"]) or "body"
-        message = first["msg"]
-        if first["type"] == "extra_forbidden":
-            message = "unknown field"
-        elif first["type"] == "missing":
-            message = "required field is missing"
-        elif first["type"] == "value_error":
-            message = message.removeprefix("Value error, ")
+        where = location(errors[0]["loc"]) or "body"
         raise Unprocessable(
-            f"field '{where}': {message}",
+            f"field '{where}': {error_message(errors[0])}",
             code="invalid_request",
             detail={
                 "field": where,
-                "errors": [{"field": location(e["loc"]), "message": e["msg"]} for e in errors],
+                "errors": [
+                    {"field": location(e["loc"]), "message": error_message(e)} for e in errors
+                ],
             },
         ) from None
+
+
+# pydantic's wording for a wrong JSON type names Python types ("dictionary", "instance of
+# BudgetIn"); a client sent JSON, so the message says what JSON goes there.
+_JSON_TYPE_MESSAGES = {
+    "dict_type": "must be a JSON object",
+    "list_type": "must be a JSON array",
+    "string_type": "must be a string",
+    "bool_type": "must be true or false",
+    "int_type": "must be a whole number",
+    "float_type": "must be a number",
+}
+_NESTED_MODEL_TYPES = ("model_type", "model_attributes_type", "dataclass_type", "is_instance_of")
+
+
+def error_message(error: Any) -> str:
+    """One pydantic error as a sentence for a client: JSON words, never a Python class name."""
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        return "unknown field"
+    if kind == "missing":
+        return "required field is missing"
+    if kind == "value_error":
+        return error["msg"].removeprefix("Value error, ")
+    got = f", got {json_type(error.get('input'))}" if "input" in error else ""
+    if kind in _NESTED_MODEL_TYPES:
+        name = (error.get("ctx") or {}).get("class_name")
+        return f"must be {model_shape(name)}{got}"
+    if kind in _JSON_TYPE_MESSAGES:
+        return _JSON_TYPE_MESSAGES[kind] + got
+    return error["msg"]
+
+
+def json_type(value: Any) -> str:
+    """What a client sent, as a message names it: a number itself, else its JSON type."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def model_shape(class_name: str | None) -> str:
+    """What the JSON of the request model called ``class_name`` looks like (its ``shape``, else
+    its fields); the class name itself is an implementation detail and never shown."""
+    model = next((m for m in _strict_models() if m.__name__ == class_name), None)
+    if model is None:
+        return "a JSON object"
+    if model.shape:
+        return model.shape
+    return "an object with the fields " + ", ".join(f"'{f}'" for f in model.model_fields)
+
+
+def _strict_models() -> list[type[Strict]]:
+    """Every request model (``Strict`` and its subclasses, at any depth)."""
+    out: list[type[Strict]] = []
+    todo: list[type[Strict]] = [Strict]
+    while todo:
+        cls = todo.pop()
+        out.append(cls)
+        todo.extend(cls.__subclasses__())
+    return out

@@ -245,7 +245,12 @@ def test_game_bots_says_which_bots_can_play_and_why_not(client):
     assert r.status_code == 200, r.json
     listed = {b["name"]: b for b in r.json["bots"]}
     assert r.json["params"]["players"] == 3
-    assert listed["ismcts"] == {"name": "ismcts", "available": True, "reason": None}
+    assert listed["ismcts"] == {
+        "name": "ismcts",
+        "available": True,
+        "reason": None,
+        "detail": None,
+    }
     assert (
         listed["cfr"]["available"] is False and "no stored CFR solution" in listed["cfr"]["reason"]
     )
@@ -373,7 +378,9 @@ def test_a_string_action_gets_a_readable_message(client):
     )
     assert r.status_code == 422
     assert "dict[" not in r.json["message"] and r.json["detail"]["field"] == "action"
-    assert "'confirm'" in r.json["message"] and "legal_actions" in r.json["message"]
+    # A string is a move by its readable name (issue 43): one not legal now lists legal ones.
+    assert "'confirm' is not legal here" in r.json["message"], r.json
+    assert "legal: explore" in r.json["message"], r.json
 
 
 def test_an_unknown_seat_kind_lists_human_too(client):

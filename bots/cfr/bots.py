@@ -55,6 +55,12 @@ class CFRBot(Bot):
             return str(err)
         return None
 
+    @classmethod
+    def unavailable_detail(cls, defn, params) -> dict[str, Any] | None:
+        if cls.unavailable_reason(defn, params) is None:
+            return None
+        return store.solutions_detail()
+
     def hint(self, defn, params, infoset, budget, seed, *, replayed=None) -> Hint:
         # Find the solution before sampling a world: an unsolved setting fails at once.
         self._stored = store.find(defn.name, defn.version, defn.validate_params(params))

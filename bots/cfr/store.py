@@ -119,14 +119,34 @@ def find(game: str, version: int, params: dict[str, Any]) -> StoredPolicy:
             if stored.version != version:
                 raise LookupError(
                     f"the stored {game} solution is for version {stored.version}, the game is "
-                    f"version {version}; regenerate it with `{REGENERATE}`"
+                    f"version {version}; regenerate it with `{REGENERATE} --game {game}`"
                 )
             return stored
-    known = [(a["game"], a["params"]) for a in available()]
-    raise LookupError(
-        f"no stored CFR solution for {game} {params}; stored: {known} (a reduced variant whose "
-        f"rules or parameters changed needs `{REGENERATE}`)"
+    raise LookupError(missing_reason())
+
+
+def missing_reason() -> str:
+    """Why ``cfr`` cannot play a setting that has no stored solution: one sentence a player
+    reads (on the play page, in the bots listings, in a 422), naming the games whose reduced
+    variant is solved and how to add one. The exact parameters of those variants are data
+    (``solutions_detail``), never printed into the sentence."""
+    games = sorted({a["game"] for a in available()})
+    solved = " and ".join(games) if games else "none"
+    return (
+        f"there is no stored CFR solution for this setting: cfr plays only the reduced 2-player "
+        f"variants of {solved}; use 'oos' here, or solve a game's SMALL_VARIANT with "
+        f"`{REGENERATE} --game <game>`"
     )
+
+
+def solutions_detail() -> dict[str, Any]:
+    """The settings ``cfr`` can play, as structured data next to ``missing_reason``:
+    ``{"solutions": [{"game", "version", "params"}, ...]}``."""
+    return {
+        "solutions": [
+            {"game": a["game"], "version": a["version"], "params": a["params"]} for a in available()
+        ]
+    }
 
 
 def available() -> list[dict[str, Any]]:

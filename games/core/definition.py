@@ -137,11 +137,49 @@ class GameDefinition:
         raise InvalidAction(f"action {want} is not legal here; {self._legal_summary(engine)}")
 
     def string_to_action(self, engine: Engine, text: str) -> int:
+        """The legal action whose readable string (``action_to_string``, the ``string`` of
+        every listed action) is ``text``; letter case and runs of spaces are forgiven when that
+        still leaves one action. ``InvalidAction`` says whether ``text`` is ambiguous (it
+        begins several legal strings, as ``"declare"`` does) or unknown, with legal strings."""
+        if not isinstance(text, str):
+            raise InvalidAction(f"an action string must be a string, got {text!r}")
+        if engine.is_terminal():
+            raise InvalidAction("the game is over")
         player = engine.current_player()
-        for action in engine.legal_actions():
-            if self.action_to_string(engine, player, action) == text:
-                return action
+        strings = {a: self.action_to_string(engine, player, a) for a in engine.legal_actions()}
+        want = _folded(text)
+        for match in (
+            [a for a, s in strings.items() if s == text],
+            [a for a, s in strings.items() if _folded(s) == want],
+        ):
+            if len(match) == 1:
+                return match[0]
+            if match:
+                break
+        else:
+            match = [a for a, s in strings.items() if want and _folded(s).startswith(want)]
+        if len(match) > 1:
+            shown = [strings[a] for a in match[:6]] + (["..."] if len(match) > 6 else [])
+            raise InvalidAction(
+                f"action {text!r} is ambiguous: it matches {len(match)} legal actions "
+                f"({', '.join(shown)}); send one of them in full"
+            )
         raise InvalidAction(f"action {text!r} is not legal here; {self._legal_summary(engine)}")
+
+    def decode_action(self, engine: Engine, action: Any) -> int:
+        """A move as a client sends it, as a legal action id: its struct (as listed in
+        ``legal_actions[*].struct``), its id, or its readable string; ``InvalidAction``."""
+        if isinstance(action, bool):
+            raise InvalidAction(f"an action must be a struct, an id or a string, got {action!r}")
+        if isinstance(action, int):
+            if action not in engine.legal_actions():
+                raise InvalidAction(
+                    f"action id {action} is not legal here; {self._legal_summary(engine)}"
+                )
+            return action
+        if isinstance(action, str):
+            return self.string_to_action(engine, action)
+        return self.struct_to_action(engine, action)
 
     def _legal_summary(self, engine: Engine) -> str:
         if engine.is_terminal():
@@ -187,6 +225,11 @@ class GameDefinition:
         ``sample_history`` and replay it here with ``replayed``.
         """
         return sequential_fill(self, params, infoset, rng, prior)
+
+
+def _folded(text: str) -> str:
+    """An action string as matched leniently: letter case and runs of spaces ignored."""
+    return " ".join(text.split()).casefold()
 
 
 def sequential_fill(

@@ -27,6 +27,7 @@ from typing import Any
 from games.core.definition import GameDefinition, InvalidInfoset, Prior
 from games.core.engine import Engine
 from games.core.params import InvalidParams
+from games.core.pieces import HistoryFields, flatten
 
 CANONICAL_KEYS = ("game", "version", "params", "seat", "events", "private")
 MAX_SAMPLE_ATTEMPTS = 200
@@ -158,7 +159,61 @@ def check_envelope(
             raise InvalidInfoset(f"private[{j}].at={at} is out of order or repeated")
         last = at
         by_index[at] = {k: v for k, v in entry.items() if k != "at"}
+    check_names(defn.history_fields(defn.new_engine(params)), events, private)
     return seat, events, by_index
+
+
+def check_names(
+    fields: HistoryFields, events: list[dict[str, Any]], private: list[dict[str, Any]]
+) -> None:
+    """``InvalidInfoset`` naming the first name the game does not have (an event type, a card,
+    a painter, an artist): "unknown card 'Picasso'" says more than the replay's "not possible
+    here", which is for known names in the wrong place. The names are the game's declared
+    history fields (``games.core.pieces``), the same list the information-state tensor uses."""
+    for i, event in enumerate(events):
+        if event["type"] not in fields.event_types:
+            raise InvalidInfoset(
+                f"events[{i}] field 'type': unknown event type {event['type']!r} "
+                f"(known: {', '.join(fields.event_types)})"
+            )
+        problem = unknown_name(fields.public, event, f"events[{i}]")
+        if problem:
+            raise InvalidInfoset(problem)
+    for j, entry in enumerate(private):
+        problem = unknown_name(fields.private, entry, f"private[{j}]")
+        if problem:
+            raise InvalidInfoset(problem)
+
+
+# Field names whose values a message calls by another word.
+_NAME_WORDS = {"auction": "auction type", "partner": "auction type"}
+
+
+def unknown_name(fields: Any, entry: dict[str, Any], where: str) -> str | None:
+    """The first string of ``entry`` in a named field (``fields`` maps a flattened path to its
+    names, ``None`` for a number) that is not one of its names, as a message; else ``None``.
+
+    A name may also be a key, as in ``{"cards": {"Monet": 2}}`` (declared as ``cards.Monet``,
+    ``cards.Vermeer``, ...): a key there that no declared sibling has is an unknown name. Fields
+    the declaration does not know are left to the replay, which names them.
+    """
+    names = {name for vocab in fields.values() if vocab for name in vocab}
+    for path, leaf in flatten(entry):
+        vocab = fields.get(path)
+        if vocab is not None:
+            if isinstance(leaf, str) and leaf not in vocab:
+                last = path.rpartition(".")[2]
+                known = ", ".join(vocab)
+                word = _NAME_WORDS.get(last, last)
+                return f"{where} field '{path}': unknown {word} {leaf!r} (known: {known})"
+            continue
+        if path in fields:
+            continue
+        head, _, key = path.rpartition(".")
+        siblings = [p.rpartition(".")[2] for p in fields if head and p.rpartition(".")[0] == head]
+        if siblings and all(s in names for s in siblings) and key not in siblings:
+            return f"{where} field '{head}': unknown name {key!r} (known: {', '.join(siblings)})"
+    return None
 
 
 def first_difference(path: str, want: Any, got: Any) -> str | None:

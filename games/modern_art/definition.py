@@ -288,8 +288,8 @@ class ModernArt(GameDefinition):
         if engine.is_terminal():
             raise InvalidAction("the game is over")
         action = _parse_string(self, engine, text)
-        if action is None:
-            raise InvalidAction(f"action {text!r} is not legal here; {self._legal_summary(engine)}")
+        if action is None:  # not written exactly: the lenient scan, or its "ambiguous"/"unknown"
+            return super().string_to_action(engine, text)
         return self._checked(engine, action, text)
 
     # --- information sets --------------------------------------------------------------------

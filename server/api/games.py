@@ -174,7 +174,8 @@ def availability(defn: games.GameDefinition, params: dict[str, Any]) -> list[dic
     out = []
     for name, cls in bots.BOTS.items():
         reason = cls.unavailable_reason(defn, params)
-        out.append({"name": name, "available": reason is None, "reason": reason})
+        detail = None if reason is None else cls.unavailable_detail(defn, params)
+        out.append({"name": name, "available": reason is None, "reason": reason, "detail": detail})
     return out
 
 
@@ -247,11 +248,16 @@ def list_bots() -> Response:
     catalog = bots.bot_catalog()
     for entry in catalog:
         cls = bots.BOTS[entry["name"]]
-        reasons = {}
+        reasons, details = {}, {}
         for name, defn in sorted(games.DEFINITIONS.items()):
-            reason = cls.unavailable_reason(defn, defn.validate_params({}))
+            params = defn.validate_params({})
+            reason = cls.unavailable_reason(defn, params)
             if reason is not None:
                 reasons[name] = reason
+                detail = cls.unavailable_detail(defn, params)
+                if detail is not None:
+                    details[name] = detail
         entry["available"] = len(reasons) < len(games.DEFINITIONS)
         entry["unavailable"] = reasons
+        entry["unavailable_detail"] = details
     return jsonify({"bots": catalog, "default": hints().default_bot()})
