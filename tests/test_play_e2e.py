@@ -14,6 +14,7 @@ Without Chromium the tests skip on a developer's machine and fail under CI (``CI
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -583,6 +584,43 @@ def test_rules_open_as_a_page_from_the_form_and_the_game(browser, base_url):
     start_game(browser, base_url, "gallery_rush", ["random"], 5, Path("/tmp"))
     rules = browser.find_element(By.ID, "play-rules")
     assert rules.is_displayed() and rules.get_attribute("href").endswith("/play/rules/gallery_rush")
+
+
+PHONE = (390, 844)
+
+
+@contextlib.contextmanager
+def viewport(driver, width: int, height: int):
+    """The page at another size (a phone: ``mobile``), the usual one again afterwards."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
+    )
+    try:
+        yield
+    finally:
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": WINDOW[0], "height": WINDOW[1], "deviceScaleFactor": 1, "mobile": False},
+        )
+
+
+def test_rules_pages_fit_a_phone(browser, base_url, shots):
+    """Issue 43 item 5: at 390 px no rules page scrolls sideways (Modern Art's parameters table
+    made it 460 px wide), and the page opens with the game, not a Python block."""
+    import games
+
+    with viewport(browser, *PHONE):
+        for game in sorted(games.DEFINITIONS):
+            browser.get(f"{base_url}/play/rules/{game}")
+            wide = browser.execute_script("return document.documentElement.scrollWidth")
+            assert wide <= PHONE[0], (game, wide)
+            first = browser.execute_script(
+                "return document.querySelector('main.rules > h1 + *').tagName"
+            )
+            assert first == "P", (game, first)
+            if game == "modern_art":
+                browser.save_screenshot(str(shots / "rules-phone.png"))
 
 
 def test_a_hint_without_a_value_says_so(browser, base_url):
