@@ -500,7 +500,8 @@ def test_generic_renderer_draws_any_view(browser, base_url):
     for event, line in zip(infoset["events"], out["lines"], strict=True):
         assert event["type"].replace("_", " ") in line
         if "seat" in event:
-            assert ("You" if event["seat"] == infoset["seat"] else f"Seat {event['seat']}") in line
+            who = "You" if event["seat"] == infoset["seat"] else f"Seat {event['seat'] + 1}"
+            assert who in line  # seats counted from 1 for people
     assert out["priv"] and all(line.startswith("(private)") for line in out["priv"])
 
 
@@ -621,6 +622,50 @@ def test_rules_pages_fit_a_phone(browser, base_url, shots):
             assert first == "P", (game, first)
             if game == "modern_art":
                 browser.save_screenshot(str(shots / "rules-phone.png"))
+
+
+def test_seats_count_from_one_on_the_form(browser, base_url):
+    """Issue 43 item 6: the form says "Seat 1 you", not "Seat 0" (the values sent stay 0-based)."""
+    open_setup(browser, base_url)
+    Select(browser.find_element(By.ID, "game")).select_by_value("gallery_rush")
+    bots_ready(browser)
+    seats = " ".join(browser.find_element(By.ID, "seat-bots").text.split())
+    assert seats.startswith("Seat 1 you") and "Seat 2" in seats and "Seat 0" not in seats, seats
+    mine = Select(browser.find_element(By.ID, "my-seat"))
+    assert [(o.text, o.get_attribute("value")) for o in mine.options] == [
+        ("seat 1", "0"),
+        ("seat 2", "1"),
+    ]
+
+
+WORDING_JS = """
+const done = arguments[0];
+Promise.all([import("/play/static/games/finger_auction.js"),
+             import("/play/static/games/modern_art.js"), import("/play/static/widgets.js")])
+  .then(([fa, ma, w]) => {
+    const ctx = {me: 0, players: 2, seats: [{kind: "human"}, {kind: "bot", bot: {name: "random"}}]};
+    const text = (parts) => w.h("p", {}, parts).textContent;
+    const won = (winner) => text(fa.describe({type: "bid", seat: 1, revealed: [],
+      outcome: "won", winner, takes: 3}, ctx));
+    const tie = (winner) => text(fa.describe({type: "tie_break", winner, takes: 2}, ctx));
+    const drawn = ma.describePrivateRun([{artist: "Yoko", auction: "Open"},
+      {artist: "Krypto", auction: "Sealed"}]);
+    done({wonMe: won(0), wonOther: won(1), tieMe: tie(0), tieOther: tie(1),
+          drawn: text(drawn), drawnEndsWithCards: drawn[drawn.length - 1] instanceof Node});
+  }, (err) => done({error: String(err)}));
+"""
+
+
+def test_the_log_words_agree_with_their_subject(browser, base_url):
+    """Issue 43 item 13: "You won and take 3" (not "takes"), "Seat 2 won and takes 3", and no
+    lone full stop after a drawn row of cards."""
+    open_setup(browser, base_url)
+    out = browser.execute_async_script(WORDING_JS)
+    assert "error" not in out, out
+    assert "You won and take 3." in out["wonMe"], out
+    assert "Seat 2 won and takes 3." in out["wonOther"], out
+    assert "You won and take 2." in out["tieMe"] and "Seat 2 won and takes 2." in out["tieOther"]
+    assert out["drawn"].startswith("You draw 2 cards: ") and out["drawnEndsWithCards"], out
 
 
 def test_a_hint_without_a_value_says_so(browser, base_url):

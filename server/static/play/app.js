@@ -10,7 +10,7 @@ import { explainOf, flatText, flatValues, valueWords } from "./hints.js";
 import { highlightMove, renderMoves } from "./moves.js";
 import { rendererFor } from "./renderers.js";
 import { resetReview, reviewOffer } from "./review.js";
-import { h, jsonValue, seatLong } from "./widgets.js";
+import { h, jsonValue, seatLong, seatName } from "./widgets.js";
 
 const MATCH_STORAGE = "atelier.match";
 const POLL_MS = 1000;
@@ -219,19 +219,19 @@ function renderSeats() {
   if (!Number.isInteger(n) || n < 1) return;
   const mine = Math.min(Number($("my-seat").value || 0), n - 1);
   const seatSelect = $("my-seat");
-  seatSelect.replaceChildren(...Array.from({ length: n }, (_, s) => h("option", { value: s, selected: s === mine }, `seat ${s}`)));
+  seatSelect.replaceChildren(...Array.from({ length: n }, (_, s) => h("option", { value: s, selected: s === mine }, seatName(s).toLowerCase())));
   const box = $("seat-bots");
   box.replaceChildren();
   for (let s = 0; s < n; s++) {
     if (s === mine) {
-      box.appendChild(h("div", { class: "seat-line" }, h("span", {}, `Seat ${s}`), h("b", {}, "you")));
+      box.appendChild(h("div", { class: "seat-line" }, h("span", {}, seatName(s)), h("b", {}, "you")));
       continue;
     }
     const chosen = usableSeatChoice(state.seatBots[s]);
-    const select = h("select", { dataset: { seat: String(s) }, "aria-label": `bot of seat ${s}` }, seatOptions(chosen));
+    const select = h("select", { dataset: { seat: String(s) }, "aria-label": `bot of ${seatName(s).toLowerCase()}` }, seatOptions(chosen));
     // A choice is remembered per seat, so changing the player count or your seat keeps it.
     select.addEventListener("change", () => (state.seatBots[s] = select.value));
-    box.appendChild(h("label", { class: "seat-line" }, h("span", {}, `Seat ${s}`), select));
+    box.appendChild(h("label", { class: "seat-line" }, h("span", {}, seatName(s)), select));
   }
   renderBotsNote();
 }

@@ -208,7 +208,8 @@ export function describeRun(events, ctx) {
 
 export function describePrivateRun(entries) {
   const cards = entries.filter((e) => e.artist).map((e) => artCard(e.artist, e.auction));
-  return ["You draw ", h("span", { class: "cards" }, cards), "."];
+  // No full stop after the row of cards: it wraps, and a lone "." would start the next line.
+  return [`You draw ${cards.length} ${cards.length === 1 ? "card" : "cards"}: `, h("span", { class: "cards" }, cards)];
 }
 
 export function describePrivate(entry) {
