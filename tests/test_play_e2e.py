@@ -668,6 +668,43 @@ def test_the_log_words_agree_with_their_subject(browser, base_url):
     assert out["drawn"].startswith("You draw 2 cards: ") and out["drawnEndsWithCards"], out
 
 
+def test_hint_bars_are_the_share_of_the_search_the_docs_describe(browser, base_url):
+    """Issue 43 item 7: a bar says visits / all visits (200 of 653: 30.6%), not the policy's
+    probability (36.0% after ``final_policy: significant`` dropped a 48-visit move to 0)."""
+    open_setup(browser, base_url)
+    out = browser.execute_async_script(
+        """
+        const done = arguments[0];
+        import("/play/static/hints.js").then((hints) => {
+          const searched = {policy: [
+            {id: 1, probability: 0.36, visits: 200}, {id: 2, probability: 0.0, visits: 48},
+            {id: 3, probability: 0.64, visits: 355}], policy_omitted: {omitted: 5, visits: 50}};
+          const heuristic = {policy: [{id: 1, probability: 0.25}, {id: 2, probability: 0.75}]};
+          done({searched: hints.policyBars(searched), heuristic: hints.policyBars(heuristic)});
+        }, (err) => done({error: String(err)}));
+        """
+    )
+    assert "error" not in out, out
+    searched = out["searched"]
+    assert searched["kind"] == "visits" and searched["total"] == 653
+    shares = {row["entry"]["id"]: row["share"] for row in searched["rows"]}
+    assert round(shares[1] * 100, 1) == 30.6 and round(shares[2] * 100, 1) == 7.4
+    assert "visits out of 653" in searched["caption"]
+    heuristic = out["heuristic"]
+    assert heuristic["kind"] == "policy" and heuristic["rows"][0]["share"] == 0.75
+    # A real ISMCTS hint: every bar's percentage is its visits over the caption's total.
+    start_game(browser, base_url, "gallery_rush", ["random"], 7, Path("/tmp"))
+    wait_for_state(browser, {"your-turn"})
+    Select(browser.find_element(By.ID, "hint-bot")).select_by_value("ismcts")
+    ask_hint(browser)
+    caption = browser.find_element(By.ID, "hint-bars-caption").text
+    total = int(caption.rstrip(".").split()[-1])
+    for row in browser.find_elements(By.CSS_SELECTOR, "#hint-policy .bar-row"):
+        visits = int(row.find_element(By.CSS_SELECTOR, ".bar-extra").text.split()[0])
+        shown = row.find_element(By.CSS_SELECTOR, ".bar-value").text
+        assert abs(float(shown.rstrip("%")) - 100 * visits / total) <= 0.051, (shown, visits, total)
+
+
 def test_a_hint_without_a_value_says_so(browser, base_url):
     start_game(browser, base_url, "gallery_rush", ["random"], 7, Path("/tmp"))
     wait_for_state(browser, {"your-turn"})

@@ -6,7 +6,7 @@
 // waiting, over, error), which the browser tests wait on.
 
 import * as api from "./api.js";
-import { explainOf, flatText, flatValues, valueWords } from "./hints.js";
+import { explainOf, flatText, flatValues, policyBars, valueWords } from "./hints.js";
 import { highlightMove, renderMoves } from "./moves.js";
 import { rendererFor } from "./renderers.js";
 import { resetReview, reviewOffer } from "./review.js";
@@ -634,23 +634,23 @@ async function askHint() {
 
 function showHint(hint) {
   const legal = new Map((state.data.infoset?.view?.legal_actions || []).map((a) => [a.id, a]));
-  const policy = [...hint.policy].sort((a, b) => (b.probability || 0) - (a.probability || 0));
-  const shown = policy.slice(0, 12);
+  const bars = policyBars(hint);
+  const shown = bars.rows.slice(0, 12);
   const renderer = rendererFor(state.data.game);
   const ctx = context(state.data);
   const label = (a) => renderer.moveLabel(a, ctx) || a.string;
-  const bars = shown.map((p) =>
+  const barRows = shown.map(({ entry: p, share }) =>
     h(
       "div",
-      { class: ["bar-row", p.id === hint.action.id ? "chosen" : ""].join(" "), dataset: { actionId: String(p.id) } },
+      {
+        class: ["bar-row", p.id === hint.action.id ? "chosen" : ""].join(" "),
+        dataset: { actionId: String(p.id), share: String(share) },
+        title: bars.kind === "visits" ? `the bot's policy: ${((p.probability || 0) * 100).toFixed(1)}%` : null,
+      },
       h("span", { class: "bar-label", title: p.string }, label(p)),
-      h(
-        "span",
-        { class: "bar" },
-        h("span", { class: "bar-fill", style: { width: `${Math.max(0, Math.min(1, p.probability || 0)) * 100}%` } }),
-      ),
-      h("span", { class: "bar-value" }, `${((p.probability || 0) * 100).toFixed(1)}%`),
-      h("span", { class: "bar-extra" }, p.visits !== undefined ? `${p.visits} visits` : ""),
+      h("span", { class: "bar" }, h("span", { class: "bar-fill", style: { width: `${Math.max(0, Math.min(1, share)) * 100}%` } })),
+      h("span", { class: "bar-value" }, `${(share * 100).toFixed(1)}%`),
+      h("span", { class: "bar-extra" }, bars.kind === "visits" ? `${p.visits} visits` : ""),
     ),
   );
   const stats = hint.stats || {};
@@ -685,8 +685,9 @@ function showHint(hint) {
         : h("span", { class: "fact", id: "hint-search" }, h("b", {}, "Search"), stats.stopped_by === "single_action" ? " none: only one legal move" : " none: the move comes straight from the bot's policy"),
     ),
     flat ? h("p", { class: "note flat", id: "hint-flat" }, flatText(flat, renderer, ctx)) : null,
-    h("div", { class: "policy", id: "hint-policy" }, bars),
-    policy.length > shown.length ? h("p", { class: "note" }, `…and ${policy.length - shown.length} more actions with less weight.`) : null,
+    h("p", { class: "note", id: "hint-bars-caption" }, bars.caption),
+    h("div", { class: "policy", id: "hint-policy", dataset: { kind: bars.kind } }, barRows),
+    bars.rows.length > shown.length ? h("p", { class: "note" }, `…and ${bars.rows.length - shown.length} more actions with less weight.`) : null,
     explain && explain.figures && Object.keys(explain.figures).length
       ? h("details", { class: "figures", id: "hint-figures" }, h("summary", {}, "The figures behind it"), jsonValue(explain.figures))
       : null,
