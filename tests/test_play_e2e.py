@@ -638,6 +638,45 @@ def test_seats_count_from_one_on_the_form(browser, base_url):
     ]
 
 
+def test_modern_art_stand_in_values_read_as_words(browser, base_url):
+    """Issue 43 item 6: deal -1, refill -1 and cards per artist 0 show as "standard" boxes with
+    the rule in words; the stand-in is still what is sent."""
+    open_setup(browser, base_url)
+    Select(browser.find_element(By.ID, "game")).select_by_value("modern_art")
+    bots_ready(browser)
+    values = [
+        i.get_attribute("value") for i in browser.find_elements(By.CSS_SELECTOR, "#params input")
+    ]
+    assert "-1" not in values, values
+    for name, words in (
+        ("deal", "11 / 9 / 8"),
+        ("refill", "6 / 4 / 3"),
+        ("cards_per_artist", "70"),
+    ):
+        field = browser.find_element(By.ID, f"param-{name}")
+        assert not field.is_enabled() and field.get_attribute("value") == ""
+        assert browser.find_element(By.ID, f"param-{name}-standard").is_selected()
+        assert words in browser.find_element(By.ID, f"param-{name}-note").text
+    browser.find_element(By.ID, "quick").click()  # the quick game deals 4
+    assert browser.find_element(By.ID, "param-deal").get_attribute("value") == "4"
+    assert not browser.find_element(By.ID, "param-deal-standard").is_selected()
+    Select(browser.find_element(By.ID, "game")).select_by_value("gallery_rush")
+    Select(browser.find_element(By.ID, "game")).select_by_value("modern_art")  # defaults again
+    browser.find_element(By.ID, "param-deal-standard").click()  # a deal typed by hand
+    deal = browser.find_element(By.ID, "param-deal")
+    assert deal.is_enabled()
+    deal.send_keys("9")
+    bots_ready(browser)
+    for select in browser.find_elements(By.CSS_SELECTOR, "#seat-bots select"):
+        Select(select).select_by_value("random")
+    browser.find_element(By.ID, "start").click()
+    wait_for_state(browser, {"your-turn", "waiting", "over"})
+    match = page_match(browser)
+    state = api_get(base_url, f"/v1/matches/{match['id']}", match["token"])
+    assert state["params"]["deal"] == 9 and state["params"]["refill"] == -1, state["params"]
+    assert state["params"]["cards_per_artist"] == 0
+
+
 WORDING_JS = """
 const done = arguments[0];
 Promise.all([import("/play/static/games/finger_auction.js"),

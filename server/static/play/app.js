@@ -107,14 +107,38 @@ function paramInput(spec, value, choices) {
   return h("label", { class: "param", title: spec.doc }, h("span", {}, spec.name.replace(/_/g, " ")), input);
 }
 
+// A number whose stand-in value means "as the rules say" (Modern Art's deal -1): a "standard"
+// box, checked for the stand-in, with the rule in words; unchecked, the number is typed. The
+// input keeps `data-param` and sends the stand-in while the box is checked (readParams).
+function standardInput(spec, value, special) {
+  const label = paramInput(spec, value === special.value ? "" : value);
+  const input = label.querySelector("input");
+  input.dataset.standard = String(special.value);
+  const box = h("input", { type: "checkbox", id: `param-${spec.name}-standard`, checked: value === special.value });
+  const note = h("span", { class: "param-note", id: `param-${spec.name}-note` }, special.text);
+  const refresh = () => {
+    input.disabled = box.checked;
+    note.hidden = !box.checked;
+    input.placeholder = box.checked ? special.label : "";
+    if (box.checked) input.value = "";
+  };
+  box.addEventListener("change", refresh);
+  refresh();
+  label.classList.add("wide");
+  label.append(h("span", { class: "standard" }, box, ` ${special.label}`), note);
+  return label;
+}
+
 function renderParams(game, overrides = {}) {
   const box = $("params");
   box.replaceChildren();
-  const choices = rendererFor(game.name).paramChoices;
+  const renderer = rendererFor(game.name);
+  const choices = renderer.paramChoices;
+  const defaults = renderer.paramDefaults || {};
   for (const spec of game.params) {
     if (spec.name === "players") continue;
     const value = spec.name in overrides ? overrides[spec.name] : spec.default;
-    box.appendChild(paramInput(spec, value, choices));
+    box.appendChild(spec.name in defaults ? standardInput(spec, value, defaults[spec.name]) : paramInput(spec, value, choices));
   }
 }
 
@@ -302,7 +326,8 @@ function readParams() {
   const params = { players: Number($("players").value) };
   for (const el of $("params").querySelectorAll("[data-param]")) {
     const spec = gameSpec($("game").value).params.find((p) => p.name === el.dataset.param);
-    if (el.type === "checkbox") params[spec.name] = el.checked;
+    if (el.disabled && el.dataset.standard !== undefined) params[spec.name] = Number(el.dataset.standard);
+    else if (el.type === "checkbox") params[spec.name] = el.checked;
     else if (spec.type === "integer") params[spec.name] = parseInt(el.value, 10);
     else if (spec.type === "number") params[spec.name] = Number(el.value);
     else params[spec.name] = el.value;
