@@ -1,13 +1,36 @@
 # ruff: noqa: E501  (an embedded HTML/JS asset, not Python prose)
 """The browsable API page at ``/docs``: renders ``/openapi.json`` and lets a person try calls.
 
-Self-contained (no CDN), because the service may run where the browser has no internet.
+Self-contained (no CDN), because the service may run where the browser has no internet. The
+document's description (Markdown) is rendered here, on the server, with the rules pages'
+renderer (markdown-it-py), so the page needs no Markdown library of its own.
 """
 
-DOCS_HTML = r"""<!doctype html>
+from __future__ import annotations
+
+# The pages' icon, inline: without one every browser asks for /favicon.ico, which the service
+# does not serve (a 404 in the console of every page). ``server/static/play/index.html`` carries
+# the same line (a static file); tests/test_play_page.py checks that they agree.
+FAVICON_LINK = (
+    '<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns=\'http://www.w3.org/2000/svg\' '
+    "viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%238c3b2f'/%3E%3C/svg%3E\">"
+)
+
+
+def docs_html(description: str) -> str:
+    """The ``/docs`` page with the OpenAPI document's ``description`` rendered from Markdown."""
+    from server.api.play import render_markdown
+
+    return _TEMPLATE.replace("<!--favicon-->", FAVICON_LINK).replace(
+        "<!--description-->", render_markdown(description)
+    )
+
+
+_TEMPLATE = r"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <title>Atelier hint service API</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<!--favicon-->
 <style>
  body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#222;background:#fafafa}
  header{background:#2d3142;color:#fff;padding:14px 24px}
@@ -25,13 +48,18 @@ DOCS_HTML = r"""<!doctype html>
  textarea{width:100%;min-height:140px;font-family:ui-monospace,monospace;font-size:12px}
  table{border-collapse:collapse;font-size:13px} td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}
  button{padding:5px 14px;margin-top:6px} .status{font-weight:700}
+ .about{background:#fff;border:1px solid #ddd;border-radius:6px;padding:2px 16px}
+ .about code{background:#f3f3f3;padding:0 3px;border-radius:3px;font-size:13px}
+ .filled{font-size:12px;color:#2a9d8f}
 </style></head>
 <body><header><h1>Atelier hint service</h1><p id="desc">loading /openapi.json ...</p></header>
 <main>
 <div class="keys">
  <label>X-API-Key <input id="apikey" placeholder="only if the server requires keys"></label>
  <label>X-Seat-Token <input id="seattoken" placeholder="for /v1/matches/{id}"></label>
+ <span id="token-note" class="filled"></span>
 </div>
+<section id="about" class="about"><!--description--></section>
 <div id="ops"></div>
 </main>
 <script>
@@ -39,6 +67,20 @@ const $ = (t, a = {}, ...kids) => { const e = document.createElement(t);
   for (const [k, v] of Object.entries(a)) k === "text" ? e.textContent = v : e.setAttribute(k, v);
   for (const c of kids) e.append(c); return e; };
 let SPEC = null;
+// Every operation's match_id field: a created match's id goes into each of them.
+const MATCH_ID_INPUTS = [];
+// A match just created through "Try it": its id fills every match_id field and the first seat
+// token the X-Seat-Token box, so the match's own calls (actions, hint, state) can be tried next.
+function rememberMatch(created) {
+  if (!created || !created.match_id) return;
+  for (const inp of MATCH_ID_INPUTS) inp.value = created.match_id;
+  const token = (created.tokens || [])[0];
+  if (token) {
+    document.getElementById("seattoken").value = token.token;
+    document.getElementById("token-note").textContent =
+      `filled in: seat ${token.seat} of match ${created.match_id}`;
+  }
+}
 function resolve(s, depth = 0) {
   if (!s || depth > 6) return s;
   if (s.$ref) return resolve(SPEC.components.schemas[s.$ref.split("/").pop()], depth + 1);
@@ -69,7 +111,6 @@ function render() {
   document.getElementById("desc").textContent = SPEC.info.title + " " + SPEC.info.version +
     " - OpenAPI " + SPEC.openapi + " at /openapi.json";
   const root = document.getElementById("ops");
-  root.append($("pre", {text: SPEC.info.description}));
   const byTag = {};
   for (const [path, item] of Object.entries(SPEC.paths))
     for (const [method, op] of Object.entries(item))
@@ -91,6 +132,7 @@ function renderOp(path, method, op) {
       if (p.in === "header") continue;
       const inp = p.schema?.enum ? $("select", {}, ...p.schema.enum.map(v => $("option", {text: v}))) : $("input", {});
       inputs[p.name] = [p, inp];
+      if (p.name === "match_id") MATCH_ID_INPUTS.push(inp);
       t.append($("tr", {}, $("td", {text: p.name + (p.required ? " *" : "")}), $("td", {text: p.in}), $("td", {}, inp)));
     }
     b.append(t);
@@ -123,7 +165,10 @@ function renderOp(path, method, op) {
     const t0 = performance.now();
     const r = await fetch(url, {method, headers, body: ta ? ta.value : undefined});
     const text = await r.text(); let shown = text;
-    try { shown = JSON.stringify(JSON.parse(text), null, 1); } catch (e) {}
+    try {
+      const answer = JSON.parse(text); shown = JSON.stringify(answer, null, 1);
+      if (op.operationId === "createMatch" && r.ok) rememberMatch(answer);
+    } catch (e) {}
     st.textContent = `${r.status} ${r.statusText} in ${(performance.now() - t0).toFixed(0)} ms`;
     out.textContent = shown;
   };

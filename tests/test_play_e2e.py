@@ -14,6 +14,7 @@ Without Chromium the tests skip on a developer's machine and fail under CI (``CI
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -499,7 +500,8 @@ def test_generic_renderer_draws_any_view(browser, base_url):
     for event, line in zip(infoset["events"], out["lines"], strict=True):
         assert event["type"].replace("_", " ") in line
         if "seat" in event:
-            assert ("You" if event["seat"] == infoset["seat"] else f"Seat {event['seat']}") in line
+            who = "You" if event["seat"] == infoset["seat"] else f"Seat {event['seat'] + 1}"
+            assert who in line  # seats counted from 1 for people
     assert out["priv"] and all(line.startswith("(private)") for line in out["priv"])
 
 
@@ -583,6 +585,163 @@ def test_rules_open_as_a_page_from_the_form_and_the_game(browser, base_url):
     start_game(browser, base_url, "gallery_rush", ["random"], 5, Path("/tmp"))
     rules = browser.find_element(By.ID, "play-rules")
     assert rules.is_displayed() and rules.get_attribute("href").endswith("/play/rules/gallery_rush")
+
+
+PHONE = (390, 844)
+
+
+@contextlib.contextmanager
+def viewport(driver, width: int, height: int):
+    """The page at another size (a phone: ``mobile``), the usual one again afterwards."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
+    )
+    try:
+        yield
+    finally:
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": WINDOW[0], "height": WINDOW[1], "deviceScaleFactor": 1, "mobile": False},
+        )
+
+
+def test_rules_pages_fit_a_phone(browser, base_url, shots):
+    """Issue 43 item 5: at 390 px no rules page scrolls sideways (Modern Art's parameters table
+    made it 460 px wide), and the page opens with the game, not a Python block."""
+    import games
+
+    with viewport(browser, *PHONE):
+        for game in sorted(games.DEFINITIONS):
+            browser.get(f"{base_url}/play/rules/{game}")
+            wide = browser.execute_script("return document.documentElement.scrollWidth")
+            assert wide <= PHONE[0], (game, wide)
+            first = browser.execute_script(
+                "return document.querySelector('main.rules > h1 + *').tagName"
+            )
+            assert first == "P", (game, first)
+            if game == "modern_art":
+                browser.save_screenshot(str(shots / "rules-phone.png"))
+
+
+def test_seats_count_from_one_on_the_form(browser, base_url):
+    """Issue 43 item 6: the form says "Seat 1 you", not "Seat 0" (the values sent stay 0-based)."""
+    open_setup(browser, base_url)
+    Select(browser.find_element(By.ID, "game")).select_by_value("gallery_rush")
+    bots_ready(browser)
+    seats = " ".join(browser.find_element(By.ID, "seat-bots").text.split())
+    assert seats.startswith("Seat 1 you") and "Seat 2" in seats and "Seat 0" not in seats, seats
+    mine = Select(browser.find_element(By.ID, "my-seat"))
+    assert [(o.text, o.get_attribute("value")) for o in mine.options] == [
+        ("seat 1", "0"),
+        ("seat 2", "1"),
+    ]
+
+
+def test_modern_art_stand_in_values_read_as_words(browser, base_url):
+    """Issue 43 item 6: deal -1, refill -1 and cards per artist 0 show as "standard" boxes with
+    the rule in words; the stand-in is still what is sent."""
+    open_setup(browser, base_url)
+    Select(browser.find_element(By.ID, "game")).select_by_value("modern_art")
+    bots_ready(browser)
+    values = [
+        i.get_attribute("value") for i in browser.find_elements(By.CSS_SELECTOR, "#params input")
+    ]
+    assert "-1" not in values, values
+    for name, words in (
+        ("deal", "11 / 9 / 8"),
+        ("refill", "6 / 4 / 3"),
+        ("cards_per_artist", "70"),
+    ):
+        field = browser.find_element(By.ID, f"param-{name}")
+        assert not field.is_enabled() and field.get_attribute("value") == ""
+        assert browser.find_element(By.ID, f"param-{name}-standard").is_selected()
+        assert words in browser.find_element(By.ID, f"param-{name}-note").text
+    browser.find_element(By.ID, "quick").click()  # the quick game deals 4
+    assert browser.find_element(By.ID, "param-deal").get_attribute("value") == "4"
+    assert not browser.find_element(By.ID, "param-deal-standard").is_selected()
+    Select(browser.find_element(By.ID, "game")).select_by_value("gallery_rush")
+    Select(browser.find_element(By.ID, "game")).select_by_value("modern_art")  # defaults again
+    browser.find_element(By.ID, "param-deal-standard").click()  # a deal typed by hand
+    deal = browser.find_element(By.ID, "param-deal")
+    assert deal.is_enabled()
+    deal.send_keys("9")
+    bots_ready(browser)
+    for select in browser.find_elements(By.CSS_SELECTOR, "#seat-bots select"):
+        Select(select).select_by_value("random")
+    browser.find_element(By.ID, "start").click()
+    wait_for_state(browser, {"your-turn", "waiting", "over"})
+    match = page_match(browser)
+    state = api_get(base_url, f"/v1/matches/{match['id']}", match["token"])
+    assert state["params"]["deal"] == 9 and state["params"]["refill"] == -1, state["params"]
+    assert state["params"]["cards_per_artist"] == 0
+
+
+WORDING_JS = """
+const done = arguments[0];
+Promise.all([import("/play/static/games/finger_auction.js"),
+             import("/play/static/games/modern_art.js"), import("/play/static/widgets.js")])
+  .then(([fa, ma, w]) => {
+    const ctx = {me: 0, players: 2, seats: [{kind: "human"}, {kind: "bot", bot: {name: "random"}}]};
+    const text = (parts) => w.h("p", {}, parts).textContent;
+    const won = (winner) => text(fa.describe({type: "bid", seat: 1, revealed: [],
+      outcome: "won", winner, takes: 3}, ctx));
+    const tie = (winner) => text(fa.describe({type: "tie_break", winner, takes: 2}, ctx));
+    const drawn = ma.describePrivateRun([{artist: "Yoko", auction: "Open"},
+      {artist: "Krypto", auction: "Sealed"}]);
+    done({wonMe: won(0), wonOther: won(1), tieMe: tie(0), tieOther: tie(1),
+          drawn: text(drawn), drawnEndsWithCards: drawn[drawn.length - 1] instanceof Node});
+  }, (err) => done({error: String(err)}));
+"""
+
+
+def test_the_log_words_agree_with_their_subject(browser, base_url):
+    """Issue 43 item 13: "You won and take 3" (not "takes"), "Seat 2 won and takes 3", and no
+    lone full stop after a drawn row of cards."""
+    open_setup(browser, base_url)
+    out = browser.execute_async_script(WORDING_JS)
+    assert "error" not in out, out
+    assert "You won and take 3." in out["wonMe"], out
+    assert "Seat 2 won and takes 3." in out["wonOther"], out
+    assert "You won and take 2." in out["tieMe"] and "Seat 2 won and takes 2." in out["tieOther"]
+    assert out["drawn"].startswith("You draw 2 cards: ") and out["drawnEndsWithCards"], out
+
+
+def test_hint_bars_are_the_share_of_the_search_the_docs_describe(browser, base_url):
+    """Issue 43 item 7: a bar says visits / all visits (200 of 653: 30.6%), not the policy's
+    probability (36.0% after ``final_policy: significant`` dropped a 48-visit move to 0)."""
+    open_setup(browser, base_url)
+    out = browser.execute_async_script(
+        """
+        const done = arguments[0];
+        import("/play/static/hints.js").then((hints) => {
+          const searched = {policy: [
+            {id: 1, probability: 0.36, visits: 200}, {id: 2, probability: 0.0, visits: 48},
+            {id: 3, probability: 0.64, visits: 355}], policy_omitted: {omitted: 5, visits: 50}};
+          const heuristic = {policy: [{id: 1, probability: 0.25}, {id: 2, probability: 0.75}]};
+          done({searched: hints.policyBars(searched), heuristic: hints.policyBars(heuristic)});
+        }, (err) => done({error: String(err)}));
+        """
+    )
+    assert "error" not in out, out
+    searched = out["searched"]
+    assert searched["kind"] == "visits" and searched["total"] == 653
+    shares = {row["entry"]["id"]: row["share"] for row in searched["rows"]}
+    assert round(shares[1] * 100, 1) == 30.6 and round(shares[2] * 100, 1) == 7.4
+    assert "visits out of 653" in searched["caption"]
+    heuristic = out["heuristic"]
+    assert heuristic["kind"] == "policy" and heuristic["rows"][0]["share"] == 0.75
+    # A real ISMCTS hint: every bar's percentage is its visits over the caption's total.
+    start_game(browser, base_url, "gallery_rush", ["random"], 7, Path("/tmp"))
+    wait_for_state(browser, {"your-turn"})
+    Select(browser.find_element(By.ID, "hint-bot")).select_by_value("ismcts")
+    ask_hint(browser)
+    caption = browser.find_element(By.ID, "hint-bars-caption").text
+    total = int(caption.rstrip(".").split()[-1])
+    for row in browser.find_elements(By.CSS_SELECTOR, "#hint-policy .bar-row"):
+        visits = int(row.find_element(By.CSS_SELECTOR, ".bar-extra").text.split()[0])
+        shown = row.find_element(By.CSS_SELECTOR, ".bar-value").text
+        assert abs(float(shown.rstrip("%")) - 100 * visits / total) <= 0.051, (shown, visits, total)
 
 
 def test_a_hint_without_a_value_says_so(browser, base_url):

@@ -114,3 +114,30 @@ def test_rules_markdown_escapes_raw_html():
     assert "<script>" not in out and "&lt;script&gt;" in out
     assert 'id="a-b-c"' in out
     assert heading_slug("The small variant") == "the-small-variant"
+
+
+def test_rules_pages_open_with_the_rules_not_code(client):
+    """Issue 43 item 5: a player's page starts with the game; loading it from Python (and every
+    other code block) comes in the Actions section or later."""
+    import games
+
+    for name in games.DEFINITIONS:
+        html = client.get(f"/play/rules/{name}").get_data(as_text=True)
+        actions = html.index('id="actions"')
+        assert "<pre" not in html[:actions], name
+        assert "pyspiel.load_game" in html[actions:], name  # moved, not lost
+
+
+def test_every_page_declares_its_icon(client):
+    """Issue 43 item 9: no page makes the browser ask for /favicon.ico (a 404 in the console)."""
+    from server.docs_page import FAVICON_LINK
+
+    for path in ("/play", "/play/rules/gallery_rush", "/play/rules/chess", "/docs"):
+        assert FAVICON_LINK in client.get(path).get_data(as_text=True), path
+
+
+def test_the_docs_page_renders_the_description(client):
+    """Issue 43 item 9: the OpenAPI description as HTML on /docs, not Markdown in a <pre>."""
+    html = client.get("/docs").get_data(as_text=True)
+    about = html[html.index('<section id="about"') : html.index("</section>")]
+    assert "<ul>" in about and "<code>Retry-After</code>" in about and "`" not in about

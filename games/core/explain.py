@@ -47,3 +47,9 @@ def in_words(count: int, total: int) -> str:
     if total <= 0:
         return "no card left"
     return f"{count} in {total} ({percent(count / total)})"
+
+
+def counted(count: int, noun: str) -> str:
+    """``1, "more card"`` as ``"1 more card"``, ``7`` as ``"7 more cards"``: a count and its noun
+    in agreement (the plural adds an "s" to the last word, which fits every noun used here)."""
+    return f"{count} {noun}" if abs(count) == 1 else f"{count} {noun}s"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from games.core.explain import figure
+from games.core.explain import counted, figure
 from games.finger_auction.engine import BID, PICK, FingerAuctionEngine, score_and_assignment
 from games.paintings import KIND_NAMES, NUM_KINDS, counts_to_names
 
@@ -142,7 +142,8 @@ def explain(engine: FingerAuctionEngine, seat: int) -> dict[str, Any]:
             "choice of the cards you still pick",
         )
         text.append(
-            f"With {engine.picks_left} picks left, the best cards add {gain} points: "
+            f"With {counted(engine.picks_left, 'pick')} left, the best "
+            f"{'card adds' if engine.picks_left == 1 else 'cards add'} {counted(gain, 'point')}: "
             f"{', '.join(f'{k} x{v}' for k, v in counts_to_names(choice).items())}."
         )
     return {"figures": figures, "text": text}

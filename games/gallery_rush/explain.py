@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core.explain import chance, figure, in_words
+from games.core.explain import chance, counted, figure, in_words
 from games.gallery_rush.engine import (
     CHOOSE,
     COLLECTION_GOAL,
@@ -118,8 +118,8 @@ def explain(engine: GalleryRushEngine, seat: int) -> dict[str, Any]:
     else:
         painter = min(PAINTER_NAMES, key=lambda name: me["four_of_a_painter"][name])
         text.append(
-            f"You need {me['seven_cards']} more cards for 7, or {me['four_of_a_painter'][painter]} "
-            f"more {painter} for 4 of a painter."
+            f"You need {counted(me['seven_cards'], 'more card')} for a Collection of 7, or "
+            f"{me['four_of_a_painter'][painter]} more {painter} for 4 of one painter."
         )
     if size and engine.phase in (TURN, CHOOSE):
         odds = flip_odds(engine, seat)

@@ -7,7 +7,7 @@ import os
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, request
 
-from server.docs_page import DOCS_HTML
+from server.docs_page import docs_html
 from server.limits import API_KEY_HEADER
 from server.openapi import build_openapi
 from server.redis_conn import RedisUnavailable
@@ -88,18 +88,23 @@ def _has_valid_key(keys: tuple[str, ...]) -> bool:
     description="the OpenAPI document",
 )
 def openapi() -> Response:
+    return jsonify(openapi_document())
+
+
+def openapi_document() -> dict:
+    """The app's OpenAPI document, built once per app."""
     doc = current_app.extensions.get("atelier_openapi")
     if doc is None:
         rt = resources()
         doc = build_openapi(current_app, rt.version, bool(rt.config.api_keys))
         current_app.extensions["atelier_openapi"] = doc
-    return jsonify(doc)
+    return doc
 
 
 @bp.get("/docs")
 @public
 def docs() -> Response:
-    return Response(DOCS_HTML, mimetype="text/html")
+    return Response(docs_html(openapi_document()["info"]["description"]), mimetype="text/html")
 
 
 @bp.get("/")

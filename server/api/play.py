@@ -21,6 +21,7 @@ from markupsafe import escape
 
 import games
 from server.api.games import rules_markdown
+from server.docs_page import FAVICON_LINK
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static" / "play"
 
@@ -75,7 +76,8 @@ def _html_page(title: str, body: str, status: int = 200) -> Response:
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{escape(title)} · Atelier</title>\n"
-        '<link rel="stylesheet" href="/play/static/play.css">\n</head>\n'
+        '<link rel="stylesheet" href="/play/static/play.css">\n'
+        f"{FAVICON_LINK}\n</head>\n"
         '<body class="rules-page">\n<header class="top"><h1>Atelier <span>rules</span></h1>'
         '<nav><a href="/play">play</a> <a href="/docs">API docs</a></nav></header>\n'
         f'<main class="rules card-panel">\n{body}\n</main>\n</body>\n</html>\n'

@@ -6,11 +6,11 @@
 // waiting, over, error), which the browser tests wait on.
 
 import * as api from "./api.js";
-import { explainOf, flatText, flatValues, valueWords } from "./hints.js";
+import { explainOf, flatText, flatValues, policyBars, valueWords } from "./hints.js";
 import { highlightMove, renderMoves } from "./moves.js";
 import { rendererFor } from "./renderers.js";
 import { resetReview, reviewOffer } from "./review.js";
-import { h, jsonValue, seatLong } from "./widgets.js";
+import { h, jsonValue, seatLong, seatName } from "./widgets.js";
 
 const MATCH_STORAGE = "atelier.match";
 const POLL_MS = 1000;
@@ -107,14 +107,38 @@ function paramInput(spec, value, choices) {
   return h("label", { class: "param", title: spec.doc }, h("span", {}, spec.name.replace(/_/g, " ")), input);
 }
 
+// A number whose stand-in value means "as the rules say" (Modern Art's deal -1): a "standard"
+// box, checked for the stand-in, with the rule in words; unchecked, the number is typed. The
+// input keeps `data-param` and sends the stand-in while the box is checked (readParams).
+function standardInput(spec, value, special) {
+  const label = paramInput(spec, value === special.value ? "" : value);
+  const input = label.querySelector("input");
+  input.dataset.standard = String(special.value);
+  const box = h("input", { type: "checkbox", id: `param-${spec.name}-standard`, checked: value === special.value });
+  const note = h("span", { class: "param-note", id: `param-${spec.name}-note` }, special.text);
+  const refresh = () => {
+    input.disabled = box.checked;
+    note.hidden = !box.checked;
+    input.placeholder = box.checked ? special.label : "";
+    if (box.checked) input.value = "";
+  };
+  box.addEventListener("change", refresh);
+  refresh();
+  label.classList.add("wide");
+  label.append(h("span", { class: "standard" }, box, ` ${special.label}`), note);
+  return label;
+}
+
 function renderParams(game, overrides = {}) {
   const box = $("params");
   box.replaceChildren();
-  const choices = rendererFor(game.name).paramChoices;
+  const renderer = rendererFor(game.name);
+  const choices = renderer.paramChoices;
+  const defaults = renderer.paramDefaults || {};
   for (const spec of game.params) {
     if (spec.name === "players") continue;
     const value = spec.name in overrides ? overrides[spec.name] : spec.default;
-    box.appendChild(paramInput(spec, value, choices));
+    box.appendChild(spec.name in defaults ? standardInput(spec, value, defaults[spec.name]) : paramInput(spec, value, choices));
   }
 }
 
@@ -219,19 +243,19 @@ function renderSeats() {
   if (!Number.isInteger(n) || n < 1) return;
   const mine = Math.min(Number($("my-seat").value || 0), n - 1);
   const seatSelect = $("my-seat");
-  seatSelect.replaceChildren(...Array.from({ length: n }, (_, s) => h("option", { value: s, selected: s === mine }, `seat ${s}`)));
+  seatSelect.replaceChildren(...Array.from({ length: n }, (_, s) => h("option", { value: s, selected: s === mine }, seatName(s).toLowerCase())));
   const box = $("seat-bots");
   box.replaceChildren();
   for (let s = 0; s < n; s++) {
     if (s === mine) {
-      box.appendChild(h("div", { class: "seat-line" }, h("span", {}, `Seat ${s}`), h("b", {}, "you")));
+      box.appendChild(h("div", { class: "seat-line" }, h("span", {}, seatName(s)), h("b", {}, "you")));
       continue;
     }
     const chosen = usableSeatChoice(state.seatBots[s]);
-    const select = h("select", { dataset: { seat: String(s) }, "aria-label": `bot of seat ${s}` }, seatOptions(chosen));
+    const select = h("select", { dataset: { seat: String(s) }, "aria-label": `bot of ${seatName(s).toLowerCase()}` }, seatOptions(chosen));
     // A choice is remembered per seat, so changing the player count or your seat keeps it.
     select.addEventListener("change", () => (state.seatBots[s] = select.value));
-    box.appendChild(h("label", { class: "seat-line" }, h("span", {}, `Seat ${s}`), select));
+    box.appendChild(h("label", { class: "seat-line" }, h("span", {}, seatName(s)), select));
   }
   renderBotsNote();
 }
@@ -302,7 +326,8 @@ function readParams() {
   const params = { players: Number($("players").value) };
   for (const el of $("params").querySelectorAll("[data-param]")) {
     const spec = gameSpec($("game").value).params.find((p) => p.name === el.dataset.param);
-    if (el.type === "checkbox") params[spec.name] = el.checked;
+    if (el.disabled && el.dataset.standard !== undefined) params[spec.name] = Number(el.dataset.standard);
+    else if (el.type === "checkbox") params[spec.name] = el.checked;
     else if (spec.type === "integer") params[spec.name] = parseInt(el.value, 10);
     else if (spec.type === "number") params[spec.name] = Number(el.value);
     else params[spec.name] = el.value;
@@ -634,23 +659,23 @@ async function askHint() {
 
 function showHint(hint) {
   const legal = new Map((state.data.infoset?.view?.legal_actions || []).map((a) => [a.id, a]));
-  const policy = [...hint.policy].sort((a, b) => (b.probability || 0) - (a.probability || 0));
-  const shown = policy.slice(0, 12);
+  const bars = policyBars(hint);
+  const shown = bars.rows.slice(0, 12);
   const renderer = rendererFor(state.data.game);
   const ctx = context(state.data);
   const label = (a) => renderer.moveLabel(a, ctx) || a.string;
-  const bars = shown.map((p) =>
+  const barRows = shown.map(({ entry: p, share }) =>
     h(
       "div",
-      { class: ["bar-row", p.id === hint.action.id ? "chosen" : ""].join(" "), dataset: { actionId: String(p.id) } },
+      {
+        class: ["bar-row", p.id === hint.action.id ? "chosen" : ""].join(" "),
+        dataset: { actionId: String(p.id), share: String(share) },
+        title: bars.kind === "visits" ? `the bot's policy: ${((p.probability || 0) * 100).toFixed(1)}%` : null,
+      },
       h("span", { class: "bar-label", title: p.string }, label(p)),
-      h(
-        "span",
-        { class: "bar" },
-        h("span", { class: "bar-fill", style: { width: `${Math.max(0, Math.min(1, p.probability || 0)) * 100}%` } }),
-      ),
-      h("span", { class: "bar-value" }, `${((p.probability || 0) * 100).toFixed(1)}%`),
-      h("span", { class: "bar-extra" }, p.visits !== undefined ? `${p.visits} visits` : ""),
+      h("span", { class: "bar" }, h("span", { class: "bar-fill", style: { width: `${Math.max(0, Math.min(1, share)) * 100}%` } })),
+      h("span", { class: "bar-value" }, `${(share * 100).toFixed(1)}%`),
+      h("span", { class: "bar-extra" }, bars.kind === "visits" ? `${p.visits} visits` : ""),
     ),
   );
   const stats = hint.stats || {};
@@ -685,8 +710,9 @@ function showHint(hint) {
         : h("span", { class: "fact", id: "hint-search" }, h("b", {}, "Search"), stats.stopped_by === "single_action" ? " none: only one legal move" : " none: the move comes straight from the bot's policy"),
     ),
     flat ? h("p", { class: "note flat", id: "hint-flat" }, flatText(flat, renderer, ctx)) : null,
-    h("div", { class: "policy", id: "hint-policy" }, bars),
-    policy.length > shown.length ? h("p", { class: "note" }, `…and ${policy.length - shown.length} more actions with less weight.`) : null,
+    h("p", { class: "note", id: "hint-bars-caption" }, bars.caption),
+    h("div", { class: "policy", id: "hint-policy", dataset: { kind: bars.kind } }, barRows),
+    bars.rows.length > shown.length ? h("p", { class: "note" }, `…and ${bars.rows.length - shown.length} more actions with less weight.`) : null,
     explain && explain.figures && Object.keys(explain.figures).length
       ? h("details", { class: "figures", id: "hint-figures" }, h("summary", {}, "The figures behind it"), jsonValue(explain.figures))
       : null,

@@ -41,3 +41,23 @@ export function valueWords(explain) {
   if (!value.measures) return null;
   return `The value is ${value.measures}${value.scale ? ` (${typeof value.scale === "string" ? value.scale : JSON.stringify(value.scale)})` : ""}.`;
 }
+
+// The bars of a hint: for a search, each move's share of the search's visits (the root's visits
+// of the move over all of them, those the answer leaves out in `policy_omitted` included), which
+// is what docs/play.md promises; for a bot without visits (heuristic, CFR, a level's random or
+// heuristic move), its policy. The bot's `probability` can differ from the visit share (ISMCTS's
+// `final_policy: significant` drops the visits of clearly worse moves), so it stays in the
+// row's title. -> {kind: "visits" | "policy", caption, rows: [{entry, share}]} sorted by share.
+export function policyBars(hint) {
+  const policy = hint.policy || [];
+  const visited = policy.length > 0 && policy.every((p) => Number.isFinite(p.visits));
+  const total = visited ? policy.reduce((a, p) => a + p.visits, 0) + ((hint.policy_omitted || {}).visits || 0) : 0;
+  const kind = visited && total > 0 ? "visits" : "policy";
+  const rows = policy.map((entry) => ({ entry, share: kind === "visits" ? entry.visits / total : entry.probability || 0 }));
+  rows.sort((a, b) => b.share - a.share);
+  const caption =
+    kind === "visits"
+      ? `Share of the search: each move's visits out of ${total}.`
+      : "The bot's policy: how likely it is to play each move.";
+  return { kind, total, caption, rows };
+}

@@ -68,6 +68,8 @@ export function rendererFor(game) {
     resultColumns: (view, ctx) => (own.resultColumns ? own.resultColumns(view, ctx) : genericResult(view)),
     // Words for the choices of enumerated parameters: {param: {value: {label, text}}}.
     paramChoices: own.paramChoices || null,
+    // Parameters whose stand-in value means "as the rules say": {param: {value, label, text}}.
+    paramDefaults: own.paramDefaults || null,
     // Why a hint can be flat in this game (shown when every move scores the same), or null.
     flatHint: (ctx) => (own.flatHint ? own.flatHint(ctx) : null),
     describePrivate: (entry, ctx) =>

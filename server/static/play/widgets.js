@@ -139,11 +139,17 @@ export function genericTable(view, skip = new Set()) {
   return table(null, rows, { class: "generic" });
 }
 
+// A seat as people count: "Seat 1" for the API's seat 0 (the API and the data attributes keep
+// 0-based seats; only what a person reads counts from 1, as Detective Eye's cards do).
+export function seatName(seat) {
+  return `Seat ${Number(seat) + 1}`;
+}
+
 // A seat's label: "You" for the player's own seat.
 export function seatLabel(ctx, seat) {
   if (seat === null || seat === undefined) return "—";
   if (seat === "bank") return "the bank";
-  return seat === ctx.me ? "You" : `Seat ${seat}`;
+  return seat === ctx.me ? "You" : seatName(seat);
 }
 
 // A bot spec in a few words: its name, or "level 4" for the `level` bot's presets.
@@ -156,10 +162,10 @@ export function botName(bot) {
 // A seat's label with its bot ("Seat 2 (ismcts)", "Seat 1 (level 4)"), for headers and the
 // result table.
 export function seatLong(ctx, seat) {
-  if (seat === ctx.me) return `You (seat ${seat})`;
+  if (seat === ctx.me) return `You (${seatName(seat).toLowerCase()})`;
   const spec = ctx.seats[seat];
   const bot = spec && spec.bot ? botName(spec.bot) : spec ? spec.kind : "?";
-  return `Seat ${seat} (${bot})`;
+  return `${seatName(seat)} (${bot})`;
 }
 
 // One row per seat: [label, ...cells(seat)], the player's own row marked.
@@ -174,11 +180,16 @@ export function seatRows(ctx, cells) {
 
 // "You pass" / "Seat 2 passes": a seat and a verb in agreement, for the log.
 export function act(ctx, seat, verb) {
-  const who = seatLabel(ctx, seat);
-  if (who === "You") return `You ${verb}`;
+  return `${seatLabel(ctx, seat)} ${agree(ctx, seat, verb)}`;
+}
+
+// The verb alone in agreement with the seat: "take" for you, "takes" for another seat (for a
+// second verb of the same subject: "You won and take 3").
+export function agree(ctx, seat, verb) {
+  if (seatLabel(ctx, seat) === "You") return verb;
   const [head, ...rest] = verb.split(" ");
   const third = /(s|sh|ch|x)$/.test(head) ? head + "es" : head + "s";
-  return [who, third, ...rest].join(" ");
+  return [third, ...rest].join(" ");
 }
 
 // "your" / "Seat 2's", for the log.

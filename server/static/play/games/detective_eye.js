@@ -10,6 +10,7 @@ import {
   possessive,
   section,
   seatLabel,
+  seatName,
   seatRows,
   table,
 } from "../widgets.js";
@@ -30,9 +31,9 @@ function rowCards(view, ctx, seat) {
     row.map((name, position) => {
       const flip = ctx.findAction((a) => a.type === "flip" && a.owner === seat && a.position === position);
       let face;
-      if (name === null) face = cardBack(String(position + 1), `seat ${seat}, card ${position + 1}: face down`);
+      if (name === null) face = cardBack(String(position + 1), `${seatName(seat).toLowerCase()}, card ${position + 1}: face down`);
       else if (seat === ctx.me) face = card(name, { extra: "own-face-down", title: `your card ${position + 1}: ${name}` });
-      else face = card(name, { title: `seat ${seat}, card ${position + 1}: flipped` });
+      else face = card(name, { title: `${seatName(seat).toLowerCase()}, card ${position + 1}: flipped` });
       if (!flip) return face;
       return h(
         "button",
@@ -146,12 +147,12 @@ function rowOwner(ctx, flipper, owner) {
 export function moveLabel(action, ctx) {
   const a = action.struct;
   if (a.type !== "flip") return null;
-  return `flip ${a.owner === ctx.me ? "your own" : `Seat ${a.owner}'s`} card ${a.position + 1}`;
+  return `flip ${a.owner === ctx.me ? "your own" : `${seatName(a.owner)}'s`} card ${a.position + 1}`;
 }
 
 export function fieldLabel(field, value, ctx) {
   if (field === "position") return `card ${value + 1}`;
-  if (field === "owner") return value === ctx.me ? "your row" : `Seat ${value}'s row`;
+  if (field === "owner") return value === ctx.me ? "your row" : `${seatName(value)}'s row`;
   return null;
 }
 

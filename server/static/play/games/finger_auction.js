@@ -1,6 +1,6 @@
 // Finger Auction: the cards on the table, what is left in the deck, every collection and
 // score, and the auction in progress (who has bid, the no-repeat rule, your own sealed bid).
-import { act, card, cardCounts, facts, h, section, seatLabel, seatRows, table } from "../widgets.js";
+import { act, agree, card, cardCounts, facts, h, section, seatLabel, seatRows, table } from "../widgets.js";
 
 function bidText(bid) {
   if (!bid) return "";
@@ -67,7 +67,7 @@ export function describe(event, ctx) {
         const shown = event.revealed.map((b) => `${seatLabel(ctx, b.seat)}: ${bidText(b)}`).join("; ");
         out.push(h("br"), `Bids revealed: ${shown}. `);
         if (event.outcome === "won") {
-          out.push(h("b", {}, `${seatLabel(ctx, event.winner)} won`), ` and takes ${event.takes}.`);
+          out.push(h("b", {}, `${seatLabel(ctx, event.winner)} won`), ` and ${agree(ctx, event.winner, "take")} ${event.takes}.`);
         } else if (event.outcome === "tie_break") {
           out.push(h("b", {}, "Void again"), `: a draw decides among ${event.tied.map((t) => seatLabel(ctx, t)).join(" and ")}.`);
         } else {
@@ -79,7 +79,7 @@ export function describe(event, ctx) {
     case "tie_break":
       return [
         h("b", {}, `Tie-break: ${seatLabel(ctx, event.winner)} won`),
-        ` and takes ${event.takes}.`,
+        ` and ${agree(ctx, event.winner, "take")} ${event.takes}.`,
         ...takings(event, ctx, event.winner),
       ];
     case "pick":

@@ -208,7 +208,8 @@ export function describeRun(events, ctx) {
 
 export function describePrivateRun(entries) {
   const cards = entries.filter((e) => e.artist).map((e) => artCard(e.artist, e.auction));
-  return ["You draw ", h("span", { class: "cards" }, cards), "."];
+  // No full stop after the row of cards: it wraps, and a lone "." would start the next line.
+  return [`You draw ${cards.length} ${cards.length === 1 ? "card" : "cards"}: `, h("span", { class: "cards" }, cards)];
 }
 
 export function describePrivate(entry) {
@@ -266,3 +267,11 @@ export function flatHint(ctx) {
   if (ctx.params.payoff === "money") return null;
   return "in a points game only the final place counts, and as the bot sees it no move changes yours any more (the money itself earns nothing)";
 }
+
+// Parameters whose default is a stand-in value (the API's -1 or 0 for "as the rules say"): the
+// form shows a "standard" box with these words instead of the raw number, which it still sends.
+export const paramDefaults = {
+  deal: { value: -1, label: "standard deal", text: "11 / 9 / 8 cards each for 3 / 4 / 5 players (10 for 3 in the published game)" },
+  refill: { value: -1, label: "standard refill", text: "6 / 4 / 3 cards each before rounds 2 and 3 for 3 / 4 / 5 players" },
+  cards_per_artist: { value: 0, label: "real deck", text: "12 to 16 cards per artist, 70 in all, with the real auction types" },
+};
