@@ -35,6 +35,7 @@ from games.core.engine import CHANCE, Engine
 from games.core.episode import Step, play_episode
 from games.core.infoset import build_infoset
 from games.core.seeds import derive_seed
+from server import clock
 from server.answers import compact_view
 from server.config import ServiceConfig
 from server.errors import ApiError, Conflict, NotFound, Unavailable, Unprocessable
@@ -155,10 +156,10 @@ class MatchService:
             if record.finished
             else self.config.match_idle_expiry_s
         )
-        return record.updated_at < time.time() - ttl
+        return record.updated_at < clock.now() - ttl
 
     def _purge(self) -> None:
-        now = time.time()
+        now = clock.now()
         if now - self._last_purge < self.PURGE_EVERY_S:
             return
         self._last_purge = now
@@ -226,7 +227,7 @@ class MatchService:
         tokens = {
             s: secrets.token_urlsafe(24) for s, spec in enumerate(seats) if spec["kind"] == HUMAN
         }
-        now = time.time()
+        now = clock.now()
         record = MatchRecord(
             id=uuid.uuid4().hex,
             game=defn.name,

@@ -41,6 +41,7 @@ from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.engine.url import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, OperationalError
 
+from server import clock
 from server.urls import redacted_url
 
 SCHEMA_VERSION = 2
@@ -361,7 +362,7 @@ class MatchStore:
         revision, in any processes, the database lets exactly one change the row (the other
         waits for its row lock, then finds the revision moved and updates nothing).
         """
-        now = time.time()
+        now = clock.now()
         with self._transaction() as db:
             result = db.execute(
                 sa.update(matches)
@@ -390,7 +391,7 @@ class MatchStore:
     def purge(self, idle_s: float, finished_s: float, now: float | None = None) -> int:
         """Deletes unfinished matches idle longer than ``idle_s`` and finished ones older than
         ``finished_s`` (since their last move); how many went."""
-        now = time.time() if now is None else now
+        now = clock.now() if now is None else now
         with self._transaction() as db:
             return db.execute(
                 sa.delete(matches).where(
