@@ -156,7 +156,7 @@ class MatchService:
             if record.finished
             else self.config.match_idle_expiry_s
         )
-        return record.updated_at < clock.now() - ttl
+        return record.idle_s > ttl  # by the store's clock: the same for every instance
 
     def _purge(self) -> None:
         now = clock.now()
@@ -227,7 +227,7 @@ class MatchService:
         tokens = {
             s: secrets.token_urlsafe(24) for s, spec in enumerate(seats) if spec["kind"] == HUMAN
         }
-        now = clock.now()
+        now = self.store.now()
         record = MatchRecord(
             id=uuid.uuid4().hex,
             game=defn.name,

@@ -23,6 +23,12 @@ first use a store brings the database to ``SCHEMA_VERSION`` under a database loc
 once: an empty database gets the current tables; an older one runs the steps of ``UPGRADES``
 in order. Files written before the version table existed (version 1 and 2, which kept their
 version in SQLite's ``user_version``) are recognised by their columns.
+
+Times (``created_at``, ``updated_at``, a match's idle time, what ``purge`` deletes) are read
+from one clock that every instance shares (``MatchStore.now``): PostgreSQL's own, since the
+instances of a fleet run on machines whose clocks may differ by seconds; for SQLite, this
+machine's (a SQLite file is shared only by the processes of one machine). So a match expires
+at the same moment for every instance, whichever wrote its last move.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +47,6 @@ from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.engine.url import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, OperationalError
 
-from server import clock
 from server.urls import redacted_url
 
 SCHEMA_VERSION = 2
@@ -132,6 +137,9 @@ class MatchRecord:
     client: str = ""  # a hash of the creating client (its API key or address), for quotas
     finished: bool = False
     reproducible: bool = False  # the client's seed was used as is (research option)
+    # Seconds since ``updated_at`` by the store's clock when the record was read (not stored):
+    # what expiry is judged by, so that no instance's own clock enters into it.
+    idle_s: float = field(default=0.0, compare=False)
 
 
 # --- URLs ------------------------------------------------------------------------------------
@@ -297,6 +305,21 @@ class MatchStore:
                 f"the match database {self.display} did not answer: {_reason(err)}"
             ) from None
 
+    def _clock(self) -> sa.ColumnElement[Any]:
+        """Now in seconds since the epoch, as SQL, by the clock the instances share (see the
+        module's docstring): PostgreSQL's ``clock_timestamp()``, or this machine's for SQLite."""
+        if self.backend == "postgresql":
+            return sa.cast(sa.func.extract("epoch", sa.func.clock_timestamp()), sa.Float)
+        return sa.literal(time.time(), sa.Float)
+
+    def now(self) -> float:
+        """Now in seconds since the epoch by the store's clock (a round trip for PostgreSQL):
+        the creation time of a new match."""
+        if self.backend != "postgresql":
+            return time.time()
+        with self._transaction() as db:
+            return float(db.execute(sa.select(self._clock())).scalar_one())
+
     def info(self, version: int | None = None) -> dict[str, Any]:
         return {
             "db": self.display,
@@ -334,7 +357,12 @@ class MatchStore:
 
     def get(self, match_id: str) -> MatchRecord | None:
         with self._transaction() as db:
-            row = db.execute(sa.select(matches).where(matches.c.id == match_id)).mappings().first()
+            idle = (self._clock() - matches.c.updated_at).label("idle_s")
+            row = (
+                db.execute(sa.select(matches, idle).where(matches.c.id == match_id))
+                .mappings()
+                .first()
+            )
         if row is None:
             return None
         return MatchRecord(
@@ -353,6 +381,7 @@ class MatchStore:
             client=row["client"],
             finished=bool(row["finished"]),
             reproducible=bool(row["reproducible"]),
+            idle_s=float(row["idle_s"]),
         )
 
     def save_history(self, record: MatchRecord) -> None:
@@ -360,24 +389,26 @@ class MatchStore:
 
         The revision check is in the ``UPDATE`` itself: of two writers holding the same
         revision, in any processes, the database lets exactly one change the row (the other
-        waits for its row lock, then finds the revision moved and updates nothing).
+        waits for its row lock, then finds the revision moved and updates nothing). The time
+        of the move is the store's clock's.
         """
-        now = clock.now()
         with self._transaction() as db:
-            result = db.execute(
+            now = db.execute(
                 sa.update(matches)
                 .where(matches.c.id == record.id, matches.c.revision == record.revision)
                 .values(
                     history=json.dumps(record.history),
                     finished=int(record.finished),
                     revision=matches.c.revision + 1,
-                    updated_at=now,
+                    updated_at=self._clock(),
                 )
-            )
-        if result.rowcount != 1:
+                .returning(matches.c.updated_at)
+            ).scalar_one_or_none()
+        if now is None:
             raise StaleRevision(f"match {record.id} was changed by another request")
         record.revision += 1
         record.updated_at = now
+        record.idle_s = 0.0
 
     def count(self) -> int:
         with self._transaction() as db:
@@ -390,8 +421,9 @@ class MatchStore:
 
     def purge(self, idle_s: float, finished_s: float, now: float | None = None) -> int:
         """Deletes unfinished matches idle longer than ``idle_s`` and finished ones older than
-        ``finished_s`` (since their last move); how many went."""
-        now = clock.now() if now is None else now
+        ``finished_s`` (since their last move, by the store's clock unless ``now`` is given);
+        how many went."""
+        now = self._clock() if now is None else now
         with self._transaction() as db:
             return db.execute(
                 sa.delete(matches).where(
