@@ -51,6 +51,7 @@ KEY = KEYS[0]
 BASE_ENV = {"ATELIER_SEARCH_WORKERS": "1", "ATELIER_MATCH_QUOTA_PER_CLIENT": "0"}
 OUTAGE_S = 1.5  # how long Redis or PostgreSQL stays down
 PATIENCE_S = 40.0  # how long a client waits out 503s before giving up on a request
+RECOVERY_S = 3.0  # 503s may go on this long once the back-end is up again (stale connections)
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -163,6 +164,7 @@ class Patient:
     def __init__(self, servers: list[Server], start: int = 0, key: str = KEY) -> None:
         self.servers, self.next, self.key = servers, start, key
         self.unavailable: Counter[str] = Counter()  # code of each 503 answer
+        self.last_unavailable = 0.0  # when the last 503 came (time.monotonic())
         self.errors: list[tuple[str, str, int, Any]] = []
 
     def request(
@@ -177,6 +179,7 @@ class Patient:
             if status == 503:
                 code = data.get("code") if isinstance(data, dict) else None
                 self.unavailable[str(code)] += 1
+                self.last_unavailable = time.monotonic()
                 assert time.monotonic() < deadline, f"{method} {path}: 503 for {PATIENCE_S} s"
                 time.sleep(0.2)
                 continue
@@ -322,6 +325,7 @@ class Restart:
         self.at, self.restart = at, restart
         self.thread: threading.Thread | None = None
         self.moves_at_end: int | None = None
+        self.ended = 0.0  # when the back-end was up again (time.monotonic())
         self.total = 0
         self.error: BaseException | None = None
 
@@ -337,14 +341,18 @@ class Restart:
         except BaseException as err:
             self.error = err
         self.moves_at_end = self.total
+        self.ended = time.monotonic()
 
-    def join(self) -> int:
-        """Moves acknowledged after the back-end was up again."""
+    def join(self, clients: list[Patient]) -> int:
+        """Moves acknowledged after the back-end was up again; fails if a client was answered
+        503 later than ``RECOVERY_S`` after that."""
         assert self.thread is not None, f"fewer than {self.at} moves: nothing was restarted"
         self.thread.join(60)
         if self.error is not None:
             raise self.error
         assert self.moves_at_end is not None
+        late = [c.last_unavailable - self.ended for c in clients]
+        assert max(late) <= RECOVERY_S, f"503s up to {max(late):.1f} s after the restart"
         return self.total - self.moves_at_end
 
 
@@ -381,7 +389,7 @@ def test_redis_restarted_empty_mid_match_answers_503_only_and_rebuilds(backends,
         players = [open_match(c, "gallery_rush", 500 + i) for i, c in enumerate(clients)]
         restart = Restart(6, backends.restart_redis)
         play_all(players, hinted, 40, restart)
-        after = restart.join()
+        after = restart.join(clients)
         assert after > 0, "every match ended before Redis was back: no move after the restart"
         assert not [e for c in clients for e in c.errors]
         outage = sum((c.unavailable for c in clients), Counter())
@@ -437,7 +445,7 @@ def test_postgres_restarted_under_16_clients_loses_and_doubles_no_move(backends,
         players = [open_match(c, "gallery_rush", 700 + i) for i, c in enumerate(clients)]
         restart = Restart(3 * PG_CLIENTS, backends.restart_postgres)
         play_all(players, seeded_legal, 12, restart)
-        after = restart.join()
+        after = restart.join(clients)
         assert after > 0, "every client stopped before PostgreSQL was back"
         assert not [e for c in clients for e in c.errors]
         outage = sum((c.unavailable for c in clients), Counter())
