@@ -4,6 +4,8 @@
 #   .ci/postgres.sh start DIR [PORT]   initialises DIR/data, starts it on 127.0.0.1:PORT (a free
 #                                      port if none), waits at most 60 s, prints the database URL
 #   .ci/postgres.sh stop DIR           stops it (fast shutdown) and removes DIR
+#   .ci/postgres.sh restart DIR [PAUSE_S]  stops it (fast shutdown: open sessions are cut), waits
+#                                      PAUSE_S (default 0), starts it again on the same port
 #
 # The cluster listens on loopback only, trusts its one user (atelier) and keeps everything,
 # socket included, in DIR. initdb refuses to run as root, so under root the server runs as the
@@ -53,12 +55,27 @@ start() {
   [[ $(id -u) -ne 0 ]] || chown "$(owner_name)" "$dir"
   as_owner "$bin/initdb" -D "$dir/data" -U atelier --auth=trust -E UTF8 --no-sync \
     >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; die "initdb failed"; }
-  # fsync off: a throw-away test cluster, nothing to keep across a power cut.
-  as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c max_connections=200" \
-    start >/dev/null || { cat "$dir/server.log" >&2; die "the server did not start within 60 s"; }
+  echo "$port" >"$dir/port"
+  launch "$dir" "$port"
   as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U atelier atelier
   echo "postgresql://atelier@127.0.0.1:$port/atelier"
+}
+
+# Starts the cluster of DIR on PORT; waits at most 60 s.
+launch() {
+  local dir=$1 port=$2
+  # fsync off: a throw-away test cluster, nothing to keep across a power cut.
+  as_owner "$(bin_dir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c max_connections=200" \
+    start >/dev/null || { cat "$dir/server.log" >&2; die "the server did not start within 60 s"; }
+}
+
+restart() {
+  local dir=${1:?usage: postgres.sh restart DIR [PAUSE_S]} pause=${2:-0}
+  [[ -s "$dir/port" ]] || die "$dir was not made by postgres.sh start"
+  as_owner "$(bin_dir)/pg_ctl" -D "$dir/data" -m fast -w -t 30 stop >/dev/null
+  sleep "$pause"
+  launch "$dir" "$(cat "$dir/port")"
 }
 
 stop() {
@@ -72,5 +89,6 @@ stop() {
 case "${1:-}" in
   start) shift; start "$@" ;;
   stop) shift; stop "$@" ;;
-  *) die "usage: postgres.sh start DIR [PORT] | stop DIR" ;;
+  restart) shift; restart "$@" ;;
+  *) die "usage: postgres.sh start DIR [PORT] | stop DIR | restart DIR [PAUSE_S]" ;;
 esac

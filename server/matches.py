@@ -35,6 +35,7 @@ from games.core.engine import CHANCE, Engine
 from games.core.episode import Step, play_episode
 from games.core.infoset import build_infoset
 from games.core.seeds import derive_seed
+from server import clock
 from server.answers import compact_view
 from server.config import ServiceConfig
 from server.errors import ApiError, Conflict, NotFound, Unavailable, Unprocessable
@@ -157,7 +158,7 @@ class MatchService:
         return Match(record, defn, replay(defn, record.params, record.history))
 
     def _purge(self) -> None:
-        now = time.time()
+        now = clock.now()
         if now - self._last_purge < self.PURGE_EVERY_S:
             return
         self._last_purge = now
@@ -213,7 +214,7 @@ class MatchService:
         self._purge()
         # Issued with the prefix that keeps them out of the logs (server.logs).
         tokens = {s: issue_token() for s, spec in enumerate(seats) if spec["kind"] == HUMAN}
-        now = time.time()
+        now = self.store.now()  # the store's clock: the same for every instance
         record = MatchRecord(
             id=uuid.uuid4().hex,
             game=defn.name,

@@ -90,6 +90,11 @@ class InThreadpool:
     SQLite does its disk work (commits, WAL checkpoints with their fsync) in C without yielding
     to gevent: in the gevent worker, every connection would wait for every match write. In the
     thread pool the write blocks only its own request, as under threads.
+
+    An exception is carried back to the caller by hand and raised there: one raised in the
+    pool would also be printed, traceback and all, by gevent's hub, and expected ones (a
+    database down for a moment is a 503 ``match_store_unavailable``, another instance's move
+    a ``StaleRevision``) would fill the log with tracebacks that look like crashes.
     """
 
     def __init__(self, target: Any) -> None:
@@ -101,8 +106,17 @@ class InThreadpool:
             return value
         from gevent import get_hub
 
+        def run(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Exception | None]:
+            try:
+                return value(*args, **kwargs), None
+            except Exception as err:  # raised again by ``call``, in the request's greenlet
+                return None, err
+
         def call(*args: Any, **kwargs: Any) -> Any:
-            return get_hub().threadpool.apply(value, args, kwargs)
+            result, err = get_hub().threadpool.apply(run, (args, kwargs))
+            if err is not None:
+                raise err
+            return result
 
         return call
 

@@ -23,6 +23,12 @@ first use a store brings the database to ``SCHEMA_VERSION`` under a database loc
 once: an empty database gets the current tables; an older one runs the steps of ``UPGRADES``
 in order. Files written before the version table existed (version 1 and 2, which kept their
 version in SQLite's ``user_version``) are recognised by their columns.
+
+Times (``created_at``, ``updated_at``, a match's idle time, what ``purge`` deletes) are read
+from one clock that every instance shares (``MatchStore.now``): PostgreSQL's own, since the
+instances of a fleet run on machines whose clocks may differ by seconds; for SQLite, this
+machine's (a SQLite file is shared only by the processes of one machine). So a match expires
+at the same moment for every instance, whichever wrote its last move.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -135,6 +141,9 @@ class MatchRecord:
     client: str = ""  # a hash of the creating client (its API key or address), for quotas
     finished: bool = False
     reproducible: bool = False  # the client's seed was used as is (research option)
+    # Seconds since ``updated_at`` by the store's clock when the record was read (not stored):
+    # what expiry is judged by, so that no instance's own clock enters into it.
+    idle_s: float = field(default=0.0, compare=False)
 
 
 @dataclass(frozen=True)
@@ -154,11 +163,15 @@ class Expiry:
         return self.finished_s if finished else self.idle_s
 
     def expired(self, record: MatchRecord, now: float | None = None) -> bool:
-        now = time.time() if now is None else now
+        """By the store's clock when the record was read (``record.idle_s``), so no instance's
+        own clock enters into it, unless ``now`` is given."""
+        if now is None:
+            return record.idle_s > self.ttl(record.finished)
         return record.updated_at < now - self.ttl(record.finished)
 
-    def clause(self, now: float) -> sa.ColumnElement[bool]:
-        """``expired`` as a condition on the ``matches`` table."""
+    def clause(self, now: float | sa.ColumnElement[Any]) -> sa.ColumnElement[bool]:
+        """``expired`` as a condition on the ``matches`` table, ``now`` a number or the store's
+        clock in SQL (``MatchStore._clock``)."""
         return sa.or_(
             sa.and_(matches.c.finished == 0, matches.c.updated_at < now - self.idle_s),
             sa.and_(matches.c.finished == 1, matches.c.updated_at < now - self.finished_s),
@@ -346,6 +359,21 @@ class MatchStore:
                 f"the match database {self.display} did not answer: {_reason(err)}"
             ) from None
 
+    def _clock(self) -> sa.ColumnElement[Any]:
+        """Now in seconds since the epoch, as SQL, by the clock the instances share (see the
+        module's docstring): PostgreSQL's ``clock_timestamp()``, or this machine's for SQLite."""
+        if self.backend == "postgresql":
+            return sa.cast(sa.func.extract("epoch", sa.func.clock_timestamp()), sa.Float)
+        return sa.literal(time.time(), sa.Float)
+
+    def now(self) -> float:
+        """Now in seconds since the epoch by the store's clock (a round trip for PostgreSQL):
+        the creation time of a new match."""
+        if self.backend != "postgresql":
+            return time.time()
+        with self._transaction() as db:
+            return float(db.execute(sa.select(self._clock())).scalar_one())
+
     def info(self, version: int | None = None) -> dict[str, Any]:
         return {
             "db": self.display,
@@ -372,18 +400,23 @@ class MatchStore:
         The count and the insert are one transaction under a lock of the client, so creates
         racing in threads, processes or instances sharing the database never exceed the quota
         (a count followed by a separate insert let 150 concurrent creates through a quota of
-        100).
+        100). Expiry is judged by the store's clock unless ``now`` is given.
         """
-        now = time.time() if now is None else now
+        when = self._clock() if now is None else now
         with self._transaction(lock=_client_lock_key(record.client)) as db:
-            if db.execute(_active_query(record.client, expiry, now)).scalar_one() >= quota:
+            if db.execute(_active_query(record.client, expiry, when)).scalar_one() >= quota:
                 return False
             db.execute(_insert_statement(record))
         return True
 
     def get(self, match_id: str) -> MatchRecord | None:
         with self._transaction() as db:
-            row = db.execute(sa.select(matches).where(matches.c.id == match_id)).mappings().first()
+            idle = (self._clock() - matches.c.updated_at).label("idle_s")
+            row = (
+                db.execute(sa.select(matches, idle).where(matches.c.id == match_id))
+                .mappings()
+                .first()
+            )
         if row is None:
             return None
         return MatchRecord(
@@ -402,6 +435,7 @@ class MatchStore:
             client=row["client"],
             finished=bool(row["finished"]),
             reproducible=bool(row["reproducible"]),
+            idle_s=float(row["idle_s"]),
         )
 
     def save_history(self, record: MatchRecord) -> None:
@@ -409,24 +443,26 @@ class MatchStore:
 
         The revision check is in the ``UPDATE`` itself: of two writers holding the same
         revision, in any processes, the database lets exactly one change the row (the other
-        waits for its row lock, then finds the revision moved and updates nothing).
+        waits for its row lock, then finds the revision moved and updates nothing). The time
+        of the move is the store's clock's.
         """
-        now = time.time()
         with self._transaction() as db:
-            result = db.execute(
+            now = db.execute(
                 sa.update(matches)
                 .where(matches.c.id == record.id, matches.c.revision == record.revision)
                 .values(
                     history=json.dumps(record.history),
                     finished=int(record.finished),
                     revision=matches.c.revision + 1,
-                    updated_at=now,
+                    updated_at=self._clock(),
                 )
-            )
-        if result.rowcount != 1:
+                .returning(matches.c.updated_at)
+            ).scalar_one_or_none()
+        if now is None:
             raise StaleRevision(f"match {record.id} was changed by another request")
         record.revision += 1
         record.updated_at = now
+        record.idle_s = 0.0
 
     def count(self) -> int:
         with self._transaction() as db:
@@ -438,16 +474,18 @@ class MatchStore:
             return db.execute(sa.delete(matches).where(matches.c.id == match_id)).rowcount == 1
 
     def purge(self, expiry: Expiry, now: float | None = None) -> int:
-        """Deletes the matches ``expiry`` says are expired; how many went."""
-        now = time.time() if now is None else now
+        """Deletes the matches ``expiry`` says are expired (by the store's clock unless ``now``
+        is given); how many went."""
+        when = self._clock() if now is None else now
         with self._transaction() as db:
-            return db.execute(sa.delete(matches).where(expiry.clause(now))).rowcount
+            return db.execute(sa.delete(matches).where(expiry.clause(when))).rowcount
 
     def active_count(self, client: str, expiry: Expiry, now: float | None = None) -> int:
-        """Unfinished, unexpired matches created by ``client``: its place in the quota."""
-        now = time.time() if now is None else now
+        """Unfinished, unexpired matches created by ``client`` (by the store's clock unless
+        ``now`` is given): its place in the quota."""
+        when = self._clock() if now is None else now
         with self._transaction() as db:
-            return db.execute(_active_query(client, expiry, now)).scalar_one()
+            return db.execute(_active_query(client, expiry, when)).scalar_one()
 
 
 def _insert_statement(record: MatchRecord) -> sa.Insert:
@@ -470,7 +508,9 @@ def _insert_statement(record: MatchRecord) -> sa.Insert:
     )
 
 
-def _active_query(client: str, expiry: Expiry, now: float) -> sa.Select[tuple[int]]:
+def _active_query(
+    client: str, expiry: Expiry, now: float | sa.ColumnElement[Any]
+) -> sa.Select[tuple[int]]:
     """How many matches of ``client`` count against its quota: unfinished and not expired (a
     match that answers 404 holds no place, even before the purge deletes it)."""
     return (
