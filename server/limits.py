@@ -146,10 +146,12 @@ class _Span:
 
 @dataclass
 class _Running:
-    """A search admitted and not yet ended: the most it may cost, and when its worker began."""
+    """A search admitted and not yet ended: the most it may cost, when its worker began, and
+    (``RedisCostLimiter`` only) when its lease ends if its instance never releases it."""
 
     max_ms: float
     started: float | None = None
+    expires: float | None = None
 
     def committed(self, now: float) -> float:
         """What it may still cost in all: at least its limit, more once it ran longer."""
@@ -185,6 +187,63 @@ class _Usage:
         """Milliseconds of finished searches that leave the window within ``wait_s``."""
         old, new = now - WINDOW_S, now - WINDOW_S + wait_s
         return sum(span.before(new) - span.before(old) for span in self.spans)
+
+    def retry_after(self, now: float, over_ms: float) -> float:
+        """Seconds until ``over_ms`` of finished searches have left the window (bisection: the
+        time freed grows with the wait), else until the soonest running search may end."""
+        if over_ms <= 0 or self.freed_by(now, WINDOW_S) < over_ms:
+            ends = [
+                r.started + r.max_ms / 1000.0 - now if r.started is not None else r.max_ms / 1000.0
+                for r in self.running.values()
+            ]
+            return max(0.001, min(ends, default=1.0))
+        lo, hi = 0.0, WINDOW_S
+        for _ in range(40):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if self.freed_by(now, mid) < over_ms else (lo, mid)
+        return hi + 0.001
+
+    def end(self, lease: str | None, now: float, elapsed_ms: float, charge: bool) -> None:
+        """Ends the search of ``lease`` (for a caller without leases, the oldest running one)
+        and, if ``charge``, records the ``elapsed_ms`` its worker spent up to ``now``."""
+        if lease in self.running:
+            del self.running[lease]
+        elif self.running:
+            del self.running[next(iter(self.running))]
+        if charge and elapsed_ms > 0:
+            self.spans.append(_Span(now - elapsed_ms / 1000.0, now, elapsed_ms))
+        self.prune(now)
+
+    def figures(self, now: float) -> dict[str, float]:
+        """The worker time in the window ending at ``now``: finished searches and the running
+        ones so far (``spent_ms``), with the running ones at their worst (``committed_ms``)."""
+        running = sum(
+            (now - r.started) * 1000.0 for r in self.running.values() if r.started is not None
+        )
+        return {
+            "spent_ms": self.spent(now) + running,
+            "committed_ms": self.committed(now),
+            "running": len(self.running),
+        }
+
+
+def own_charge(max_ms: float | None, ms_per_minute: float) -> float:
+    """What a new search counts at while it runs: its ``max_ms``, at most the whole limit (so
+    that one search always fits an empty window)."""
+    return min(max_ms or 0.0, ms_per_minute)
+
+
+def window_refusal(usage: _Usage, now: float, ms_per_minute: float, own: float) -> ApiError | None:
+    """The 429 that refuses a search counting ``own`` ms, or ``None`` when it fits: admitted
+    only if the window's finished searches, the running ones at their worst and ``own`` fit in
+    ``ms_per_minute``. The one admission rule of ``CostLimiter`` and ``RedisCostLimiter``."""
+    if ms_per_minute <= 0:
+        return None
+    committed = usage.committed(now)
+    if committed >= ms_per_minute or committed + own > ms_per_minute:
+        wait = usage.retry_after(now, committed + own - ms_per_minute)
+        return search_time_exceeded(ms_per_minute, wait)
+    return None
 
 
 class CostLimiter:
@@ -236,13 +295,11 @@ class CostLimiter:
             now = time.monotonic()
             usage = self._usage.setdefault(client, _Usage())
             usage.prune(now)
-            own = min(max_ms or 0.0, self.ms_per_minute)
-            if self.ms_per_minute > 0:
-                committed = usage.committed(now)
-                if committed >= self.ms_per_minute or committed + own > self.ms_per_minute:
-                    self.refused += 1
-                    wait = self._retry_after(usage, now, committed + own - self.ms_per_minute)
-                    raise search_time_exceeded(self.ms_per_minute, wait)
+            own = own_charge(max_ms, self.ms_per_minute)
+            refusal = window_refusal(usage, now, self.ms_per_minute, own)
+            if refusal is not None:
+                self.refused += 1
+                raise refusal
             lease = f"local:{next(self._leases)}"
             usage.running[lease] = _Running(own)
             return lease
@@ -260,21 +317,6 @@ class CostLimiter:
                 self.refused += 1
                 raise too_many_searches(self.max_searches)
 
-    def _retry_after(self, usage: _Usage, now: float, over_ms: float) -> float:
-        """Seconds until ``over_ms`` of finished searches have left the window (bisection: the
-        time freed grows with the wait), else until the soonest running search may end."""
-        if over_ms <= 0 or usage.freed_by(now, WINDOW_S) < over_ms:
-            ends = [
-                r.started + r.max_ms / 1000.0 - now if r.started is not None else r.max_ms / 1000.0
-                for r in usage.running.values()
-            ]
-            return max(0.001, min(ends, default=1.0))
-        lo, hi = 0.0, WINDOW_S
-        for _ in range(40):
-            mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if usage.freed_by(now, mid) < over_ms else (lo, mid)
-        return hi + 0.001
-
     def started(self, client: str, lease: str | None) -> None:
         """The task of ``lease`` has a worker now: its time counts from here."""
         with self._cond:
@@ -290,13 +332,7 @@ class CostLimiter:
         with self._cond:
             now = time.monotonic()
             usage = self._usage.setdefault(client, _Usage())
-            if lease in usage.running:
-                del usage.running[lease]
-            elif usage.running:  # a caller without leases: the oldest of its tasks ends
-                del usage.running[next(iter(usage.running))]
-            if self.ms_per_minute > 0 and elapsed_ms > 0:
-                usage.spans.append(_Span(now - elapsed_ms / 1000.0, now, elapsed_ms))
-            usage.prune(now)
+            usage.end(lease, now, elapsed_ms, charge=self.ms_per_minute > 0)
             self._sweep(now)
             self._cond.notify_all()
 
@@ -316,16 +352,7 @@ class CostLimiter:
         """``client``'s worker time in the current window: finished searches, and the running
         ones so far (what a test or an operator wants to see)."""
         with self._cond:
-            now = time.monotonic()
-            usage = self._usage.get(client) or _Usage()
-            running = sum(
-                (now - r.started) * 1000.0 for r in usage.running.values() if r.started is not None
-            )
-            return {
-                "spent_ms": usage.spent(now) + running,
-                "committed_ms": usage.committed(now),
-                "running": len(usage.running),
-            }
+            return (self._usage.get(client) or _Usage()).figures(time.monotonic())
 
     def info(self) -> dict[str, Any]:
         with self._cond:
