@@ -666,6 +666,8 @@ class RedisCostLimiter(CostLimiter):
 
         A Redis that fails here is not raised: the pool calls this holding a worker, and the
         search still counts at its deadline (it ends with a 503 when its release fails)."""
+        if self.ms_per_minute <= 0:
+            return  # only the window needs to know (a slot is held from admission)
 
         def start(usage: _Usage, now: float) -> tuple[None, bool]:
             task = usage.running.get(lease or "")
