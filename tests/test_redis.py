@@ -2,7 +2,8 @@
 
 Two ``Resources`` (two apps) on one Redis stand for two instances: what one caches or charges,
 the other sees. Atomicity under concurrent threads, the cache's byte bounds, leases that expire
-when their instance dies, and a Redis that goes away (503, then recovery).
+when their instance dies, the worker-time window of the cost limits replayed on a fake clock
+across instances, and a Redis that goes away (503, then recovery).
 
 Needs ``ATELIER_TEST_REDIS_URL`` (``eval "$(.ci/redis.sh start 56379)"`` locally; ``.ci/run``
 sets it). Without it these tests skip, except when ``ATELIER_REQUIRE_SERVER_TESTS=1`` (CI),
@@ -422,6 +423,34 @@ def test_an_idle_client_costs_nothing_in_redis(redis_url, prefix):
     [key] = list(shared.client.scan_iter(match=shared.key("*")))
     assert 59_000 < shared.client.pttl(key) <= 61_000  # the span leaves the window, then the key
     shared.close()
+
+
+def test_a_write_over_another_instances_write_is_retried_not_lost(redis_url, prefix):
+    # a reads the client's window, b ends its search and writes, then a ends its own: a's
+    # write of what it read would lose b's charge and bring b's search back to life.
+    a, b = (RedisCostLimiter(SharedRedis(redis_url, prefix), 0, 60_000, 0.0) for _ in range(2))
+    mine, theirs = a.acquire("addr:r", max_ms=100.0), b.acquire("addr:r", max_ms=100.0)
+    read, reads = a._read, []
+
+    def raced(keys, args):
+        snapshot = read(keys, args)
+        reads.append(1)
+        if len(reads) == 1:
+            b.release("addr:r", 50.0, theirs)
+        return snapshot
+
+    a._read = raced
+    a.release("addr:r", 70.0, mine)
+    assert len(reads) == 2  # the first write was refused, the change applied again
+    assert a.usage("addr:r") == {"spent_ms": 120.0, "committed_ms": 120.0, "running": 0}
+
+
+def test_a_redis_failure_as_a_search_starts_is_not_raised_to_the_pool():
+    # The pool calls ``started`` holding a worker: an error there would lose the worker.
+    gone = RedisCostLimiter(SharedRedis(f"redis://127.0.0.1:{free_port()}/0"), 1, 1000.0, 0.0)
+    gone.started("addr:s", "lease")
+    with pytest.raises(RedisUnavailable):
+        gone.acquire("addr:s", max_ms=10.0)
 
 
 # --- the cache's bounds ----------------------------------------------------------------------
