@@ -212,10 +212,11 @@ class _Usage:
 
     def end(self, lease: str | None, now: float, elapsed_ms: float, charge: bool) -> None:
         """Ends the search of ``lease`` (for a caller without leases, the oldest running one)
-        and, if ``charge``, records the ``elapsed_ms`` its worker spent up to ``now``."""
+        and, if ``charge``, records the ``elapsed_ms`` its worker spent up to ``now``. A lease
+        no longer there (it ended on its own in Redis) ends nothing else."""
         if lease in self.running:
             del self.running[lease]
-        elif self.running:
+        elif lease is None and self.running:
             del self.running[next(iter(self.running))]
         if charge and elapsed_ms > 0:
             self.spans.append(_Span(now - elapsed_ms / 1000.0, now, elapsed_ms))

@@ -400,6 +400,19 @@ def test_a_dead_instance_frees_its_running_charge_when_its_lease_ends(redis_url,
     survivor.release("addr:d", 10.0, lease)
 
 
+def test_a_search_that_outlived_its_lease_ends_no_other_search(redis_url, prefix):
+    now = [0.0]
+    a, b = (fake_clocked(redis_url, prefix, now, 0, 60_000, 0.0) for _ in range(2))
+    late = a.acquire("addr:l", hold_s=11.0, max_ms=6000.0)
+    now[0] = 12.0  # its lease has ended; b's search runs
+    running = b.acquire("addr:l", hold_s=11.0, max_ms=6000.0)
+    now[0] = 12.5
+    a.release("addr:l", 12_000.0, late)  # still charged what it spent, ...
+    usage = b.usage("addr:l")
+    assert usage["running"] == 1 and usage["committed_ms"] == 18_000  # ... b's search still runs
+    b.release("addr:l", 500.0, running)
+
+
 def test_search_ms_are_charged_to_the_fleet_window(redis_url, prefix):
     now = [100.0]
     a, b = (fake_clocked(redis_url, prefix, now, 0, 600.0, 0.1) for _ in range(2))
