@@ -7,28 +7,35 @@ A client is its API key when keys are required, else its address. Limits are tok
 (``rate_limit_per_minute`` refilled continuously, ``rate_limit_burst`` deep) kept in a bounded
 table, so a flood of distinct clients cannot grow memory without bound.
 
-With ``--redis`` (``RedisAccessControl``, ``RedisCostLimiter``) the buckets and the counts of
-running searches live in Redis, one per client for every instance: each check is one Lua
-script (atomic in Redis, timed by Redis's clock), so instances cannot overspend a client's
-bucket together, and a running search holds a lease that expires on its own if its instance
-dies, so a killed instance cannot keep a client's slot.
+With ``--redis`` (``RedisAccessControl``, ``RedisCostLimiter``) the rate buckets and the
+cost limits' windows live in Redis, one per client for every instance, timed by Redis's clock:
+a bucket check is one Lua script (atomic in Redis), a window update is ``CostLimiter``'s own
+rule applied to a snapshot and written back by a compare-and-set script, so instances cannot
+overspend a client together; a running search holds a lease that ends on its own if its
+instance dies, so a killed instance cannot keep a client's slot or running charge.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import itertools
+import json
+import math
 import threading
 import time
 import uuid
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from cachetools import TTLCache
 
-from server.errors import ApiError
+from server.errors import ApiError, Unavailable
+
+_T = TypeVar("_T")
 
 API_KEY_HEADER = "X-API-Key"
 LEASE_MARGIN_S = 5.0
@@ -146,10 +153,12 @@ class _Span:
 
 @dataclass
 class _Running:
-    """A search admitted and not yet ended: the most it may cost, and when its worker began."""
+    """A search admitted and not yet ended: the most it may cost, when its worker began, and
+    (``RedisCostLimiter`` only) when its lease ends if its instance never releases it."""
 
     max_ms: float
     started: float | None = None
+    expires: float | None = None
 
     def committed(self, now: float) -> float:
         """What it may still cost in all: at least its limit, more once it ran longer."""
@@ -185,6 +194,64 @@ class _Usage:
         """Milliseconds of finished searches that leave the window within ``wait_s``."""
         old, new = now - WINDOW_S, now - WINDOW_S + wait_s
         return sum(span.before(new) - span.before(old) for span in self.spans)
+
+    def retry_after(self, now: float, over_ms: float) -> float:
+        """Seconds until ``over_ms`` of finished searches have left the window (bisection: the
+        time freed grows with the wait), else until the soonest running search may end."""
+        if over_ms <= 0 or self.freed_by(now, WINDOW_S) < over_ms:
+            ends = [
+                r.started + r.max_ms / 1000.0 - now if r.started is not None else r.max_ms / 1000.0
+                for r in self.running.values()
+            ]
+            return max(0.001, min(ends, default=1.0))
+        lo, hi = 0.0, WINDOW_S
+        for _ in range(40):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if self.freed_by(now, mid) < over_ms else (lo, mid)
+        return hi + 0.001
+
+    def end(self, lease: str | None, now: float, elapsed_ms: float, charge: bool) -> None:
+        """Ends the search of ``lease`` (for a caller without leases, the oldest running one)
+        and, if ``charge``, records the ``elapsed_ms`` its worker spent up to ``now``. A lease
+        no longer there (it ended on its own in Redis) ends nothing else."""
+        if lease in self.running:
+            del self.running[lease]
+        elif lease is None and self.running:
+            del self.running[next(iter(self.running))]
+        if charge and elapsed_ms > 0:
+            self.spans.append(_Span(now - elapsed_ms / 1000.0, now, elapsed_ms))
+        self.prune(now)
+
+    def figures(self, now: float) -> dict[str, float]:
+        """The worker time in the window ending at ``now``: finished searches and the running
+        ones so far (``spent_ms``), with the running ones at their worst (``committed_ms``)."""
+        running = sum(
+            (now - r.started) * 1000.0 for r in self.running.values() if r.started is not None
+        )
+        return {
+            "spent_ms": self.spent(now) + running,
+            "committed_ms": self.committed(now),
+            "running": len(self.running),
+        }
+
+
+def own_charge(max_ms: float | None, ms_per_minute: float) -> float:
+    """What a new search counts at while it runs: its ``max_ms``, at most the whole limit (so
+    that one search always fits an empty window)."""
+    return min(max_ms or 0.0, ms_per_minute)
+
+
+def window_refusal(usage: _Usage, now: float, ms_per_minute: float, own: float) -> ApiError | None:
+    """The 429 that refuses a search counting ``own`` ms, or ``None`` when it fits: admitted
+    only if the window's finished searches, the running ones at their worst and ``own`` fit in
+    ``ms_per_minute``. The one admission rule of ``CostLimiter`` and ``RedisCostLimiter``."""
+    if ms_per_minute <= 0:
+        return None
+    committed = usage.committed(now)
+    if committed >= ms_per_minute or committed + own > ms_per_minute:
+        wait = usage.retry_after(now, committed + own - ms_per_minute)
+        return search_time_exceeded(ms_per_minute, wait)
+    return None
 
 
 class CostLimiter:
@@ -236,13 +303,11 @@ class CostLimiter:
             now = time.monotonic()
             usage = self._usage.setdefault(client, _Usage())
             usage.prune(now)
-            own = min(max_ms or 0.0, self.ms_per_minute)
-            if self.ms_per_minute > 0:
-                committed = usage.committed(now)
-                if committed >= self.ms_per_minute or committed + own > self.ms_per_minute:
-                    self.refused += 1
-                    wait = self._retry_after(usage, now, committed + own - self.ms_per_minute)
-                    raise search_time_exceeded(self.ms_per_minute, wait)
+            own = own_charge(max_ms, self.ms_per_minute)
+            refusal = window_refusal(usage, now, self.ms_per_minute, own)
+            if refusal is not None:
+                self.refused += 1
+                raise refusal
             lease = f"local:{next(self._leases)}"
             usage.running[lease] = _Running(own)
             return lease
@@ -260,21 +325,6 @@ class CostLimiter:
                 self.refused += 1
                 raise too_many_searches(self.max_searches)
 
-    def _retry_after(self, usage: _Usage, now: float, over_ms: float) -> float:
-        """Seconds until ``over_ms`` of finished searches have left the window (bisection: the
-        time freed grows with the wait), else until the soonest running search may end."""
-        if over_ms <= 0 or usage.freed_by(now, WINDOW_S) < over_ms:
-            ends = [
-                r.started + r.max_ms / 1000.0 - now if r.started is not None else r.max_ms / 1000.0
-                for r in usage.running.values()
-            ]
-            return max(0.001, min(ends, default=1.0))
-        lo, hi = 0.0, WINDOW_S
-        for _ in range(40):
-            mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if usage.freed_by(now, mid) < over_ms else (lo, mid)
-        return hi + 0.001
-
     def started(self, client: str, lease: str | None) -> None:
         """The task of ``lease`` has a worker now: its time counts from here."""
         with self._cond:
@@ -290,13 +340,7 @@ class CostLimiter:
         with self._cond:
             now = time.monotonic()
             usage = self._usage.setdefault(client, _Usage())
-            if lease in usage.running:
-                del usage.running[lease]
-            elif usage.running:  # a caller without leases: the oldest of its tasks ends
-                del usage.running[next(iter(usage.running))]
-            if self.ms_per_minute > 0 and elapsed_ms > 0:
-                usage.spans.append(_Span(now - elapsed_ms / 1000.0, now, elapsed_ms))
-            usage.prune(now)
+            usage.end(lease, now, elapsed_ms, charge=self.ms_per_minute > 0)
             self._sweep(now)
             self._cond.notify_all()
 
@@ -316,16 +360,7 @@ class CostLimiter:
         """``client``'s worker time in the current window: finished searches, and the running
         ones so far (what a test or an operator wants to see)."""
         with self._cond:
-            now = time.monotonic()
-            usage = self._usage.get(client) or _Usage()
-            running = sum(
-                (now - r.started) * 1000.0 for r in usage.running.values() if r.started is not None
-            )
-            return {
-                "spent_ms": usage.spent(now) + running,
-                "committed_ms": usage.committed(now),
-                "running": len(usage.running),
-            }
+            return (self._usage.get(client) or _Usage()).figures(time.monotonic())
 
     def info(self) -> dict[str, Any]:
         with self._cond:
@@ -376,9 +411,10 @@ class MeteredPool:
 
 # --- shared limits (``--redis``) --------------------------------------------------------------
 #
-# Each limit is one Lua script, which Redis runs atomically: however many instances charge one
-# client at once, a bucket is read, refilled and debited as one step, so they cannot overspend
-# it together. Times come from Redis's clock (``TIME``), not the instances'.
+# Each change to a limit goes through a Lua script, which Redis runs atomically: however many
+# instances charge one client at once, a bucket is read, refilled and debited as one step, and
+# a cost window is written only over the version it was computed from, so they cannot
+# overspend it together. Times come from Redis's clock (``TIME``), not the instances'.
 
 _LUA_NOW = """
 local t = redis.call('TIME')
@@ -406,57 +442,65 @@ return {taken, tostring(tokens)}
 """
 )
 
-# The cost limits' two parts: a bucket of search milliseconds (hash left, ts) and a sorted set
-# of leases (member: lease id, score: when it expires). A lease not released by then (its
-# instance died mid-search) no longer counts.
-_LUA_COSTS = (
-    _LUA_NOW
-    + """
-local function balance(depth)
-  local b = redis.call('HMGET', KEYS[1], 'left', 'ts')
-  local left = tonumber(b[1]) or depth
-  local ts = tonumber(b[2]) or now
-  return math.min(depth, left + math.max(0, now - ts) * depth / 60000.0)
-end
-"""
-)
+# The cost limits keep one hash per client: ``state``, the client's ``_Usage`` as JSON (finished
+# searches in the window, running ones with their lease's end), and ``v``, a random version
+# that changes with every write. The window's arithmetic is ``CostLimiter``'s own, run in
+# Python on a snapshot; Redis makes it atomic with a compare-and-set: a write that finds
+# another version (another instance wrote first) is not made, and the caller starts again.
 
-# ARGV: ms per minute (0 = off), max searches (0 = off), lease id, lease ms.
-# Returns {1, ''} admitted, {0, count} all slots held, {-1, left} search time used up.
-_LUA_ADMIT = (
-    _LUA_COSTS
-    + """
-local depth, max_searches = tonumber(ARGV[1]), tonumber(ARGV[2])
-if depth > 0 then
-  local left = balance(depth)
-  if left <= 0 then return {-1, tostring(left)} end
-end
-if max_searches > 0 then
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-  local count = redis.call('ZCARD', KEYS[2])
-  if count >= max_searches then return {0, tostring(count)} end
-  local hold = tonumber(ARGV[4])
-  redis.call('ZADD', KEYS[2], now + hold, ARGV[3])
-  if redis.call('PTTL', KEYS[2]) < hold then redis.call('PEXPIRE', KEYS[2], math.ceil(hold)) end
-end
-return {1, ''}
+# KEYS: the client's hash. Returns Redis's clock (seconds, microseconds), the version and the
+# state ('' when the client has none).
+_LUA_READ_USAGE = """
+local t = redis.call('TIME')
+local s = redis.call('HMGET', KEYS[1], 'v', 'state')
+return {t[1], t[2], s[1] or '', s[2] or ''}
 """
-)
 
-# ARGV: ms per minute (0 = off), lease id ('' = none), milliseconds spent.
-_LUA_SETTLE = (
-    _LUA_COSTS
-    + """
-local depth = tonumber(ARGV[1])
-if ARGV[2] ~= '' then redis.call('ZREM', KEYS[2], ARGV[2]) end
-if depth > 0 then
-  local left = balance(depth) - tonumber(ARGV[3])
-  redis.call('HSET', KEYS[1], 'left', tostring(left), 'ts', tostring(now))
-  redis.call('PEXPIRE', KEYS[1], math.ceil((depth - left) * 60000.0 / depth) + 1000)
+# KEYS: the client's hash. ARGV: the version read ('' = none), the new version, the new state
+# ('' = nothing left: the key goes), its lifetime in ms. Returns 1 if written, 0 if the
+# version changed since the read.
+_LUA_WRITE_USAGE = """
+if (redis.call('HGET', KEYS[1], 'v') or '') ~= ARGV[1] then return 0 end
+if ARGV[3] == '' then
+  redis.call('DEL', KEYS[1])
+  return 1
 end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1
 """
-)
+
+
+def usage_to_json(usage: _Usage) -> str:
+    """``usage`` as stored in Redis ('' when nothing is left)."""
+    if not usage.spans and not usage.running:
+        return ""
+    return json.dumps(
+        {
+            "spans": [[s.start, s.end, s.ms] for s in usage.spans],
+            "running": {k: [r.max_ms, r.started, r.expires] for k, r in usage.running.items()},
+        },
+        separators=(",", ":"),
+    )
+
+
+def usage_from_json(raw: bytes | str) -> _Usage:
+    """The ``_Usage`` that ``usage_to_json`` stored (an empty one for '')."""
+    if not raw:
+        return _Usage()
+    data = json.loads(raw)
+    return _Usage(
+        spans=deque(_Span(*span) for span in data["spans"]),
+        running={k: _Running(*r) for k, r in data["running"].items()},
+    )
+
+
+def usage_lifetime_ms(usage: _Usage, now: float) -> int:
+    """How long Redis keeps ``usage``: until its last search has left the window and its last
+    lease has ended, so that an idle client costs nothing."""
+    until = [s.end + WINDOW_S for s in usage.spans]
+    until += [r.expires for r in usage.running.values() if r.expires is not None]
+    return max(1, math.ceil((max(until, default=now) - now) * 1000.0)) + 1000
 
 
 def client_key(client: str) -> str:
@@ -518,71 +562,125 @@ class RedisAccessControl(AccessControl):
 class RedisCostLimiter(CostLimiter):
     """``CostLimiter`` with its state in Redis: one client's searches counted across the fleet.
 
-    A running search holds a lease, an entry in the client's sorted set that expires after
-    ``hold_s`` (the longest the task can take: the pool's queue wait plus its deadline, given by
-    ``MeteredPool``) unless released first; so an instance killed mid-search gives its client's
-    slots back within that time instead of never. A client at its limit polls for a free slot
-    (every 20 to 100 ms) for up to ``wait_s``, then gets the same 429 as with one instance.
+    The rule is ``CostLimiter``'s, to the line (``window_refusal``, ``_Usage``): each search is
+    charged the worker time it really spent in a sliding 60 s window, running searches count at
+    their deadline until they end, and a search is admitted only if the window, the running
+    searches and its own deadline fit the limit, whichever instance they ran on. Each change
+    (admit, start, end) reads the client's state, applies the rule and writes it back only if no
+    other instance wrote in between (``_LUA_WRITE_USAGE``), else starts again; so instances
+    cannot overspend a client together. Times are Redis's clock, one for the whole fleet, unless
+    ``clock`` (seconds) is given, as tests do to replay minutes of load at once.
 
-    Its worker time is still the earlier token bucket (``ms_per_minute`` deep, refilled
-    continuously, charged when a search ends), not ``CostLimiter``'s window with running
-    searches counted at their deadline: over a minute a client may use up to twice the limit.
+    A running search holds a lease that ends after ``hold_s`` (the longest the task can take:
+    the pool's queue wait plus its deadline, given by ``MeteredPool``) unless released first; so
+    an instance killed mid-search gives its client's slot and running charge back within that
+    time instead of never (what its search spent before the kill is not charged). A client at
+    its limit of searches polls for a free slot (every 20 to 100 ms) for up to ``wait_s``, then
+    gets the same 429 as with one instance.
     """
 
     DEFAULT_HOLD_S = 60.0
+    MAX_WRITE_TRIES = 50
 
-    def __init__(self, shared: Any, max_searches: int, ms_per_minute: float, wait_s: float) -> None:
+    def __init__(
+        self,
+        shared: Any,
+        max_searches: int,
+        ms_per_minute: float,
+        wait_s: float,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
         super().__init__(max_searches, ms_per_minute, wait_s)
         self.shared = shared
-        self._admit = shared.script(_LUA_ADMIT)
-        self._settle = shared.script(_LUA_SETTLE)
+        self.clock = clock
+        self._read = shared.script(_LUA_READ_USAGE)
+        self._write = shared.script(_LUA_WRITE_USAGE)
         self._instance = uuid.uuid4().hex[:12]
         self._leases = itertools.count()
         self._held: dict[str, int] = {}
 
-    def _keys(self, client: str) -> list[str]:
-        digest = client_key(client)
-        return [self.shared.key("cost", "ms", digest), self.shared.key("cost", "run", digest)]
+    def _key(self, client: str) -> str:
+        return self.shared.key("cost", "window", client_key(client))
+
+    def _update(self, client: str, change: Callable[[_Usage, float], tuple[_T, bool]]) -> _T:
+        """``change(usage, now)`` applied to ``client``'s state atomically: it returns its
+        result and whether it changed the state (written back only then). Leases past their end
+        and searches out of the window are dropped first."""
+        key = [self._key(client)]
+        for _ in range(self.MAX_WRITE_TRIES):
+            seconds, micros, version, state = self._read(key, [])
+            now = self.clock() if self.clock is not None else int(seconds) + int(micros) / 1e6
+            usage = usage_from_json(state)
+            for lease, task in list(usage.running.items()):
+                if task.expires is not None and task.expires <= now:
+                    del usage.running[lease]
+            usage.prune(now)
+            result, changed = change(usage, now)
+            if not changed:
+                return result
+            args = [version, uuid.uuid4().hex, usage_to_json(usage), usage_lifetime_ms(usage, now)]
+            if int(self._write(key, args)):
+                return result
+        raise Unavailable(
+            "the shared cost limits are too contended to update now; retry",
+            code="busy",
+        )
 
     def acquire(
         self, client: str, hold_s: float | None = None, max_ms: float | None = None
     ) -> str | None:
-        """Admits one task of ``client`` (returns its lease) or raises 429 with Retry-After.
-
-        ``max_ms`` is not used: the shared limit is still a bucket charged when a task ends
-        (see the class docstring)."""
+        """Admits one task of ``client`` that may cost up to ``max_ms`` of worker time (returns
+        its lease, which ends by itself after ``hold_s``), or raises 429 with Retry-After."""
         if self.ms_per_minute <= 0 and self.max_searches <= 0:
             return None
         lease = f"{self._instance}:{next(self._leases)}"
-        hold_ms = 1000.0 * (hold_s if hold_s is not None else self.DEFAULT_HOLD_S)
-        args = [self.ms_per_minute, self.max_searches, lease, hold_ms]
+        hold = hold_s if hold_s is not None else self.DEFAULT_HOLD_S
+        own = own_charge(max_ms, self.ms_per_minute)
+
+        def admit(usage: _Usage, now: float) -> tuple[ApiError | None, bool]:
+            if 0 < self.max_searches <= len(usage.running):
+                return too_many_searches(self.max_searches), False
+            refusal = window_refusal(usage, now, self.ms_per_minute, own)
+            if refusal is not None:
+                return refusal, False
+            usage.running[lease] = _Running(own, expires=now + hold)
+            return None, True
+
         until = time.monotonic() + self.wait_s
         pause = 0.02
         while True:
-            status, value = self._admit(self._keys(client), args)
-            status = int(status)
-            if status == 1:
+            refusal = self._update(client, admit)
+            if refusal is None:
                 with self._cond:
                     self._held[client] = self._held.get(client, 0) + 1
-                return lease if self.max_searches > 0 else None
-            if status == -1:
-                with self._cond:
-                    self.refused += 1
-                wait = -float(value) * 60.0 / self.ms_per_minute + 0.001
-                raise search_time_exceeded(self.ms_per_minute, wait)
+                return lease
             left_s = until - time.monotonic()
-            if left_s <= 0:
+            if refusal.code != "too_many_searches" or left_s <= 0:
                 with self._cond:
                     self.refused += 1
-                raise too_many_searches(self.max_searches)
+                raise refusal
             time.sleep(min(pause, left_s))
             pause = min(0.1, pause * 1.5)
 
     def started(self, client: str, lease: str | None) -> None:
-        """Nothing to do: the shared bucket is charged when the task ends."""
+        """The task of ``lease`` has a worker now: its time counts from here.
+
+        A Redis that fails here is not raised: the pool calls this holding a worker, and the
+        search still counts at its deadline (it ends with a 503 when its release fails)."""
+        if self.ms_per_minute <= 0:
+            return  # only the window needs to know (a slot is held from admission)
+
+        def start(usage: _Usage, now: float) -> tuple[None, bool]:
+            task = usage.running.get(lease or "")
+            if task is not None:
+                task.started = now
+            return None, task is not None
+
+        with contextlib.suppress(Unavailable):
+            self._update(client, start)
 
     def release(self, client: str, elapsed_ms: float, lease: str | None = None) -> None:
-        """Ends one task of ``client``: frees its lease, charges ``elapsed_ms``."""
+        """Ends one task of ``client`` that held a worker for ``elapsed_ms``."""
         if self.ms_per_minute <= 0 and self.max_searches <= 0:
             return
         with self._cond:
@@ -591,7 +689,15 @@ class RedisCostLimiter(CostLimiter):
                 self._held[client] = count
             else:
                 self._held.pop(client, None)
-        self._settle(self._keys(client), [self.ms_per_minute, lease or "", elapsed_ms])
+
+        def end(usage: _Usage, now: float) -> tuple[None, bool]:
+            usage.end(lease, now, elapsed_ms, charge=self.ms_per_minute > 0)
+            return None, True
+
+        self._update(client, end)
+
+    def usage(self, client: str) -> dict[str, float]:
+        return self._update(client, lambda usage, now: (usage.figures(now), False))
 
     def info(self) -> dict[str, Any]:
         with self._cond:
