@@ -38,9 +38,12 @@ names ``{"level": N}``, so rerun calibrations after changing a preset (``--resta
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from bots.heuristic_bot import HeuristicBot
@@ -92,6 +95,30 @@ class Preset:
         if self.options:
             out["options"] = dict(self.options)
         return out
+
+    def plays(self) -> str:
+        """How the preset plays, in a sentence a player reads (the play page's level picker)."""
+        if self.bot == "random":
+            return "plays a uniformly random move"
+        r, b = self.random_share, self.blunder_share
+        if r + b >= 1:
+            return (
+                f"plays the heuristic's worst-rated move {b:.0%} of the time and a uniformly "
+                "random move otherwise"
+            )
+        if self.bot == "ismcts":
+            base = (
+                f"searches with ISMCTS, {self.simulations:,} simulations a move (fewer when the "
+                "move's time runs out first)"
+            )
+        else:
+            base = "plays the game's heuristic (its best-rated move)"
+        if self.temperature:
+            base += f", sampled from its policy at temperature {self.temperature:g}"
+        mistakes = [f"a uniformly random move {r:.0%} of the time"] if r else []
+        if b:
+            mistakes.append(f"its worst-rated move {b:.0%} of the time")
+        return base + (", but " + " and ".join(mistakes) if mistakes else "")
 
     def describe(self) -> str:
         """The preset in a few words, for the docs' table."""
@@ -172,6 +199,114 @@ DEFAULT_PRESETS = PRESETS["finger_auction"]
 def presets_for(game: str) -> tuple[Preset, ...]:
     """The eight presets of ``game``, level 1 first."""
     return PRESETS.get(game, DEFAULT_PRESETS)
+
+
+# The measured ladder of each game (docs/bots.md, "The measured ladder"): the presets it was
+# measured with, the commands, and ``evaluation.levels.ladder``'s result (Elo against level 1,
+# with 95% intervals). The docs' tables are rendered from it (tests/test_bots_levels.py checks
+# they are) and GET /v1/games/{game}/levels serves it; ``python -m evaluation.levels --record
+# GAME`` writes a new calibration into it.
+MEASURED_PATH = Path(__file__).with_name("levels_measured.json")
+
+
+@functools.cache
+def measured_ladders() -> dict[str, Any]:
+    """Every game's measured ladder, as stored in ``MEASURED_PATH``."""
+    with open(MEASURED_PATH, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def measured_ladder(game: str) -> dict[str, Any] | None:
+    """``game``'s measured ladder if it was measured with today's presets, else ``None`` (a
+    rating measured with other presets says nothing about these)."""
+    data = measured_ladders().get(game)
+    if data is None or data["presets"] != [p.to_json() for p in presets_for(game)]:
+        return None
+    return data
+
+
+def level_descriptions(game: str) -> dict[str, Any]:
+    """Each level of ``game``: how it plays and its measured rating, in figures and in words.
+
+    ``worse_than_random`` compares a level's measured Elo with the level that plays uniformly
+    random moves (Gallery Rush's levels 1-4 and Modern Art's level 1 are below it by design:
+    docs/bots.md); ``None`` where the game has no measured ladder or no random level.
+    """
+    presets = presets_for(game)
+    data = measured_ladder(game)
+    rows = {r["level"]: r for r in data["ladder"]["levels"]} if data else {}
+    random_level = next((n for n in LEVELS if presets[n - 1].bot == "random"), None)
+    floor = rows[random_level]["elo"] if random_level in rows else None
+    players = data["players"] if data else None
+    out = []
+    for n in LEVELS:
+        preset, row = presets[n - 1], rows.get(n)
+        rating = None
+        worse = None
+        if row is not None:
+            rating = {"elo": row["elo"], "elo_ci95": row["elo_ci95"], "games": row["games"]}
+            if floor is not None:
+                rating["above_random"] = row["elo"] - floor
+                worse = preset.bot != "random" and row["elo"] < floor
+        out.append(
+            {
+                "level": n,
+                "preset": preset.to_json(),
+                "plays": preset.plays(),
+                "random_play": preset.bot == "random",
+                "worse_than_random": worse,
+                "rating": rating,
+                "text": level_text(n, preset, rating, worse, players, random_level),
+            }
+        )
+    return {
+        "game": game,
+        "levels": out,
+        "default": DEFAULT_LEVEL,
+        "random_level": random_level,
+        "measured": None
+        if data is None
+        else {
+            "players": players,
+            "method": data["ladder"]["method"],
+            "games": data["ladder"]["games"],
+            "deals": data["ladder"]["deals"],
+            "relative_to": f"level {LEVELS[0]} (Elo 0)",
+            "source": "docs/bots.md, 'The measured ladder'",
+        },
+    }
+
+
+def level_text(
+    n: int,
+    preset: Preset,
+    rating: dict[str, Any] | None,
+    worse: bool | None,
+    players: int | None,
+    random_level: int | None,
+) -> str:
+    """The level in two or three sentences: how it plays, whether that is worse than random
+    play, and its measured rating."""
+    plays = preset.plays()
+    text = f"Level {n} {plays}."
+    if worse:
+        text += (
+            f" Worse than random play, by design: random play is already level {random_level} here."
+        )
+    if rating is None:
+        return text + " Not measured with this preset."
+    if n == LEVELS[0]:
+        text += f" Measured at {players} players: the ladder's zero (Elo 0)"
+    else:
+        lo, hi = rating["elo_ci95"]
+        text += (
+            f" Measured at {players} players: {rating['elo']:+d} Elo against level "
+            f"{LEVELS[0]} (95% interval {lo:+d} to {hi:+d})"
+        )
+    if "above_random" in rating and random_level not in (n, LEVELS[0]):
+        gap = rating["above_random"]
+        text += f", {abs(gap)} Elo {'above' if gap > 0 else 'below'} random play"
+    return text + "."
 
 
 class LevelSpec(ParamSpec):

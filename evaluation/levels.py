@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -172,20 +174,104 @@ def markdown(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def rounded(result: dict[str, Any]) -> dict[str, Any]:
+    """The ladder as published: whole Elo, scores to three decimals (what ``markdown`` shows),
+    so the stored figures and the docs' tables are the same numbers."""
+
+    def whole(x: float) -> int:
+        return round(x)
+
+    rows = []
+    for r in result["levels"]:
+        row = {**r, "elo": whole(r["elo"]), "elo_ci95": [whole(x) for x in r["elo_ci95"]]}
+        if "gap" in r:
+            row["gap"] = whole(r["gap"])
+            row["gap_ci95"] = [whole(x) for x in r["gap_ci95"]]
+            if r["head_to_head_score"] is not None:
+                row["head_to_head_score"] = round(r["head_to_head_score"], 3)
+        rows.append(row)
+    return {**result, "levels": rows}
+
+
+def dump_measured(data: dict[str, Any]) -> str:
+    """``bots/levels_measured.json``'s text: indented, with each interval on one line."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    return re.sub(r"\[\s+(-?[0-9.]+),\s+(-?[0-9.]+)\s+\]", r"[\1, \2]", text) + "\n"
+
+
+def record_measured(
+    records: Sequence[dict[str, Any]], result: dict[str, Any], command: str, path: Path
+) -> str:
+    """Stores ``result`` (rounded) as its game's measured ladder in ``path``, with the presets
+    it was played with (today's) and the command; returns the game. One game and one player
+    count per ladder: the page says at how many players a rating was measured."""
+    from bots.levels import presets_for
+
+    settings = {(r.get("game"), (r.get("params") or {}).get("players")) for r in records}
+    if len(settings) != 1 or None in next(iter(settings)):
+        raise ValueError(
+            "--record needs games of one game at one player count, with their game and params "
+            f"recorded; these have {sorted(map(str, settings))}"
+        )
+    game, players = next(iter(settings))
+    data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    data[game] = {
+        "players": int(players),
+        "presets": [p.to_json() for p in presets_for(game)],
+        "commands": [command],
+        "ladder": rounded(result),
+    }
+    path.write_text(dump_measured(dict(sorted(data.items()))), encoding="utf-8")
+    return game
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m evaluation.levels",
         description="The level bot's Elo ladder from `atelier tournament` games files.",
     )
-    parser.add_argument("games", nargs="+", type=Path, help="games files (JSON lines)")
+    parser.add_argument("games", nargs="*", type=Path, help="games files (JSON lines)")
     parser.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed")
     parser.add_argument("--json", action="store_true", help="print JSON instead of Markdown")
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="store the ladder as its game's measured one in bots/levels_measured.json (served "
+        "by GET /v1/games/{game}/levels; update docs/bots.md's table with --stored GAME)",
+    )
+    parser.add_argument(
+        "--stored",
+        metavar="GAME",
+        help="print GAME's stored ladder (bots/levels_measured.json) instead of reading games",
+    )
     args = parser.parse_args(argv)
     if args.bootstrap < 1:
         parser.error("--bootstrap must be >= 1")
+    from bots.levels import MEASURED_PATH, measured_ladders
+
+    if args.stored is not None:
+        if args.games or args.record:
+            parser.error("--stored prints the stored ladder: give no games files nor --record")
+        stored = measured_ladders().get(args.stored)
+        if stored is None:
+            parser.error(
+                f"no stored ladder for {args.stored!r}; stored: {sorted(measured_ladders())}"
+            )
+        result = stored["ladder"]
+        print(json.dumps(result, indent=2) if args.json else markdown(result))
+        return 0
+    if not args.games:
+        parser.error("give games files (or --stored GAME)")
     try:
-        result = ladder(read_games(args.games), args.bootstrap, args.seed)
+        records = read_games(args.games)
+        result = ladder(records, args.bootstrap, args.seed)
+        if args.record:
+            command = "python -m evaluation.levels " + " ".join(
+                shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:])
+            )
+            game = record_measured(records, result, command, MEASURED_PATH)
+            print(f"recorded {game}'s ladder in {MEASURED_PATH}", file=sys.stderr)
     except (OSError, ValueError, KeyError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

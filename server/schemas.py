@@ -464,6 +464,50 @@ class GameBotsOut(BaseModel):
     default: str | None = Field(description="the default hint bot if available, else the first")
 
 
+class LevelRatingOut(BaseModel):
+    elo: int = Field(description="measured Elo against level 1 (0), whole Elo as published")
+    elo_ci95: list[int] = Field(description="its 95% percentile bootstrap interval over deals")
+    games: int = Field(description="games the level played in the calibration")
+    above_random: int | None = Field(
+        default=None,
+        description="Elo above the level that plays uniformly random moves (negative: below)",
+    )
+
+
+class LevelOut(BaseModel):
+    level: int
+    preset: dict[str, Any] = Field(description="the preset (bots/levels.py): bot and knobs")
+    plays: str = Field(description="how the level plays, in words")
+    random_play: bool = Field(description="the level plays uniformly random moves")
+    worse_than_random: bool | None = Field(
+        description="measured below random play (by design in Gallery Rush and Modern Art); "
+        "null when not measured"
+    )
+    rating: LevelRatingOut | None = Field(
+        description="the measured rating, null when this preset was not measured"
+    )
+    text: str = Field(description="the level in sentences a player reads (the play page's)")
+
+
+class LevelsMeasuredOut(BaseModel):
+    players: int = Field(description="the player count the ladder was measured at")
+    method: str
+    games: int
+    deals: int
+    relative_to: str
+    source: str
+
+
+class GameLevelsOut(BaseModel):
+    game: str
+    levels: list[LevelOut]
+    default: int = Field(description="the level the play page picks by default")
+    random_level: int | None = Field(description="the level that plays uniformly random moves")
+    measured: LevelsMeasuredOut | None = Field(
+        description="how the ratings were measured, null when not measured with these presets"
+    )
+
+
 class SeatOut(BaseModel):
     seat: int
     kind: Literal["human", "bot"]
@@ -545,6 +589,7 @@ RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
     GameDetailOut,
     BotsOut,
     GameBotsOut,
+    GameLevelsOut,
     MatchOut,
     MatchCreatedOut,
     HealthOut,

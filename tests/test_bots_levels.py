@@ -371,3 +371,162 @@ def test_a_match_seats_a_level_and_plays_it(tmp_path):
         },
     )
     assert bad.status_code == 422 and "from 1 to 8" in bad.json["message"]
+
+
+# --- describing the levels (issue 43.6): the measured ladder as data, served and documented ---
+LONG_NAMES = {g: games.definition(g).long_name for g in GAMES}
+
+
+def docs_ladder_tables() -> dict[str, tuple[int, str]]:
+    """docs/bots.md's measured tables: game -> (players in the heading, the table and the line
+    under it)."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs/bots.md").read_text(encoding="utf-8")
+    section = text[text.index("### The measured ladder") : text.index("\n## Commands")]
+    out = {}
+    for game, name in LONG_NAMES.items():
+        m = re.search(
+            rf"#### {re.escape(name)} \((\d) players\)\n.*?\n(\| level \| Elo .*?deals; .*?\.)\n",
+            section,
+            re.S,
+        )
+        assert m, f"docs/bots.md has no measured table for {name}"
+        out[game] = (int(m.group(1)), m.group(2))
+    return out
+
+
+def test_the_docs_ladder_tables_are_the_stored_data():
+    """One source: bots/levels_measured.json is what GET /v1/games/{game}/levels serves, and
+    docs/bots.md's tables are rendered from it (python -m evaluation.levels --stored GAME)."""
+    from bots.levels import measured_ladders
+    from evaluation.levels import markdown
+
+    stored = measured_ladders()
+    assert sorted(stored) == GAMES
+    for game, (players, table) in docs_ladder_tables().items():
+        assert stored[game]["players"] == players, game
+        assert markdown(stored[game]["ladder"]) == table, game
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_stored_ladder_was_measured_with_todays_presets(game):
+    """A changed preset makes its game's ratings stale: recalibrate and --record."""
+    from bots.levels import measured_ladder, measured_ladders
+
+    assert measured_ladders()[game]["presets"] == [p.to_json() for p in presets_for(game)]
+    assert measured_ladder(game) is not None
+
+
+def test_levels_below_random_play_are_flagged_from_the_measured_ratings():
+    from bots.levels import level_descriptions
+
+    worse = {
+        g: [lv["level"] for lv in level_descriptions(g)["levels"] if lv["worse_than_random"]]
+        for g in GAMES
+    }
+    # Gallery Rush's levels 1-4 and Modern Art's level 1 play worst-rated moves (docs/bots.md).
+    assert worse == {
+        "detective_eye": [],
+        "finger_auction": [],
+        "gallery_rush": [1, 2, 3, 4],
+        "modern_art": [1],
+    }
+    gr = level_descriptions("gallery_rush")
+    assert gr["random_level"] == 5 and gr["measured"]["players"] == 2
+    one = gr["levels"][0]
+    assert one["rating"] == {"elo": 0, "elo_ci95": [0, 0], "games": 840, "above_random": -405}
+    assert one["plays"] == (
+        "plays the heuristic's worst-rated move 80% of the time and a uniformly random move "
+        "otherwise"
+    )
+    assert "Worse than random play" in one["text"] and "405 Elo below random play" in one["text"]
+    assert "Worse than random" not in gr["levels"][4]["text"]  # level 5 is random play itself
+    top = level_descriptions("finger_auction")["levels"][-1]
+    assert top["plays"].startswith("searches with ISMCTS, 1,000 simulations a move")
+    assert "+717 Elo against level 1 (95% interval +615 to +837)" in top["text"]
+
+
+def test_a_preset_without_a_measurement_has_no_rating(monkeypatch):
+    import bots.levels as lv
+
+    changed = {**lv.PRESETS, "gallery_rush": (Preset("random"),) * len(LEVELS)}
+    monkeypatch.setattr(lv, "PRESETS", changed)
+    out = lv.level_descriptions("gallery_rush")
+    assert out["measured"] is None
+    assert all(x["rating"] is None and x["worse_than_random"] is None for x in out["levels"])
+    assert out["levels"][0]["text"].endswith("Not measured with this preset.")
+
+
+def test_preset_sentences_cover_every_knob():
+    assert Preset("heuristic", temperature=0.1, random_share=0.05, blunder_share=0.1).plays() == (
+        "plays the game's heuristic (its best-rated move), sampled from its policy at "
+        "temperature 0.1, but a uniformly random move 5% of the time and its worst-rated move "
+        "10% of the time"
+    )
+    assert Preset("random").plays() == "plays a uniformly random move"
+
+
+def test_levels_endpoint_serves_every_games_ladder(tmp_path):
+    client = shared_app(tmp_path).test_client()
+    for game in GAMES:
+        summary = client.get(f"/v1/games/{game}").json
+        r = client.get(summary["links"]["levels"])
+        assert r.status_code == 200, r.json
+        body = r.json
+        assert body["game"] == game and [x["level"] for x in body["levels"]] == list(LEVELS)
+        assert body["default"] == 4 and body["measured"]["players"] == (
+            3 if game == "modern_art" else 2
+        )
+        assert all(x["text"].startswith(f"Level {x['level']} ") for x in body["levels"])
+    missing = client.get("/v1/games/chess/levels")
+    assert missing.status_code == 404 and missing.json["code"] == "unknown_game"
+
+
+def test_ladder_command_records_and_prints_the_stored_ladder(tmp_path, monkeypatch, capsys):
+    import json
+
+    import bots.levels as lv
+    from evaluation import levels as ev
+
+    records = []
+    for deal in range(4):
+        for a, b in ((1, 2), (2, 1)):
+            specs = [{"name": "level", "options": {"level": n}} for n in (a, b)]
+            win = [1.0, -1.0] if a == 2 else [-1.0, 1.0]
+            rec = {
+                "deal": deal,
+                "bots": specs,
+                "returns": win if deal else win[::-1],
+                "game": "finger_auction",
+                "params": {"players": 2},
+            }
+            records.append(rec)
+    games_file = tmp_path / "g.jsonl"
+    games_file.write_text("".join(json.dumps(r) + "\n" for r in records))
+    store = tmp_path / "measured.json"
+    monkeypatch.setattr(lv, "MEASURED_PATH", store)
+    lv.measured_ladders.cache_clear()
+    try:
+        assert ev.main([str(games_file), "--bootstrap", "20", "--record"]) == 0
+        printed = capsys.readouterr().out
+        data = json.loads(store.read_text())
+        assert data["finger_auction"]["players"] == 2
+        assert data["finger_auction"]["presets"] == [
+            p.to_json() for p in presets_for("finger_auction")
+        ]
+        assert all(isinstance(r["elo"], int) for r in data["finger_auction"]["ladder"]["levels"])
+        assert ev.main(["--stored", "finger_auction"]) == 0
+        assert capsys.readouterr().out == printed
+        mixed = tmp_path / "m.jsonl"
+        mixed.write_text(
+            json.dumps({**records[0], "params": {"players": 3}})
+            + "\n"
+            + json.dumps(records[1])
+            + "\n"
+        )
+        assert ev.main([str(mixed), "--bootstrap", "5", "--record"]) == 1
+        assert "one player count" in capsys.readouterr().err
+    finally:
+        lv.measured_ladders.cache_clear()

@@ -132,3 +132,26 @@ def test_review_reads_a_games_file_an_infoset_or_a_state_and_draws_the_plot(tmp_
     assert tables[0] == tables[1] == result.stdout.replace(f"plot written to {png}\n", "")
     no_seat = runner.invoke(main, ["review", str(state_file), *fast])
     assert no_seat.exit_code != 0 and "--seat is required" in no_seat.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["tournament", "gallery_rush", "--bot", "cfr", "--bot", "random", "--workers", "0"],
+        ["tournament", "gallery_rush", "--bot", "random", "--bot", "mine=cfr", "--workers", "0"],
+        ["bench", "tournament", "--bot", "cfr", "--bot", "random"],
+    ],
+    ids=["tournament", "tournament-labelled", "bench-tournament"],
+)
+def test_tournament_checks_its_bots_before_printing_anything(args, tmp_path, monkeypatch):
+    """Issue 43.2: a bot that cannot play the setting is a usage error naming it, before the
+    header ("tournament ...: N games") or a game; it used to fail at game 0."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output  # click's usage error
+    assert "Invalid value for --bot: bot 'cfr' cannot play gallery_rush" in result.output
+    assert "games (0 already in" not in result.output  # no header, no progress
+    assert "game 0" not in result.output
+    assert not (tmp_path / "tournament.jsonl").exists()
+    if "mine=cfr" in args:
+        assert "(labelled 'mine')" in result.output

@@ -126,6 +126,33 @@ def test_finger_auction_take_points_per_player():
     assert left["rounds_left"] == 4 and sum(left["deck"].values()) == 21
 
 
+def test_sentences_count_seats_from_one_as_the_play_page():
+    """Issue 43.6: the JSON counts seats from 0, sentences for people from 1 ("seat N+1"), as
+    /play's seatName does; they said "seat 2's" of the page's Seat 3."""
+    engine = finger_auction_after_first_auction()
+    out = explain_finger_auction(engine, 1)  # seat 1's decision; seat 2 the rival
+    take = next(line for line in out["text"] if line.startswith("Taking"))
+    assert take.endswith("the same take would add 12 to seat 3's.")
+    assert {v["seat"] for v in out["figures"]["card_values"]["value"]} == {0, 1, 2}  # JSON: 0..
+
+
+def test_detective_eye_standing_bid_names_the_bidder_from_one():
+    for seed in range(40):
+        defn, params, engine = heuristic_decision("detective_eye", seed, 3)
+        if engine.describe()["phase"] == "bidding" and engine.bid_painter >= 0:
+            break
+    else:
+        pytest.fail("no bidding decision with a standing bid in 40 seeded games")
+    seat = engine.current_player()
+    infoset = build_infoset(defn, params, engine, seat, with_view=False)
+    hint = {"action": {"id": -1}, "value": None, "stats": {"stopped_by": "policy"}}
+    spec = {"name": "heuristic", "options": {}}
+    out = explain_hint(defn, engine, seat, hint, params=params, infoset=infoset, bot=spec, seed=0)
+    assert out["figures"]["declarations"]["value"]["current"]["bidder"] == engine.bidder
+    line = next(t for t in out["text"] if "standing bid" in t)
+    assert line.startswith(f"Seat {engine.bidder + 1}'s standing bid, ")
+
+
 def test_finger_auction_picks_say_what_each_card_adds():
     defn = games.definition("finger_auction")
     engine = defn.new_engine(defn.validate_params({"players": 3}))
@@ -314,3 +341,15 @@ def test_a_hosted_match_hint_is_explained_and_bot_moves_are_not(client):
     }
     assert "explain" in hint_task(payload)
     assert "explain" not in hint_task({**payload, "explain": False})
+
+
+def test_seat_words_is_the_play_pages_seat_name():
+    """One numbering for people: games.seats.seat_words says what /play's seatName shows."""
+    import re
+    from pathlib import Path
+
+    from games.seats import seat_words
+
+    js = (Path(__file__).parent.parent / "server/static/play/widgets.js").read_text()
+    assert re.search(r"function seatName\(seat\) \{\s*return `Seat \$\{Number\(seat\) \+ 1\}`;", js)
+    assert seat_words(0) == "seat 1" and seat_words(2, capital=True) == "Seat 3"

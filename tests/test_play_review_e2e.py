@@ -558,7 +558,7 @@ def test_the_level_picker_creates_a_match_with_the_chosen_level(page, served, sc
         ]
         assert levels == [f"level:{n}" for n in range(1, 9)]
         labels = [o.text for o in seat.options][:8]
-        assert labels[0] == "Level 1 (weakest)" and labels[7] == "Level 8 (strongest)"
+        assert labels[0] == "Level 1 (weakest, random play)" and labels[7] == "Level 8 (strongest)"
         assert seat.first_selected_option.get_attribute("value") == "level:4"  # the default
         # The bots stay on offer by name, and the hint bot is never a level preset.
         assert "ismcts" in [o.get_attribute("value") for o in seat.options]
@@ -580,6 +580,36 @@ def test_the_level_picker_creates_a_match_with_the_chosen_level(page, served, sc
         bot = data["seats"][1]["bot"]
         assert bot["name"] == "level" and bot["options"]["level"] == 6
         assert "level 6" in page.find_element(By.ID, "seats").text
+    finally:
+        page.execute_script("sessionStorage.removeItem('levels')")
+
+
+def test_each_level_is_described_where_it_is_picked(page, served):
+    """Issue 43.6: the form says how each level plays and its measured rating (from GET
+    /v1/games/{game}/levels), and says plainly when a level plays worse than random."""
+    open_setup(page, served.url)
+    levels_mode(page, served)
+    try:
+        page.refresh()
+        wait_for_state(page, {"setup"})
+        Select(page.find_element(By.ID, "game")).select_by_value("gallery_rush")
+        bots_ready(page)
+        seat = seat_select(page, 1)
+        labels = [o.text for o in seat.options][:8]
+        assert labels[0] == "Level 1 (weakest, worse than random)"
+        assert labels[3] == "Level 4 (worse than random)"
+        assert labels[4] == "Level 5 (random play)" and labels[7] == "Level 8 (strongest)"
+        served_levels = api(served.url, "GET", "/v1/games/gallery_rush/levels")["levels"]
+        titles = [o.get_attribute("title") for o in seat.options][:8]
+        assert titles == [x["text"] for x in served_levels]
+        note = page.find_element(By.CSS_SELECTOR, '#seat-bots [data-level-note="1"]')
+        assert note.text == served_levels[3]["text"]  # level 4, the default
+        assert "Worse than random play" in note.text and "Elo" in note.text
+        seat.select_by_value("level:7")
+        assert note.text == served_levels[6]["text"] and "random move 35%" in note.text
+        assert "Worse than random" not in note.text
+        seat.select_by_value("ismcts")
+        assert not note.is_displayed()
     finally:
         page.execute_script("sessionStorage.removeItem('levels')")
 

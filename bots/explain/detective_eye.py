@@ -32,6 +32,7 @@ from games.detective_eye.engine import (
     TURN,
     DetectiveEyeEngine,
 )
+from games.seats import seat_words
 
 WORLDS = 16  # sampled worlds for a hint of 500 ms (more for longer ones: Context.samples)
 EPSILON = 0.2  # the ISMCTS bot's defaults for the trembling floor and the tempering
@@ -209,7 +210,7 @@ def explain(ctx: Any) -> dict[str, Any]:
     )
     if current is not None:
         text.append(
-            f"Seat {current['bidder']}'s standing bid, {current['quantity']} "
+            f"{seat_words(current['bidder'], capital=True)}'s standing bid, {current['quantity']} "
             f"{current['painter']}, holds in about "
             f"{percent(current['table_holds'])} of {len(worlds)} sampled worlds."
         )

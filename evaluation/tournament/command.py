@@ -244,6 +244,7 @@ def tournament(
         raise click.BadParameter(str(err), param_hint="--param") from None
     except TournamentError as err:
         raise click.ClickException(str(err)) from None
+    check_entrants(spec.game, spec.params, [(e.label, e.spec) for e in spec.entrants])
 
     summary_path, ratings_png, pairwise_png = output_paths(out, summary)
     bar = None
@@ -306,6 +307,30 @@ def tournament(
             click.echo(f"warning: plots not written: {type(err).__name__}: {err}", err=True)
     echo_report(outcome.summary, as_json, format_table)
     click.echo(games_line(outcome, out) + "; wrote " + ", ".join(written), err=True)
+
+
+def check_entrants(game: str, params: dict[str, Any], entrants: list[tuple[str, Any]]) -> None:
+    """A usage error naming the first bot that cannot play ``game`` with ``params``.
+
+    Asked before the header is printed or a game is played: such a bot (``cfr`` outside its
+    stored solutions) used to fail at game 0 after the header and the progress line. The rule
+    is the bot's own, through ``check_bots_can_play`` as in ``atelier play`` and ``review``.
+    """
+    from bots import InvalidBotSpec, make_bot
+    from evaluation.params import resolve_alias
+    from evaluation.play import BotUnavailable, check_bots_can_play
+
+    defn = games.definition(game)
+    for label, spec in entrants:
+        try:
+            bot = make_bot(resolve_alias(spec))
+        except InvalidBotSpec as err:
+            raise click.BadParameter(f"bot {label!r}: {err}", param_hint="--bot") from None
+        try:
+            check_bots_can_play(defn, params, [bot])
+        except BotUnavailable as err:
+            named = f" (labelled {label!r})" if label != bot.name else ""
+            raise click.BadParameter(f"{err}{named}", param_hint="--bot") from None
 
 
 def games_line(outcome: Any, out: Path) -> str:
@@ -382,6 +407,14 @@ def bench_tournament(
         raise click.BadParameter(str(err), param_hint="--bot") from None
     except InvalidBudget as err:
         raise click.BadParameter(str(err), param_hint="--simulations") from None
+    if parsed:
+        from evaluation.tournament.spec import default_label
+
+        try:
+            full = games.definition(game).validate_params(parse_params(param))
+        except games.InvalidParams as err:
+            raise click.BadParameter(str(err), param_hint="--param") from None
+        check_entrants(game, full, [(label or default_label(raw), raw) for label, raw in parsed])
     try:
         report = bench_mod.run(
             game,

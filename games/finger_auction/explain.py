@@ -16,6 +16,7 @@ from typing import Any
 from games.core.explain import counted, figure
 from games.finger_auction.engine import BID, PICK, FingerAuctionEngine, score_and_assignment
 from games.paintings import KIND_NAMES, NUM_KINDS, counts_to_names
+from games.seats import seat_words
 
 
 def score(collection: list[int], n: int) -> int:
@@ -114,7 +115,7 @@ def explain(engine: FingerAuctionEngine, seat: int) -> dict[str, Any]:
         )
         if rivals:
             threat = max(rivals, key=lambda s: best["points"][s])
-            line += f"; the same take would add {best['points'][threat]} to seat {threat}'s"
+            line += f"; the same take would add {best['points'][threat]} to {seat_words(threat)}'s"
         text.append(line + ".")
     if engine.phase == PICK and engine.picker == seat:
         n = engine.num_players

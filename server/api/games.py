@@ -44,6 +44,7 @@ def game_summary(defn: games.GameDefinition) -> dict[str, Any]:
             "validate": url_for("games.validate", game=name),
             "rules": url_for("games.rules", game=name),
             "bots": url_for("games.game_bots", game=name),
+            "levels": url_for("games.game_levels", game=name),
         },
     }
 
@@ -234,6 +235,22 @@ def game_bots(game: str) -> Response:
     if not any(b["name"] == default and b["available"] for b in listed):
         default = next((b["name"] for b in listed if b["available"]), None)
     return jsonify({"game": defn.name, "params": params, "bots": listed, "default": default})
+
+
+@bp.get("/games/<game>/levels")
+@documented(
+    summary="The `level` bot's difficulty levels in this game: how each plays, its measured "
+    "rating, and whether it plays worse than random",
+    operation_id="gameLevels",
+    tag="games",
+    response="GameLevelsOut",
+    description="levels 1-8, weakest first; ratings from the measured ladder (docs/bots.md)",
+)
+def game_levels(game: str) -> Response:
+    from bots.levels import level_descriptions
+
+    defn = hints().definition(game)
+    return jsonify(level_descriptions(defn.name))
 
 
 @bp.get("/bots")

@@ -82,6 +82,14 @@ export const listGameBots = (game, params) =>
       throw err;
     });
 
+// GET /v1/games/{game}/levels: the `level` bot's levels in this game, each with how it plays,
+// its measured rating, `worse_than_random` and `text` (sentences for the form). A service
+// without the endpoint, or any failure, answers null: the form then names the levels only.
+export const listLevels = (game) =>
+  call("GET", `/v1/games/${encodeURIComponent(game)}/levels`)
+    .then((d) => (d && Array.isArray(d.levels) ? d.levels : null))
+    .catch(() => null);
+
 // GET /v1/matches/{id}/review with the seat token: starts the review of the seat's decisions
 // once the match is over (409 before) and answers the job, {id, status, progress, review |
 // error}; the same review is answered again to the same seat.

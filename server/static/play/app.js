@@ -32,6 +32,7 @@ const state = {
   bots: [],
   defaultBot: null,
   gameBots: null, // [{name, available, reason}] for the chosen game and settings, or null
+  levelInfo: {}, // game -> [{level, plays, worse_than_random, text, ...}] or null (not served)
   seatBots: {}, // seat -> the bot chosen for it, kept across player-count changes
   botsRequest: 0, // the latest bots request (older answers are dropped)
   match: null, // {id, token, seat}
@@ -219,23 +220,49 @@ function botOptions(selected) {
     .map((b) => botOption(b, selected));
 }
 
+// What the service says of a level in this game ({plays, worse_than_random, text, ...}), if
+// anything (GET /v1/games/{game}/levels).
+function levelInfo(n) {
+  const info = state.levelInfo[$("game").value];
+  return (info || []).find((x) => x.level === n) || null;
+}
+
+// A level's name in the list: "Level 1 (weakest, worse than random)", "Level 5 (random play)".
+function levelName(n, ladder) {
+  const info = levelInfo(n) || {};
+  const tags = [];
+  if (n === ladder[0]) tags.push("weakest");
+  if (n === ladder[ladder.length - 1]) tags.push("strongest");
+  if (info.worse_than_random) tags.push("worse than random");
+  if (info.random_play) tags.push("random play");
+  return `Level ${n}${tags.length ? ` (${tags.join(", ")})` : ""}`;
+}
+
 // An opponent's choices: "Level 1 (weakest)" .. "Level 8 (strongest)", then the bots by name.
 function seatOptions(selected) {
   const ladder = levels();
   const bots = botOptions(selected);
   if (!ladder.length) return bots;
-  const name = (n) => `Level ${n}${n === ladder[0] ? " (weakest)" : n === ladder[ladder.length - 1] ? " (strongest)" : ""}`;
   const about = (state.bots.find((b) => b.name === LEVEL) || {}).description || "";
+  const title = (n) => (levelInfo(n) || {}).text || `the level bot at level ${n}${about ? `: ${about}` : ""}`;
   return [
     h(
       "optgroup",
       { label: "Levels" },
-      ladder.map((n) =>
-        h("option", { value: `${LEVEL}:${n}`, selected: `${LEVEL}:${n}` === selected, title: `the level bot at level ${n}${about ? `: ${about}` : ""}` }, name(n)),
-      ),
+      ladder.map((n) => h("option", { value: `${LEVEL}:${n}`, selected: `${LEVEL}:${n}` === selected, title: title(n) }, levelName(n, ladder))),
     ),
     h("optgroup", { label: "Bots" }, bots),
   ];
+}
+
+// Under a seat's list: the chosen level in words (how it plays, its measured rating), so the
+// choice is described where it is made, on a phone too (a title shows only on hover).
+function levelNote(select, note) {
+  const level = levelOf(select.value);
+  const info = level !== null ? levelInfo(level) : null;
+  note.hidden = !info;
+  note.textContent = info ? info.text : "";
+  note.classList.toggle("worse", !!(info && info.worse_than_random));
 }
 
 function renderSeats() {
@@ -253,9 +280,14 @@ function renderSeats() {
     }
     const chosen = usableSeatChoice(state.seatBots[s]);
     const select = h("select", { dataset: { seat: String(s) }, "aria-label": `bot of ${seatName(s).toLowerCase()}` }, seatOptions(chosen));
+    const note = h("span", { class: "param-note level-note", dataset: { levelNote: String(s) } });
     // A choice is remembered per seat, so changing the player count or your seat keeps it.
-    select.addEventListener("change", () => (state.seatBots[s] = select.value));
-    box.appendChild(h("label", { class: "seat-line" }, h("span", {}, seatName(s)), select));
+    select.addEventListener("change", () => {
+      state.seatBots[s] = select.value;
+      levelNote(select, note);
+    });
+    levelNote(select, note);
+    box.appendChild(h("label", { class: "seat-line" }, h("span", {}, seatName(s)), select, note));
   }
   renderBotsNote();
 }
@@ -282,6 +314,7 @@ async function refreshBots() {
   } catch (err) {
     return;
   }
+  if (!(game in state.levelInfo)) state.levelInfo[game] = await api.listLevels(game);
   let list;
   try {
     list = await api.listGameBots(game, params);
