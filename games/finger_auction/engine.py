@@ -19,7 +19,7 @@ import random
 from typing import Any
 
 from games.core.engine import CHANCE, TERMINAL, Engine, Narration
-from games.finger_auction.actions import bid_of, pick, take_block_of
+from games.finger_auction.actions import bid_of, pick, picked, take_block_of
 from games.paintings import (
     FULL_DECK,
     KIND_NAMES,
@@ -94,9 +94,8 @@ def auction_result(active: list[int], bids: list[int], max_bid: int) -> tuple[in
     the seats sharing the lowest bid.
     """
     if len(active) == 2:
-        a, b = bids  # take_block_of, inlined on this hot path
-        take_a, block_a = a // max_bid + 1, a % max_bid + 1
-        take_b, block_b = b // max_bid + 1, b % max_bid + 1
+        take_a, block_a = take_block_of(bids[0], max_bid)
+        take_b, block_b = take_block_of(bids[1], max_bid)
         live_a = take_a != block_b
         live_b = take_b != block_a
         if live_a and (not live_b or take_a < take_b):
@@ -308,31 +307,43 @@ class FingerAuctionEngine(Engine):
     def apply(self, action: int) -> None:
         """Applies a legal action (the caller checks legality) and records it in history."""
         self.history.append(action)
-        phase = self.phase
-        if phase == REVEAL:
-            self.deck[action] -= 1
-            self.deck_size -= 1
-            self.table[action] += 1
-            self.table_size += 1
-            if self.table_size == self.cards_per_round:
-                self.phase = BID  # the table starts each round empty: its size counts reveals
-        elif phase == BID:
-            bids = self.bids
-            bids.append(action)
-            if len(bids) == len(self.active):
-                self._resolve_auction()
-        elif phase == PICK:
-            kind = action - self.pick_base
-            self.table[kind] -= 1
-            self.table_size -= 1
-            self.collections[self.picker][kind] += 1
-            self.picks_left -= 1
-            self._continue_picks()
-        elif phase == TIE:
-            self._win(action, self._take_of(action, self.bids))
-        else:
-            raise ValueError("the game is over")
+        _APPLY[self.phase](self, action)
 
+    # --- one handler per step, in game order (``_APPLY`` at the end of the module) -----------
+    def _reveal(self, kind: int) -> None:
+        """A card of ``kind`` from the deck onto the table; a full table opens the bidding
+        (the table starts each round empty, so its size counts the reveals)."""
+        self.deck[kind] -= 1
+        self.deck_size -= 1
+        self.table[kind] += 1
+        self.table_size += 1
+        if self.table_size == self.cards_per_round:
+            self.phase = BID
+
+    def _bid(self, action: int) -> None:
+        """A hidden bid; the last one of the auction reveals them all."""
+        bids = self.bids
+        bids.append(action)
+        if len(bids) == len(self.active):
+            self._resolve_auction()
+
+    def _tie_break(self, seat: int) -> None:
+        """Chance picks the winner of a capped tie; it takes what it bid."""
+        self._win(seat, self._take_of(seat, self.bids))
+
+    def _pick(self, action: int) -> None:
+        """One card of the picked kind from the table into the picker's collection."""
+        kind = picked(action, self.max_bid)
+        self.table[kind] -= 1
+        self.table_size -= 1
+        self.collections[self.picker][kind] += 1
+        self.picks_left -= 1
+        self._continue_picks()
+
+    def _over(self, action: int) -> None:
+        raise ValueError("the game is over")
+
+    # --- auctions ------------------------------------------------------------------------------
     def _start_auction(self) -> None:
         self.phase = BID
         self.bids = []
@@ -341,14 +352,9 @@ class FingerAuctionEngine(Engine):
         """Reveals the bids: a winner, a repeat, or (at the cap) a chance tie-break."""
         active = self.active
         bids = self.bids
-        m = self.max_bid
-        if len(active) == 2:  # the takes of ``decode_bid``, inlined on this hot path
-            self.last_take[active[0]] = bids[0] // m + 1
-            self.last_take[active[1]] = bids[1] // m + 1
-        else:
-            for i, seat in enumerate(active):
-                self.last_take[seat] = bids[i] + 1
-        winner, take, tied = auction_result(active, bids, m)
+        for seat, action in zip(active, bids, strict=True):
+            self.last_take[seat] = self.decode_bid(action)[0]
+        winner, take, tied = auction_result(active, bids, self.max_bid)
         if winner >= 0:
             self._win(winner, take)
             return
@@ -486,7 +492,7 @@ class FingerAuctionEngine(Engine):
             event = {"type": "tie_break", "winner": action, "takes": min(take, self.table_size)}
             self._add_takings(event, action, action)
             return Narration(event)
-        kind = action - self.pick_base
+        kind = picked(action, self.max_bid)
         event = {"type": "pick", "seat": self.picker, "card": KIND_NAMES[kind]}
         self._add_takings(event, action, self.picker, picked=kind)
         return Narration(event)
@@ -583,3 +589,14 @@ class FingerAuctionEngine(Engine):
                 {"seat": self.active[i], **self.bid_struct(i, a)} for i, a in enumerate(self.bids)
             ]
         return out
+
+
+# ``apply``'s handler per phase (REVEAL, BID, TIE, PICK, OVER).
+_APPLY = (
+    FingerAuctionEngine._reveal,
+    FingerAuctionEngine._bid,
+    FingerAuctionEngine._tie_break,
+    FingerAuctionEngine._pick,
+    FingerAuctionEngine._over,
+)
+assert len(_APPLY) == len(PHASE_NAMES)
