@@ -134,15 +134,18 @@ class Engine:
         An engine may override it with a faster loop that makes exactly the same draws and
         actions (Modern Art does; tests/test_modern_art_playout.py pins it against this one).
         """
+        # Bound methods looked up once: the loop is every search's rollout.
+        current, apply, actions = self.current_player, self.apply, self.player_actions
+        sample, random_ = self.sample_chance, rng.random
         while True:
-            player = self.current_player()
+            player = current()
             if player == TERMINAL:
                 return self.returns()
             if player == CHANCE:
-                self.apply(self.sample_chance(rng))
+                apply(sample(rng))
                 continue
-            legal = self.player_actions()
-            self.apply(legal[int(rng.random() * len(legal))])
+            legal = actions()
+            apply(legal[int(random_() * len(legal))])
 
     def returns(self) -> list[float]:
         """Returns of every seat; all zeros before the end."""
