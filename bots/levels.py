@@ -53,6 +53,7 @@ from bots.ismcts import IsmctsBot
 from bots.protocol import ActionStat, Bot, Budget, Hint, InvalidBotSpec, Worlds
 from bots.random_bot import RandomBot
 from games.core.definition import GameDefinition, Prior
+from games.core.engine import weighted_pick
 from games.core.params import InvalidParams, ParamSpec
 
 LEVELS = range(1, 9)
@@ -456,13 +457,7 @@ def tempered(hint: Hint, preset: Preset, rng: random.Random) -> Hint:
         weights = [p ** (1.0 / t) if p > 0 else 0.0 for p in shares]
     total = math.fsum(weights)
     probs = [w / total for w in weights]
-    u = rng.random()
-    action = actions[-1]
-    for a, p in zip(actions, probs, strict=True):
-        u -= p
-        if u < 0:
-            action = a
-            break
+    action = weighted_pick(list(zip(actions, probs, strict=True)), rng.random())
     policy = [
         ActionStat(s.action, p, visits=s.visits, value=s.value)
         for s, p in zip(hint.policy, probs, strict=True)

@@ -11,37 +11,32 @@ from typing import Any
 
 import games
 from games.core.engine import Engine
+from games.core.episode import random_position, stream_chance
 from games.core.infoset import build_infoset
-
-
-def random_step(engine: Engine, rng: random.Random) -> None:
-    """Applies one random legal action (chance outcomes by their probabilities)."""
-    if engine.is_chance():
-        outcomes = engine.chance_outcomes()
-        action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-    else:
-        action = rng.choice(engine.legal_actions())
-    engine.apply(action)
 
 
 def decision_engine(
     game: str, params: dict[str, Any] | None = None, seed: int = 0, min_steps: int = 6
 ) -> Engine:
-    """An engine at a player's decision, at least ``min_steps`` steps in when possible."""
+    """An engine at a player's decision, at least ``min_steps`` steps in when possible (else
+    the game's last decision): moves uniformly at random, chance by its probabilities."""
     defn = games.definition(game)
     full = defn.validate_params(params or {})
     rng = random.Random(seed)
-    engine = defn.new_engine(full)
-    last_decision: Engine | None = None
-    while not engine.is_terminal():
-        if not engine.is_chance():
-            last_decision = engine.copy()
-            if len(engine.history) >= min_steps:
-                return engine
-        random_step(engine, rng)
-    if last_decision is None:  # pragma: no cover - a game with no decision at all
+    last: list[Engine] = []
+
+    def far_enough(engine: Engine) -> bool:
+        if len(engine.history) >= min_steps:
+            return True
+        last[:] = [engine.copy()]
+        return False
+
+    engine = random_position(defn, full, rng, far_enough, chance=stream_chance(rng))
+    if engine is not None:
+        return engine
+    if not last:  # pragma: no cover - a game with no decision at all
         raise ValueError(f"{game}: no decision point in a random game")
-    return last_decision
+    return last[0]
 
 
 def example_infoset(

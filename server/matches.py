@@ -31,6 +31,7 @@ from typing import Any
 
 import bots
 import games
+from games.core.definition import replay
 from games.core.engine import CHANCE, Engine
 from games.core.episode import Step, play_episode
 from games.core.infoset import build_infoset
@@ -49,14 +50,6 @@ HUMAN = "human"
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def replay(defn: games.GameDefinition, params: dict[str, Any], history: list[int]) -> Engine:
-    """The engine of a match after ``history``: the state is the action list replayed."""
-    engine = defn.new_engine(params)
-    for action in history:
-        engine.apply(action)
-    return engine
 
 
 def require_token(token: str | None, doing: str) -> None:

@@ -17,8 +17,8 @@ from collections import Counter
 from typing import Any
 
 import games
+from games.core.episode import random_position, stream_chance
 from games.core.infoset import build_infoset
-from server.examples import random_step
 
 HOST = "127.0.0.1"
 SLOW_TARGET_S = 1.0
@@ -43,11 +43,11 @@ def big_bid_infoset(seed: int = 0) -> dict[str, Any]:
     defn = games.definition("modern_art")
     params = defn.validate_params({"money": 10000})
     rng = random.Random(seed)
-    engine = defn.new_engine(params)
-    while engine.is_chance() or len(engine.legal_actions()) < 1000:
-        if engine.is_terminal():  # pragma: no cover - every seeded game reaches an auction
-            raise RuntimeError("no big bid step in this game")
-        random_step(engine, rng)
+    engine = random_position(
+        defn, params, rng, lambda e: len(e.legal_actions()) >= 1000, chance=stream_chance(rng)
+    )
+    if engine is None:  # pragma: no cover - every seeded game reaches an auction
+        raise RuntimeError("no big bid step in this game")
     return build_infoset(defn, params, engine, engine.current_player(), with_view=False)
 
 

@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import games
+from games.core.episode import play_episode, stream_chance, uniform_choice
 from games.core.infoset import build_infoset
 from server import close_app, create_app
-from server.examples import decision_engine, random_step
+from server.examples import decision_engine
 
 GAMES = sorted(games.DEFINITIONS)
 
@@ -57,8 +58,12 @@ def varied_infosets(game: str, count: int, seed: int = 0) -> list[dict[str, Any]
     while len(out) < count:
         engine = defn.new_engine(params)
         stop = rng.randrange(1, 40)
-        while not engine.is_terminal() and len(engine.history) < stop:
-            random_step(engine, rng)
+        play_episode(
+            engine,
+            uniform_choice(rng),
+            stream_chance(rng),
+            stop=lambda e, stop=stop: len(e.history) >= stop,
+        )
         seat = rng.randrange(params["players"])
         out.append(build_infoset(defn, params, engine, seat, with_view=rng.random() < 0.5))
     return out
@@ -72,8 +77,7 @@ def quick_params(game: str, seed: int = 0) -> dict[str, Any]:
         full = defn.validate_params(params)
         engine = defn.new_engine(full)
         rng = random.Random(seed)
-        while not engine.is_terminal():
-            random_step(engine, rng)
+        play_episode(engine, uniform_choice(rng), stream_chance(rng))
         if best is None or len(engine.history) < best[0]:
             best = (len(engine.history), full)
     assert best is not None

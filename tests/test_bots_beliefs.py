@@ -26,6 +26,7 @@ from bots.beliefs import (
 from bots.heuristics import KNOWLEDGE, knowledge_for
 from bots.ismcts import LEGACY_OPTIONS, unseen_tail
 from bots.protocol import Worlds
+from games.core.definition import replay
 from games.core.engine import CHANCE
 from games.core.infoset import build_infoset
 from tests.test_bots import decision_states
@@ -185,9 +186,7 @@ def test_unseen_moves_in_the_tree_keep_budgets_and_answer_per_information_set():
     hint = bot.hint(defn, params, infoset, Budget(simulations=50), seed=3)
     assert hint.iterations == 50
     assert sum(s.visits for s in hint.policy) == 50  # every iteration reaches our decision
-    other = defn.new_engine(params)
-    for action in engine.history[:-1]:
-        other.apply(action)
+    other = replay(defn, params, engine.history[:-1])
     other.apply(other.legal_actions()[0])  # another hidden bid: the same information set
     assert other.history != engine.history
     same = build_infoset(defn, params, other, 1)

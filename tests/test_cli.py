@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from evaluation.cli import main
+from games.core.definition import replay
 
 BAD = [
     (["play", "gallery_rush", "-p", "player=3"], "Unknown parameter 'player'|unknown parameter"),
@@ -115,9 +116,7 @@ def test_review_reads_a_games_file_an_infoset_or_a_state_and_draws_the_plot(tmp_
     )
     defn = games.definition("gallery_rush")
     params = defn.validate_params(record["params"])
-    engine = defn.new_engine(params)
-    for action in record["history"]:
-        engine.apply(action)
+    engine = replay(defn, params, record["history"])
     infoset_file = tmp_path / "infoset.json"
     infoset_file.write_text(json.dumps(build_infoset(defn, params, engine, 0)))
     state_file = tmp_path / "state.json"

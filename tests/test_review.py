@@ -20,6 +20,7 @@ from bots.review import (
     review_game,
     seat_infoset_of_state,
 )
+from games.core.definition import replay as replay_history
 from games.core.infoset import build_infoset, sample_engine
 
 TINY = bots.Budget(simulations=8)
@@ -64,9 +65,7 @@ def another_world(defn, params, engine):
     information set there (a different hidden card or bid), and that world."""
     history = list(engine.history)
     for cut, seat in itertools.product(range(len(history), 0, -1), range(params["players"])):
-        record = defn.new_engine(params)
-        for action in history[:cut]:
-            record.apply(action)
+        record = replay_history(defn, params, history[:cut])
         mine = build_infoset(defn, params, record, seat, with_view=False)
         for s in range(20):
             world = sample_engine(defn, params, mine, random.Random(s))

@@ -422,15 +422,14 @@ def rich_bid_infoset():
     """A Modern Art information set at a bid with 10,001 legal actions (money 10000)."""
     import random
 
+    from games.core.episode import random_position, stream_chance
     from games.core.infoset import build_infoset
-    from server.examples import random_step
 
     defn = games.definition("modern_art")
     params = defn.validate_params({"money": 10000})
     rng = random.Random(1)
-    engine = defn.new_engine(params)
-    while engine.is_chance() or len(engine.legal_actions()) < 10_000:
-        random_step(engine, rng)
+    big = lambda e: len(e.legal_actions()) >= 10_000  # noqa: E731
+    engine = random_position(defn, params, rng, big, chance=stream_chance(rng))
     seat = engine.current_player()
     return engine, build_infoset(defn, params, engine, seat, with_view=False)
 

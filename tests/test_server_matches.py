@@ -13,6 +13,7 @@ import pytest
 import sqlalchemy as sa
 
 import games
+from games.core.definition import replay as replay_history
 from games.core.infoset import build_infoset
 from server import close_app
 from tests.server_support import GAMES, make_app, quick_params
@@ -46,11 +47,7 @@ def replay(app, view):
     with sqlite3.connect(db) as con:
         row = con.execute("SELECT history FROM matches WHERE id = ?", (view["match_id"],))
         history = json.loads(row.fetchone()[0])
-    defn = games.definition(view["game"])
-    engine = defn.new_engine(view["params"])
-    for action in history:
-        engine.apply(action)
-    return engine
+    return replay_history(games.definition(view["game"]), view["params"], history)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -229,12 +226,10 @@ def test_matches_survive_a_restart_and_resume_interrupted_bots(tmp_path):
         # derive from the match seed and the step).
         engine = replay(app2, after)
         defn = games.definition(game)
-        cut = defn.new_engine(after["params"])
         last_human = max(
             i for i in range(len(engine.history)) if _mover_at(defn, after, engine, i) == 0
         )
-        for action in engine.history[: last_human + 1]:
-            cut.apply(action)
+        cut = replay_history(defn, after["params"], engine.history[: last_human + 1])
         with sqlite3.connect(app2.config["ATELIER"].match_db) as con:
             con.execute(
                 "UPDATE matches SET history = ? WHERE id = ?", (json.dumps(cut.history), mid)
@@ -247,10 +242,7 @@ def test_matches_survive_a_restart_and_resume_interrupted_bots(tmp_path):
 
 
 def _mover_at(defn, view, engine, index):
-    e = defn.new_engine(view["params"])
-    for action in engine.history[:index]:
-        e.apply(action)
-    return e.current_player()
+    return replay_history(defn, view["params"], engine.history[:index]).current_player()
 
 
 def test_a_reproducible_deal_and_the_bot_seeds_follow_the_one_seed_derivation(app, client):

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from bots.cfr.tree import GameTree
+from games.core.definition import replay
 from games.core.infoset import build_infoset, canonical_json
 
 DATA_DIR = Path(__file__).with_name("data")
@@ -56,9 +57,7 @@ def tree_digests(defn: Any, params: dict[str, Any], tree: GameTree) -> list[list
     for p, pt in enumerate(tree.players):
         names = []
         for history in pt.histories:
-            engine = defn.new_engine(params)
-            for action in history:
-                engine.apply(action)
+            engine = replay(defn, params, history)
             names.append(infoset_digest(build_infoset(defn, params, engine, p, with_view=False)))
         out.append(names)
     return out

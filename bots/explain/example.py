@@ -17,7 +17,9 @@ import bots
 import games
 from bots.explain import explain_hint
 from bots.heuristics import knowledge_for
+from games.core.definition import replay
 from games.core.engine import Engine
+from games.core.episode import random_position
 from games.core.infoset import build_infoset
 
 # The phases (``describe()["phase"]``) where each game's explanation has its estimates.
@@ -38,16 +40,17 @@ def heuristic_decision(
     params = defn.validate_params({"players": players})
     knowledge = knowledge_for(game)
     rng = random.Random(seed)
-    while True:
-        engine = defn.new_engine(params)
-        while not engine.is_terminal():
-            player = engine.current_player()
-            if player < 0:
-                engine.apply(engine.sample_chance(rng))
-                continue
-            if engine.describe()["phase"] in PHASES[game] and rng.random() < stop:
-                return defn, params, engine
-            engine.apply(knowledge.choose(engine, rng))  # type: ignore[union-attr]
+
+    def here(engine: Engine) -> bool:
+        return engine.describe()["phase"] in PHASES[game] and rng.random() < stop
+
+    def heuristic(engine: Engine, seat: int, step: int) -> int:
+        return knowledge.choose(engine, rng)  # type: ignore[union-attr]
+
+    while True:  # a game that ends before stopping: the next one, from the same generator
+        engine = random_position(defn, params, rng, here, heuristic)
+        if engine is not None:
+            return defn, params, engine
 
 
 def scripted(game: str, players: int) -> tuple[games.GameDefinition, dict[str, Any], Engine]:
@@ -59,16 +62,13 @@ def scripted(game: str, players: int) -> tuple[games.GameDefinition, dict[str, A
 
     defn = games.definition(game)
     params = defn.validate_params({"players": players})
-    engine = defn.new_engine(params)
     if game == "gallery_rush":
         steps = [0, EXPLORE, MONET, CONTINUE, VAN_GOGH]
     else:
-        mx = engine.max_bid  # type: ignore[attr-defined]
+        mx = defn.new_engine(params).max_bid  # type: ignore[attr-defined]
         table = [MONET, MONET, MONET, VERMEER, VERMEER, FORGERY_VAN_GOGH, MONA_LISA]
         steps = [*table, bid(1), bid(2), bid(2), pick(MONA_LISA, mx)]
-    for action in steps:
-        engine.apply(action)
-    return defn, params, engine
+    return defn, params, replay(defn, params, steps)
 
 
 def example(game: str, seed: int = 0, players: int = 3) -> dict[str, Any]:

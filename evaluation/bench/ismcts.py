@@ -34,7 +34,7 @@ from bots.ismcts import search
 from bots.protocol import Budget, Worlds
 from evaluation.bench.baseline import BaselineError, BaselineProcess, export_revision  # noqa: F401
 from evaluation.bench.spiel_ismcts import make_spiel_ismcts
-from games.core.engine import CHANCE
+from games.core.episode import random_position
 from games.core.infoset import build_infoset
 
 TARGET_RATIO = 15.0
@@ -73,20 +73,19 @@ class Baseline(BaselineProcess):
 
 def position(game: pyspiel.Game, seed: int, decisions: int = 12):
     """A decision state with a choice, after about ``decisions`` random player moves."""
-    defn, params = game.definition, game.params
     rng = random.Random(seed)
     while True:
-        engine = defn.new_engine(params)
-        made = 0
-        while not engine.is_terminal():
-            if engine.current_player() == CHANCE:
-                engine.apply(engine.sample_chance(rng))
-                continue
-            legal = engine.legal_actions()
-            if made >= decisions and len(legal) > 1:
-                return engine
-            engine.apply(rng.choice(legal))
-            made += 1
+        made = [0]  # the decisions taken so far in this game
+
+        def far_enough(engine, made=made, decisions=decisions) -> bool:
+            if made[0] >= decisions and len(engine.legal_actions()) > 1:
+                return True
+            made[0] += 1
+            return False
+
+        engine = random_position(game.definition, game.params, rng, far_enough)
+        if engine is not None:
+            return engine
         decisions //= 2  # the game ended first: look earlier
 
 

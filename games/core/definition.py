@@ -9,7 +9,7 @@ information-set JSON and the sampler, the same way for every game.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -276,12 +276,36 @@ def sequential_fill(
     return engine
 
 
+def replay(
+    defn: GameDefinition,
+    params: dict[str, Any],
+    history: Sequence[int],
+    illegal: Callable[[int, int], Exception] | None = None,
+) -> Engine:
+    """The state after ``history`` on a fresh engine: the one way a state is rebuilt.
+
+    A history the caller made itself (a stored match, a tree's own path, a recorded game) is
+    applied as it is. One that comes from outside or from a sampler is passed with
+    ``illegal``: each step is then checked legal first, and ``illegal(i, action)`` is raised
+    for the first step ``i`` that is not (the caller knows whom to blame and how to say it).
+    """
+    engine = defn.new_engine(params)
+    if illegal is None:
+        for action in history:
+            engine.apply(action)
+        return engine
+    for i, action in enumerate(history):
+        if engine.is_terminal() or not engine.is_legal(action):
+            raise illegal(i, action)
+        engine.apply(action)
+    return engine
+
+
 def replayed(defn: GameDefinition, params: dict[str, Any], history: list[int]) -> Engine:
     """The state after ``history``, each step checked legal first: the world of a sampler
     that plans a history without building the state (a wrong plan is a sampler bug)."""
-    engine = defn.new_engine(params)
-    for action in history:
-        if engine.is_terminal() or not engine.is_legal(action):
-            raise InvalidInfoset("a sampled history is not legal: the sampler is wrong")
-        engine.apply(action)
-    return engine
+    return replay(defn, params, history, _sampler_bug)
+
+
+def _sampler_bug(_step: int, _action: int) -> InvalidInfoset:
+    return InvalidInfoset("a sampled history is not legal: the sampler is wrong")

@@ -20,23 +20,35 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 CHANCE = -1
 TERMINAL = -4
 
 
-def inverse_cdf(outcomes: Sequence[tuple[int, float]], u: float) -> int:
-    """The outcome whose cumulative probability interval contains ``u`` (in ``[0, 1)``).
+def weighted_pick(pairs: Sequence[tuple[T, float]], u: float) -> T:
+    """The item whose cumulative weight interval contains ``u`` (in ``[0, total weight)``).
 
-    ``outcomes`` are ``(outcome, probability)`` pairs in a fixed order (engines sort them by
-    outcome id), so the same ``u`` gives the same outcome on the same distribution.
+    The one inverse-CDF walk: chance draws, bots sampling from a policy, a search following
+    visit counts. ``pairs`` are ``(item, weight)`` in a fixed order, so the same ``u`` gives
+    the same item on the same weights; weights need not sum to 1 when ``u`` is scaled to their
+    total. A ``u`` that rounding carries past the end gives the last item with a positive
+    weight, never one of weight 0.
     """
-    for action, prob in outcomes:
-        u -= prob
+    for item, weight in pairs:
+        u -= weight
         if u < 0.0:
-            return action
-    return outcomes[-1][0]
+            return item
+    for item, weight in reversed(pairs):
+        if weight > 0.0:
+            return item
+    raise ValueError("weighted_pick needs at least one positive weight")
+
+
+# A chance draw is a weighted pick over ``chance_outcomes()`` (sorted by outcome id).
+inverse_cdf = weighted_pick
 
 
 class Narration:
@@ -122,15 +134,18 @@ class Engine:
         An engine may override it with a faster loop that makes exactly the same draws and
         actions (Modern Art does; tests/test_modern_art_playout.py pins it against this one).
         """
+        # Bound methods looked up once: the loop is every search's rollout.
+        current, apply, actions = self.current_player, self.apply, self.player_actions
+        sample, random_ = self.sample_chance, rng.random
         while True:
-            player = self.current_player()
+            player = current()
             if player == TERMINAL:
                 return self.returns()
             if player == CHANCE:
-                self.apply(self.sample_chance(rng))
+                apply(sample(rng))
                 continue
-            legal = self.player_actions()
-            self.apply(legal[int(rng.random() * len(legal))])
+            legal = actions()
+            apply(legal[int(random_() * len(legal))])
 
     def returns(self) -> list[float]:
         """Returns of every seat; all zeros before the end."""

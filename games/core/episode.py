@@ -31,7 +31,16 @@ from typing import Any
 from games.core.engine import CHANCE, TERMINAL, Engine, inverse_cdf
 from games.core.infoset import build_infoset
 
-__all__ = ["Step", "ask_bots", "inverse_cdf", "play_episode", "sampled_chance", "stream_chance"]
+__all__ = [
+    "Step",
+    "ask_bots",
+    "inverse_cdf",
+    "play_episode",
+    "random_position",
+    "sampled_chance",
+    "stream_chance",
+    "uniform_choice",
+]
 
 Chooser = Callable[[Engine, int, int], Any]
 ChanceDraw = Callable[[Engine], int]
@@ -55,6 +64,38 @@ def stream_chance(rng: random.Random) -> ChanceDraw:
 def sampled_chance(rng: random.Random) -> ChanceDraw:
     """Chance by the engine's ``sample_chance`` (its fast draw, which may use ``rng`` freely)."""
     return lambda engine: engine.sample_chance(rng)
+
+
+def uniform_choice(rng: random.Random) -> Chooser:
+    """Any legal move alike: ``rng.choice(legal_actions())`` (how the seeded examples play)."""
+    return lambda engine, seat, step: rng.choice(engine.legal_actions())
+
+
+def random_position(
+    defn: Any,
+    params: dict[str, Any],
+    rng: random.Random,
+    stop: Callable[[Engine], bool],
+    choose: Chooser | None = None,
+    chance: ChanceDraw | None = None,
+) -> Engine | None:
+    """The first decision of one seeded game where ``stop(engine)`` holds, or ``None`` when
+    the game ends first: how the examples, the benchmarks and the load scenarios find a
+    position to ask about.
+
+    Moves are ``choose`` (by default ``uniform_choice(rng)``), chance is ``chance`` (by default
+    ``sampled_chance(rng)``); ``stop`` is asked at decisions only, before the move is drawn, so
+    a ``stop`` that draws from ``rng`` itself (a decision taken with some probability) draws in
+    the same order every time. Typed loosely because ``games`` sits below ``bots``.
+    """
+    engine = defn.new_engine(params)
+    play_episode(
+        engine,
+        choose or uniform_choice(rng),
+        chance or sampled_chance(rng),
+        stop=lambda e: not e.is_chance() and stop(e),
+    )
+    return None if engine.is_terminal() else engine
 
 
 def play_episode(

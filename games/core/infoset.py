@@ -24,7 +24,7 @@ import json
 import random
 from typing import Any
 
-from games.core.definition import GameDefinition, InvalidInfoset, Prior
+from games.core.definition import GameDefinition, InvalidInfoset, Prior, replay
 from games.core.engine import Engine
 from games.core.params import InvalidParams
 from games.core.pieces import HistoryFields, flatten
@@ -310,11 +310,7 @@ def sample_engine(
         raise InvalidInfoset(
             f"malformed information set: {where} ({type(err).__name__}: {err})"
         ) from err
-    engine = defn.new_engine(params)
-    for i, action in enumerate(history):
-        if engine.is_terminal() or action not in engine.legal_actions():
-            raise InvalidInfoset(f"events[{i}] cannot be replayed: the step is not legal there")
-        engine.apply(action)
+    engine = replay(defn, params, history, _not_replayable)
     rebuilt = build_infoset(defn, params, engine, seat, with_view=check_view and "view" in infoset)
     for key in ("events", "private", "view"):
         if key in rebuilt:
@@ -322,3 +318,7 @@ def sample_engine(
             if problem:
                 raise InvalidInfoset(problem)
     return engine
+
+
+def _not_replayable(step: int, _action: int) -> InvalidInfoset:
+    return InvalidInfoset(f"events[{step}] cannot be replayed: the step is not legal there")

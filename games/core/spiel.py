@@ -13,7 +13,7 @@ from typing import Any
 
 import pyspiel
 
-from games.core.definition import GameDefinition, InvalidAction, Prior
+from games.core.definition import GameDefinition, InvalidAction, Prior, replay
 from games.core.engine import CHANCE, TERMINAL, Engine
 from games.core.infoset import build_infoset, sample_engine
 from games.core.observation import AtelierObserver
@@ -112,16 +112,17 @@ def engine_from_struct(defn: GameDefinition, params: dict[str, Any], struct: Any
     history = struct.get("history")
     if not isinstance(history, list):
         raise ValueError("state struct needs 'history', the list of action ids")
-    engine = defn.new_engine(params)
     for i, action in enumerate(history):
         if isinstance(action, bool) or not isinstance(action, int):
             raise ValueError(f"state struct history[{i}] must be an action id, got {action!r}")
-        if engine.is_terminal() or action not in engine.legal_actions():
-            raise ValueError(f"state struct history[{i}] = {action} is not legal there")
-        engine.apply(action)
+    engine = replay(defn, params, history, _illegal_in_struct)
     if "state" in struct and struct["state"] != engine.describe():
         raise ValueError("state struct field 'state' does not match the replayed history")
     return engine
+
+
+def _illegal_in_struct(step: int, action: int) -> ValueError:
+    return ValueError(f"state struct history[{step}] = {action} is not legal there")
 
 
 class AtelierState(pyspiel.State):

@@ -19,7 +19,7 @@ import random
 from typing import Any
 
 from games.core.engine import CHANCE, TERMINAL, Engine, Narration
-from games.finger_auction.actions import bid_of, pick, take_block_of
+from games.finger_auction.actions import bid_of, pick, picked, take_block_of
 from games.paintings import (
     FULL_DECK,
     KIND_NAMES,
@@ -87,16 +87,18 @@ def painter_points(collection: list[int] | tuple[int, ...], num_players: int) ->
     ]
 
 
-def auction_result(active: list[int], bids: list[int], max_bid: int) -> tuple[int, int, list[int]]:
+def auction_result(
+    active: list[int], bids: list[int], decoding: tuple[tuple[int, int], ...]
+) -> tuple[int, int, list[int]]:
     """Resolves revealed bids: ``(winner, take, [])`` or, for a void auction, ``(-1, 0, tied)``.
 
-    ``tied`` is who a capped tie-break chooses among: both seats of a two-player auction, else
-    the seats sharing the lowest bid.
+    ``decoding`` is the auction's ``(take, block)`` by bid action (``bid_decodings``; the
+    engine's ``decoding()``). ``tied`` is who a capped tie-break chooses among: both seats of a
+    two-player auction, else the seats sharing the lowest bid.
     """
     if len(active) == 2:
-        a, b = bids  # take_block_of, inlined on this hot path
-        take_a, block_a = a // max_bid + 1, a % max_bid + 1
-        take_b, block_b = b // max_bid + 1, b % max_bid + 1
+        take_a, block_a = decoding[bids[0]]
+        take_b, block_b = decoding[bids[1]]
         live_a = take_a != block_b
         live_b = take_b != block_a
         if live_a and (not live_b or take_a < take_b):
@@ -104,14 +106,28 @@ def auction_result(active: list[int], bids: list[int], max_bid: int) -> tuple[in
         if live_b and (not live_a or take_b < take_a):
             return active[1], take_b, []
         return -1, 0, list(active)
-    best = -1
+    best = -1  # multi-player bid ids rise with the bid, so the lowest id is the lowest bid
     for a in bids:
         if (best < 0 or a < best) and bids.count(a) == 1:
             best = a
     if best >= 0:
-        return active[bids.index(best)], bid_of(best), []
+        return active[bids.index(best)], decoding[best][0], []
     low = min(bids)
     return -1, 0, [seat for i, seat in enumerate(active) if bids[i] == low]
+
+
+_DECODINGS: dict[int, tuple[tuple[tuple[int, int], ...], ...]] = {}
+
+
+def bid_decodings(max_bid: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """``(take, block)`` by bid action, read off the codec once per ``max_bid``: entry 0 for an
+    auction of three or more seats (block 0), entry 1 for a two-player auction."""
+    tables = _DECODINGS.get(max_bid)
+    if tables is None:
+        multi = tuple((bid_of(a), 0) for a in range(max_bid))
+        two = tuple(take_block_of(a, max_bid) for a in range(max_bid * max_bid))
+        tables = _DECODINGS[max_bid] = (multi, two)
+    return tables
 
 
 _BID_LISTS: dict[int, tuple[tuple[int, ...], ...]] = {}
@@ -147,6 +163,7 @@ class FingerAuctionEngine(Engine):
         "collections",
         "deck",
         "deck_size",
+        "decodings",
         "last_take",
         "max_bid",
         "max_void",
@@ -178,6 +195,7 @@ class FingerAuctionEngine(Engine):
         self.max_bid = max_bid
         self.pick_base = pick(0, max_bid)
         self.bid_lists = bid_lists(max_bid)
+        self.decodings = bid_decodings(max_bid)
         self.history: list[int] = []
         self.phase = REVEAL
         self.round = 0
@@ -203,6 +221,7 @@ class FingerAuctionEngine(Engine):
         new.max_bid = self.max_bid
         new.pick_base = self.pick_base
         new.bid_lists = self.bid_lists
+        new.decodings = self.decodings
         new.history = self.history.copy()
         new.phase = self.phase
         new.round = self.round
@@ -221,11 +240,13 @@ class FingerAuctionEngine(Engine):
         return new
 
     # --- action encoding (the layout: ``games.finger_auction.actions``) -----------------------
+    def decoding(self) -> tuple[tuple[int, int], ...]:
+        """``(take, block)`` by bid action in the auction in progress (two seats or more)."""
+        return self.decodings[len(self.active) == 2]
+
     def decode_bid(self, action: int) -> tuple[int, int]:
         """(take, block) of a bid action in the auction in progress; block 0 when multi-player."""
-        if len(self.active) == 2:
-            return take_block_of(action, self.max_bid)
-        return bid_of(action), 0
+        return self.decodings[len(self.active) == 2][action]
 
     # --- game loop -----------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -308,31 +329,43 @@ class FingerAuctionEngine(Engine):
     def apply(self, action: int) -> None:
         """Applies a legal action (the caller checks legality) and records it in history."""
         self.history.append(action)
-        phase = self.phase
-        if phase == REVEAL:
-            self.deck[action] -= 1
-            self.deck_size -= 1
-            self.table[action] += 1
-            self.table_size += 1
-            if self.table_size == self.cards_per_round:
-                self.phase = BID  # the table starts each round empty: its size counts reveals
-        elif phase == BID:
-            bids = self.bids
-            bids.append(action)
-            if len(bids) == len(self.active):
-                self._resolve_auction()
-        elif phase == PICK:
-            kind = action - self.pick_base
-            self.table[kind] -= 1
-            self.table_size -= 1
-            self.collections[self.picker][kind] += 1
-            self.picks_left -= 1
-            self._continue_picks()
-        elif phase == TIE:
-            self._win(action, self._take_of(action, self.bids))
-        else:
-            raise ValueError("the game is over")
+        _APPLY[self.phase](self, action)
 
+    # --- one handler per step, in game order (``_APPLY`` at the end of the module) -----------
+    def _reveal(self, kind: int) -> None:
+        """A card of ``kind`` from the deck onto the table; a full table opens the bidding
+        (the table starts each round empty, so its size counts the reveals)."""
+        self.deck[kind] -= 1
+        self.deck_size -= 1
+        self.table[kind] += 1
+        size = self.table_size = self.table_size + 1
+        if size == self.cards_per_round:
+            self.phase = BID
+
+    def _bid(self, action: int) -> None:
+        """A hidden bid; the last one of the auction reveals them all."""
+        bids = self.bids
+        bids.append(action)
+        if len(bids) == len(self.active):
+            self._resolve_auction()
+
+    def _tie_break(self, seat: int) -> None:
+        """Chance picks the winner of a capped tie; it takes what it bid."""
+        self._win(seat, self._take_of(seat, self.bids))
+
+    def _pick(self, action: int) -> None:
+        """One card of the picked kind from the table into the picker's collection."""
+        kind = action - self.pick_base  # ``picked``, on the hot path: picks are pick_base + kind
+        self.table[kind] -= 1
+        self.table_size -= 1
+        self.collections[self.picker][kind] += 1
+        self.picks_left -= 1
+        self._continue_picks()
+
+    def _over(self, action: int) -> None:
+        raise ValueError("the game is over")
+
+    # --- auctions ------------------------------------------------------------------------------
     def _start_auction(self) -> None:
         self.phase = BID
         self.bids = []
@@ -341,14 +374,11 @@ class FingerAuctionEngine(Engine):
         """Reveals the bids: a winner, a repeat, or (at the cap) a chance tie-break."""
         active = self.active
         bids = self.bids
-        m = self.max_bid
-        if len(active) == 2:  # the takes of ``decode_bid``, inlined on this hot path
-            self.last_take[active[0]] = bids[0] // m + 1
-            self.last_take[active[1]] = bids[1] // m + 1
-        else:
-            for i, seat in enumerate(active):
-                self.last_take[seat] = bids[i] + 1
-        winner, take, tied = auction_result(active, bids, m)
+        decoding = self.decodings[len(active) == 2]
+        last_take = self.last_take
+        for i, seat in enumerate(active):
+            last_take[seat] = decoding[bids[i]][0]
+        winner, take, tied = auction_result(active, bids, decoding)
         if winner >= 0:
             self._win(winner, take)
             return
@@ -469,7 +499,7 @@ class FingerAuctionEngine(Engine):
                 {"seat": s, **self.bid_struct(i, bids[i])} for i, s in enumerate(self.active)
             ]
             event: dict[str, Any] = {"type": "bid", "seat": seat, "revealed": revealed}
-            winner, take, tied = auction_result(self.active, bids, self.max_bid)
+            winner, take, tied = auction_result(self.active, bids, self.decoding())
             if winner >= 0:
                 event["outcome"] = "won"
                 event["winner"] = winner
@@ -486,7 +516,7 @@ class FingerAuctionEngine(Engine):
             event = {"type": "tie_break", "winner": action, "takes": min(take, self.table_size)}
             self._add_takings(event, action, action)
             return Narration(event)
-        kind = action - self.pick_base
+        kind = picked(action, self.max_bid)
         event = {"type": "pick", "seat": self.picker, "card": KIND_NAMES[kind]}
         self._add_takings(event, action, self.picker, picked=kind)
         return Narration(event)
@@ -583,3 +613,14 @@ class FingerAuctionEngine(Engine):
                 {"seat": self.active[i], **self.bid_struct(i, a)} for i, a in enumerate(self.bids)
             ]
         return out
+
+
+# ``apply``'s handler per phase (REVEAL, BID, TIE, PICK, OVER).
+_APPLY = (
+    FingerAuctionEngine._reveal,
+    FingerAuctionEngine._bid,
+    FingerAuctionEngine._tie_break,
+    FingerAuctionEngine._pick,
+    FingerAuctionEngine._over,
+)
+assert len(_APPLY) == len(PHASE_NAMES)

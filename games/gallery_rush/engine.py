@@ -38,6 +38,9 @@ from games.gallery_rush.actions import (  # noqa: F401 (re-exported: the engine'
     steal,
 )
 from games.paintings import (
+    FORGERY_MONET,
+    FORGERY_VAN_GOGH,
+    FORGERY_VERMEER,
     FULL_DECK,
     KIND_NAMES,
     MONA_LISA,
@@ -175,7 +178,7 @@ class GalleryRushEngine(Engine):
             return [CONTINUE, CONFIRM] if self._cards_left() else [CONFIRM]
         if phase == STEAL:
             victim = self.collections[self.victims[0]]
-            return [STEAL_BASE + s for s in range(4) if victim[s]]  # steal(s), inlined
+            return [steal(s) for s in range(4) if victim[s]]
         return []
 
     def _cards_left(self) -> bool:
@@ -183,38 +186,93 @@ class GalleryRushEngine(Engine):
 
     def apply(self, action: int) -> None:
         self.history.append(action)
-        phase = self.phase
-        if phase == FLIP:
-            self._resolve_flip(action)
-        elif phase == CHOOSE:
-            if action == CONTINUE:
-                self._start_flip(FOR_EXPLORE)
-            else:
-                self._confirm_keep()
-                self._end_turn()
-        elif phase == TURN:
-            if action == EXPLORE:
-                self._start_flip(FOR_EXPLORE)
-            elif action == PASS:
-                self._end_turn()
-            else:
-                self.declared = action - DECLARE_MONET  # call_of, inlined
-                self._start_flip(FOR_DECLARE)
-        elif phase == STEAL:
-            slot = action - STEAL_BASE  # slot_of, inlined
-            victim = self.victims.pop(0)
-            self.collections[victim][slot] -= 1
-            self.collections[self.player][slot] += 1
-            if not self.victims:
-                self._check_goal(self.player)
-                self._end_turn()
-        elif phase == START:
-            self.start = action
-            self.player = action
-            self.to_move = action
-            self.phase = TURN
+        _APPLY[self.phase](self, action)
+
+    # --- one handler per step, in game order (``_APPLY`` at the end of the module) -----------
+    def _start_player(self, seat: int) -> None:
+        """Chance names the start player; the first turn is theirs."""
+        self.start = seat
+        self.player = seat
+        self.to_move = seat
+        self.phase = TURN
+
+    def _turn(self, action: int) -> None:
+        """Explore (flip for the Keep), declare a call (flip to check it) or, with no card
+        left anywhere, pass."""
+        if action == EXPLORE:
+            self._start_flip(FOR_EXPLORE)
+        elif action == PASS:
+            self._end_turn()
         else:
-            raise ValueError("the game is over")
+            self.declared = call_of(action)
+            self._start_flip(FOR_DECLARE)
+
+    def _flip(self, kind: int) -> None:
+        """A card of ``kind`` leaves the deck; what it does depends on what it was flipped
+        for (``_FLIPPED``: explore, declare, bonus)."""
+        self.deck[kind] -= 1
+        self.deck_size -= 1
+        _FLIPPED[self.flip_for](self, kind)
+
+    def _choose(self, action: int) -> None:
+        """After a kept card: flip another, or bank the Keep and end the turn."""
+        if action == CONTINUE:
+            self._start_flip(FOR_EXPLORE)
+        else:
+            self._confirm_keep()
+            self._end_turn()
+
+    def _steal(self, action: int) -> None:
+        """One painting from the next victim; the turn ends when every victim has paid."""
+        slot = slot_of(action)
+        victim = self.victims.pop(0)
+        self.collections[victim][slot] -= 1
+        self.collections[self.player][slot] += 1
+        if not self.victims:
+            self._check_goal(self.player)
+            self._end_turn()
+
+    def _over(self, action: int) -> None:
+        raise ValueError("the game is over")
+
+    # --- what a flipped card does ---------------------------------------------------------------
+    def _explored(self, kind: int) -> None:
+        """Exploring: the Mona Lisa banks the Keep with it; a forgery discards the Keep and
+        the collection of its painter; a painter already in the Keep busts it; else it joins
+        the Keep and the player chooses."""
+        me = self.collections[self.player]
+        if kind == MONA_LISA:
+            me[ML_SLOT] += 1
+            self._confirm_keep()
+            self._after_card()
+            self._end_turn()
+        elif _FORGERY[kind]:
+            self._discard_keep()
+            self.discard[kind] += 1
+            painter = forgery_painter(kind)
+            self.discard[painter] += me[painter]
+            me[painter] = 0
+            self._after_card()
+            self._end_turn()
+        elif self.keep[kind]:
+            self._discard_keep()
+            self.discard[kind] += 1
+            self._after_card()
+            self._end_turn()
+        else:
+            self.keep[kind] = 1
+            self.phase = CHOOSE
+            self.to_move = self.player
+
+    def _bonus_drawn(self, kind: int) -> None:
+        """A bonus draw after a correct painter declaration: kept, unless a forgery."""
+        if _FORGERY[kind]:
+            self.discard[kind] += 1
+        else:
+            self.collections[self.player][ML_SLOT if kind == MONA_LISA else kind] += 1
+        self._after_card()
+        self.bonus_left -= 1
+        self._next_bonus_or_end()
 
     def _start_flip(self, purpose: int) -> None:
         """Moves to a chance flip, refilling an empty deck from the discard first."""
@@ -232,49 +290,13 @@ class GalleryRushEngine(Engine):
 
     def _after_card(self) -> None:
         """The reshuffle trigger: all three forgeries in the discard."""
-        if self.discard[3] and self.discard[4] and self.discard[5]:
+        discard = self.discard
+        if discard[FORGERY_MONET] and discard[FORGERY_VAN_GOGH] and discard[FORGERY_VERMEER]:
             self._reshuffle()
 
-    def _resolve_flip(self, kind: int) -> None:
-        self.deck[kind] -= 1
-        self.deck_size -= 1
-        purpose = self.flip_for
+    def _declared(self, kind: int) -> None:
+        """Checking a declaration: the card flipped against the call."""
         me = self.collections[self.player]
-        if purpose == FOR_EXPLORE:
-            if kind == MONA_LISA:
-                me[ML_SLOT] += 1
-                self._confirm_keep()
-                self._after_card()
-                self._end_turn()
-            elif kind >= 3:  # a forgery (the Mona Lisa was handled above)
-                self._discard_keep()
-                self.discard[kind] += 1
-                painter = forgery_painter(kind)
-                self.discard[painter] += me[painter]
-                me[painter] = 0
-                self._after_card()
-                self._end_turn()
-            elif self.keep[kind]:
-                self._discard_keep()
-                self.discard[kind] += 1
-                self._after_card()
-                self._end_turn()
-            else:
-                self.keep[kind] = 1
-                self.phase = CHOOSE
-                self.to_move = self.player
-        elif purpose == FOR_DECLARE:
-            self._resolve_declare(kind, me)
-        else:  # a bonus draw after a successful painter declaration
-            if 3 <= kind < 6:  # a forgery
-                self.discard[kind] += 1
-            else:
-                me[ML_SLOT if kind == MONA_LISA else kind] += 1
-            self._after_card()
-            self.bonus_left -= 1
-            self._next_bonus_or_end()
-
-    def _resolve_declare(self, kind: int, me: list[int]) -> None:
         called = self.declared
         if called == CALL_MONA_LISA:
             if kind == MONA_LISA:
@@ -285,7 +307,7 @@ class GalleryRushEngine(Engine):
             self.discard[kind] += 1
         elif called == CALL_FORGERY:
             self.discard[kind] += 1
-            if is_forgery(kind):
+            if _FORGERY[kind]:
                 self._after_card()
                 self.victims = [
                     s for s in self._seats_after(self.player) if sum(self.collections[s])
@@ -305,7 +327,7 @@ class GalleryRushEngine(Engine):
         elif kind == MONA_LISA:
             me[ML_SLOT] += 1
             self._check_goal(self.player)
-        elif is_forgery(kind):
+        elif _FORGERY[kind]:
             self.discard[kind] += 1
             self.discard[called] += me[called]
             me[called] = 0
@@ -515,3 +537,23 @@ def action_struct(engine: GalleryRushEngine, action: int) -> dict[str, Any]:
         return {"type": "pass"}
     victim = engine.victims[0] if engine.victims else None
     return {"type": "steal", "from": victim, "card": SLOT_NAMES[slot_of(action)]}
+
+
+# ``apply``'s handler per phase (START, TURN, FLIP, CHOOSE, STEAL, OVER) and ``_flip``'s per
+# purpose (FOR_EXPLORE, FOR_DECLARE, FOR_BONUS).
+_APPLY = (
+    GalleryRushEngine._start_player,
+    GalleryRushEngine._turn,
+    GalleryRushEngine._flip,
+    GalleryRushEngine._choose,
+    GalleryRushEngine._steal,
+    GalleryRushEngine._over,
+)
+assert len(_APPLY) == len(PHASE_NAMES)
+_FLIPPED = (
+    GalleryRushEngine._explored,
+    GalleryRushEngine._declared,
+    GalleryRushEngine._bonus_drawn,
+)
+# Whether a kind is a forgery, by kind (``games.paintings.is_forgery``, looked up per flip).
+_FORGERY = tuple(is_forgery(kind) for kind in range(NUM_KINDS))
