@@ -56,7 +56,7 @@ from bots.protocol import Bot, Budget, Worlds
 from bots.rollout import play_out
 from games.core.definition import GameDefinition, InvalidInfoset
 from games.core.engine import Engine
-from games.core.infoset import CANONICAL_KEYS, build_infoset, build_view, sample_engine
+from games.core.infoset import CANONICAL_KEYS, build_infoset, sample_engine
 from games.core.seeds import derive_seed
 
 # A decision's default budget (the bot's search there) and paired rollouts per decision.
@@ -311,7 +311,8 @@ def review_decision(
     if best == played:
         stats.update(value_lost=0.0, stderr=0.0, interval=[0.0, 0.0])
     done = time.perf_counter()
-    view = build_view(defn, first, seat)
+    # No information set in the answer: it is the record's cut at the decision's step
+    # (``infoset_before``), so a review stays linear in the game's length.
     return {
         "played": describe(defn, first, seat, played),
         "best": describe(defn, first, seat, best),
@@ -322,7 +323,6 @@ def review_decision(
             "search": round((started_values - started) * 1000.0, 3),
             "values": round((done - started_values) * 1000.0, 3),
         },
-        "infoset": {**infoset, "view": view},
     }
 
 

@@ -110,6 +110,15 @@ class ServiceConfig:
     review_max_running_per_client: int = 2
     review_keep: int = 256
     review_ttl_s: float = 3_600.0
+    # Bounds of one review (a 422 ``review_too_long`` names the first; a job whose decisions
+    # outgrow the second fails with ``review_too_large``) and of all finished reviews kept.
+    review_max_decisions: int = 200
+    review_max_answer_bytes: int = 1024 * 1024
+    review_keep_bytes: int = 64 * 1024 * 1024
+    # The key of every value the service derives from a secret seed and publishes (a match
+    # review's seed): HMAC-SHA256 under it. Empty = a random one drawn at start; a fleet gives
+    # every instance the same (ATELIER_SERVER_SECRET). Never shown by to_json.
+    server_secret: str = ""
 
     def __post_init__(self) -> None:
         checks = {
@@ -147,6 +156,11 @@ class ServiceConfig:
             "review_max_running_per_client": self.review_max_running_per_client >= 1,
             "review_keep": self.review_keep >= 1,
             "review_ttl_s": self.review_ttl_s > 0,
+            "review_max_decisions": self.review_max_decisions >= 1,
+            "review_max_answer_bytes": self.review_max_answer_bytes >= 1024,
+            # One finished review (its answer and its record) always fits in the store.
+            "review_keep_bytes": self.review_keep_bytes
+            >= 2 * self.review_max_answer_bytes + self.max_request_bytes,
         }
         for name, ok in checks.items():
             if not ok:
@@ -231,6 +245,7 @@ class ServiceConfig:
         """The configuration without secrets (API keys are counted, not shown)."""
         out = asdict(self)
         out["api_keys"] = len(self.api_keys)
+        out["server_secret"] = "given" if self.server_secret else "drawn at start"
         out["match_db"] = redacted_url(self.match_db)
         if self.redis_url:
             out["redis_url"] = redacted_url(self.redis_url)

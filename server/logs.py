@@ -8,9 +8,10 @@ every record of the service's loggers (gunicorn's error and access logs, ``ateli
 * the value of any ``...token=``, ``key=``, ``api_key=``, ``secret=``, ``password=`` pair,
   also when the name or the value is percent-encoded (``?%74oken=``: the server decodes it),
 * the configured API keys, wherever they appear,
-* every token the service issues (``issue_token``: ``at_`` and 32 URL-safe characters),
-  wherever it appears, also percent-encoded: the prefix makes it recognisable whatever its
-  random characters are,
+* every token the service issues (``issue_token``: ``at_`` and 32 URL-safe characters) and
+  every job id (``issue_job_id``: ``job_`` and 32; whoever holds a job's id and its creator's
+  credential reads it, so an id in a log is half a credential), wherever it appears, also
+  percent-encoded: the prefix makes it recognisable whatever its random characters are,
 * any run of 24 or more URL-safe base64 characters with both letters and digits that is not
   a hexadecimal identifier (match ids, hashes and seeds stay readable; ``secrets.token_urlsafe``
   output, JWT parts and most generated keys do not)
@@ -30,6 +31,7 @@ from urllib.parse import unquote
 
 REDACTED = "[redacted]"
 TOKEN_PREFIX = "at_"
+JOB_PREFIX = "job_"
 SECRET_NAME = r"(?:[a-z0-9_-]*token|api[_-]?key|key|secret|password|authorization)"
 SECRET_PAIR = re.compile(rf"(?i)({SECRET_NAME}[\"']?\s*[=:]\s*[\"']?)([^&\s\"',;}}]+)")
 # A name=value pair whose name has a percent escape: decoded, it may be a secret's name.
@@ -38,7 +40,7 @@ ENCODED_PAIR = re.compile(
     r"(?:[A-Za-z0-9_.~-]|%[0-9A-Fa-f]{2})*=)([^&\s\"',;}]+)"
 )
 SECRET_NAME_ONLY = re.compile(rf"(?i){SECRET_NAME}")
-ISSUED_TOKEN = re.compile(rf"(?<![A-Za-z0-9_-]){TOKEN_PREFIX}[A-Za-z0-9_-]{{20,}}")
+ISSUED_TOKEN = re.compile(rf"(?<![A-Za-z0-9_-])(?:{TOKEN_PREFIX}|{JOB_PREFIX})[A-Za-z0-9_-]{{20,}}")
 # A run of URL characters with percent escapes: decoded, it may hold an issued token.
 ENCODED_RUN = re.compile(r"(?:[A-Za-z0-9_.~-]|%[0-9A-Fa-f]{2})*%[0-9A-Fa-f]{2}[A-Za-z0-9_.~%-]*")
 TOKEN_LIKE = re.compile(
@@ -51,6 +53,12 @@ def issue_token() -> str:
     """A new secret token (a match's seat token): 192 random bits behind ``TOKEN_PREFIX``, so
     that ``redact`` recognises it wherever it is logged, whatever its random characters."""
     return TOKEN_PREFIX + random_secrets.token_urlsafe(24)
+
+
+def issue_job_id() -> str:
+    """A new job id: unguessable (192 random bits) and behind ``JOB_PREFIX``, so that
+    ``redact`` removes it from access-log lines (``GET /v1/reviews/job_...``) like a token."""
+    return JOB_PREFIX + random_secrets.token_urlsafe(24)
 
 
 def _encoded_pair(match: re.Match[str]) -> str:

@@ -10,6 +10,13 @@ one pipe per worker instead, so each request owns its worker while it runs:
   is killed and replaced, and only that request fails (``DeadlineExceeded``);
 * a worker that dies mid-request fails only that request (``WorkerDied``) and is replaced.
 
+Long jobs' tasks (``JOB_KINDS``: a review's decisions) run in a lane of their own at a lower
+priority, so that interactive work (hints, validations, match moves) always finds a worker: a
+job task takes a worker only while no interactive request is waiting for one and another
+stays free after it (with one worker: only while nobody waits), and at most ``size - 1`` job
+tasks run at once (at least 1). Jobs wait for their turn; interactive requests never wait
+for a job's worker beyond the one task it is running with a single worker.
+
 Only JSON text crosses the pipes (game name, parameters, infoset, bot spec, budget, seed), never
 pickled states.
 """
@@ -34,6 +41,9 @@ from typing import Any
 log = logging.getLogger("atelier.server.pool")
 
 PRELOAD = ["server.tasks"]
+# Task kinds of long jobs, served in the job lane (module docstring).
+JOB_KINDS = frozenset({"review_decision"})
+JOB_POLL_S = 0.02  # how often a waiting job task looks for a free worker
 STOP = b"null"  # asks an idle worker to exit (EOF alone is not enough under "fork", where
 # later workers inherit copies of the parent's ends of earlier workers' pipes)
 
@@ -119,8 +129,13 @@ class SearchPool:
         start_method: str = "forkserver",
         queue_timeout: float = 5.0,
         nice: int = 0,
+        job_kinds: frozenset[str] = JOB_KINDS,
     ) -> None:
         self.size = size
+        self.job_kinds = job_kinds
+        self.job_slots = max(1, size - 1)
+        self._jobs_running = 0
+        self._waiting = 0  # interactive requests waiting for a worker
         self.nice = nice
         self.queue_timeout = queue_timeout
         self._ctx = multiprocessing.get_context(start_method)
@@ -138,6 +153,7 @@ class SearchPool:
             "timeouts": 0,
             "deaths": 0,
             "restarts": 0,
+            "job_tasks": 0,
         }
 
     # --- lifecycle ---------------------------------------------------------------------------
@@ -230,7 +246,8 @@ class SearchPool:
             self.start()
         if self._closed:
             raise PoolClosed("the search pool is shut down")
-        worker = self._acquire()
+        job = kind in self.job_kinds
+        worker = self._acquire_job() if job else self._acquire()
         if on_start is not None:
             on_start()
         healthy = False
@@ -263,6 +280,9 @@ class SearchPool:
             return result
         finally:
             worker.busy = False
+            if job:
+                with self._lock:
+                    self._jobs_running -= 1
             if healthy:
                 self._idle.put(worker)
             else:
@@ -270,6 +290,54 @@ class SearchPool:
 
     def _acquire(self) -> _Worker:
         """An idle, live worker; one that died while idle is replaced, not handed out."""
+        with self._lock:
+            self._waiting += 1
+        try:
+            return self._acquire_interactive()
+        finally:
+            with self._lock:
+                self._waiting -= 1
+
+    def _acquire_job(self) -> _Worker:
+        """A worker for a job task, under the job lane's rules (module docstring); waits at
+        most ``queue_timeout`` like any request, then ``PoolBusy`` (a job retries later)."""
+        until = time.monotonic() + self.queue_timeout
+        spare = 1 if self.size > 1 else 0
+        while True:
+            worker = None
+            with self._lock:
+                if (
+                    self._jobs_running < self.job_slots
+                    and self._waiting == 0
+                    and self._idle.qsize() > spare
+                ):
+                    with contextlib.suppress(queue.Empty):
+                        worker = self._idle.get_nowait()
+                if worker is not None and spare and self._idle.qsize() == 0:
+                    # An interactive request took a worker meanwhile: this was the last free.
+                    self._idle.put(worker)
+                    worker = None
+                if worker is not None:
+                    self._jobs_running += 1
+                    self.stats["job_tasks"] += 1
+            if worker is not None:
+                if worker.process.is_alive():
+                    return worker
+                with self._lock:
+                    self._jobs_running -= 1
+                    self.stats["deaths"] += 1
+                self._retire(worker)
+                continue
+            if time.monotonic() >= until:
+                with self._lock:
+                    self.stats["busy"] += 1
+                raise PoolBusy(
+                    f"no search worker was free for a job task for {self.queue_timeout:.1f} s "
+                    "(jobs never take the last free worker)"
+                )
+            time.sleep(JOB_POLL_S)
+
+    def _acquire_interactive(self) -> _Worker:
         until = time.monotonic() + self.queue_timeout
         while True:
             try:
@@ -297,5 +365,7 @@ class SearchPool:
                 "idle": self._idle.qsize(),
                 "pids": pids,
                 "busy_pids": sorted(w.process.pid for w in self._all if w.busy),
+                "job_slots": self.job_slots,
+                "jobs_running": self._jobs_running,
                 **self.stats,
             }

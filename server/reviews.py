@@ -16,21 +16,39 @@ it waits for its worker on the pipe through the cooperative selector ``SearchPoo
 request handlers do, and does no disk work, so it never holds the hub (the match store's
 SQLite calls, which would, go through gevent's thread pool: ``serve.InThreadpool``).
 
-Jobs live in this process: a bounded ``TTLCache`` of finished jobs (``review_keep``, kept
-``review_ttl_s``) plus the running ones, at most ``review_max_running`` at once overall (503
-``reviews_full``) and ``review_max_running_per_client`` per client (429 ``too_many_reviews``).
-Behind several instances a client must poll the instance that answered the POST (a later
-fleet can move jobs into the shared store).
+The review's decisions run in the pool's job lane (``server.pool``): they never take the last
+free worker, so hints, validations and match moves of everyone else always find one. A
+decision's deadline adds to twice its budget the replays it makes (its world pool replays the
+record's prefix; the plan measured one whole replay, ``deadline``).
+
+Bounds: at most ``review_max_decisions`` decisions (422 ``review_too_long`` up front) and
+``review_max_answer_bytes`` of decisions (the job fails with ``review_too_large``, keeping
+what it has); a decision carries its step, not the seat's information set, which
+``GET /v1/reviews/{id}/decisions/{n}`` cuts from the record on demand.
+
+Privacy: a job's id is unguessable (``issue_job_id``, redacted from logs), and a job answers
+only its owner, the credential that created it: the client identity (the API key when keys
+are required, else the address) for a posted review, the seat token for a match's; anyone
+else gets the 404 of an unknown id. A match review's seed is keyed with ``server_secret``
+(HMAC), so it reveals nothing about the match's seed. ``DELETE`` cancels a job between two
+decisions.
+
+Jobs live in this process: a ``TTLCache`` of finished jobs (``review_keep`` of them and
+``review_keep_bytes`` in all, kept ``review_ttl_s``) plus the running ones, at most
+``review_max_running`` at once overall (503 ``reviews_full``) and
+``review_max_running_per_client`` per client (429 ``too_many_reviews``). Behind several
+instances a client must poll the instance that answered the POST.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import logging
+import secrets
 import threading
 import time
-import uuid
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,12 +57,13 @@ from cachetools import TTLCache
 
 import bots
 import games
-from bots.review import DEFAULT_SAMPLES, assemble, decision_seed
+from bots.review import DEFAULT_SAMPLES, MAX_POOL, assemble, decision_seed, infoset_before
 from games.core.infoset import build_infoset
-from server.cache import canonical, digest
+from server.cache import canonical
 from server.config import ServiceConfig
 from server.errors import ApiError, Conflict, NotFound, Unavailable, Unprocessable
 from server.hints import HintService
+from server.logs import issue_job_id
 from server.schemas import MAX_SEED, BudgetIn, ReviewRequest
 
 log = logging.getLogger("atelier.server.reviews")
@@ -58,7 +77,7 @@ DEFAULT_BUDGET = BudgetIn(simulations=200, milliseconds=1000.0)
 # client's limits) many times; a lost worker or an overrun deadline, which may be the
 # decision's own doing and costs a worker each time, twice.
 RETRIES = {
-    "busy": 30,
+    "busy": 360,  # the job lane waits for a free worker (server.pool): slow, not failed
     "unavailable": 30,
     "too_many_searches": 30,
     "search_time_exceeded": 30,
@@ -66,6 +85,12 @@ RETRIES = {
     "deadline_exceeded": 2,
     "worker_died": 2,
 }
+# Replays of the record's prefix a decision makes besides its search (its world pool and the
+# first world), times a safety factor for a loaded machine: its deadline allows for them.
+REPLAYS_PER_DECISION = MAX_POOL + 2
+REPLAY_SAFETY = 3.0
+LIVE = ("queued", "running")
+FINISHED = ("done", "failed", "cancelled")
 
 
 def job_client() -> str | None:
@@ -79,7 +104,8 @@ class ReviewJob:
     stands."""
 
     id: str
-    client: str
+    client: str  # charged for its searches
+    owner: str  # who may read and cancel it (``ReviewService.owner_of``)
     game: str
     params: dict[str, Any]
     infoset: dict[str, Any]
@@ -98,6 +124,15 @@ class ReviewJob:
     finished_at: float | None = None
     queued_answer: dict[str, Any] | None = None
     encoded: bytes | None = None
+    cancelled: bool = False
+    decision_bytes: int = 0
+    record_bytes: int = 0
+
+    @property
+    def size(self) -> int:
+        """Bytes it holds, estimated: its answer (and the decisions in it) and its record."""
+        answer = len(self.encoded) if self.encoded is not None else self.decision_bytes
+        return 2 * answer + self.record_bytes
 
     @property
     def total(self) -> int:
@@ -121,9 +156,9 @@ class ReviewJob:
             out["match_id"] = self.match_id
         if self.warnings:
             out["warnings"] = list(self.warnings)
-        if self.status == "done":
+        if self.review is not None:  # a failed or cancelled job's: what it had, partial
             out["review"] = self.review
-        if self.status == "failed":
+        if self.error is not None:
             out["error"] = self.error
         return out
 
@@ -135,7 +170,9 @@ class ReviewService:
         self.hints = hints
         self.config = config
         self._finished: TTLCache[str, ReviewJob] = TTLCache(
-            maxsize=config.review_keep, ttl=config.review_ttl_s
+            maxsize=config.review_keep_bytes,
+            ttl=config.review_ttl_s,
+            getsizeof=lambda job: job.size,
         )
         self._live: dict[str, ReviewJob] = {}
         # (match id, seat) -> job id: a finished match's review is made once per seat.
@@ -144,36 +181,88 @@ class ReviewService:
         )
         self._lock = threading.Lock()
         self._match_locks: dict[tuple[str, int], threading.Lock] = {}
+        # Drawn here when not configured: then only this instance derives the same values.
+        self._secret = (config.server_secret or secrets.token_hex(32)).encode()
+
+    # --- who may see a job -------------------------------------------------------------------
+    @staticmethod
+    def owner_of(client: str, token: str | None = None) -> str:
+        """The credential a job is bound to: a match review's seat token (as a digest, never
+        the token itself), else the requesting client (``AccessControl.client_id``)."""
+        if token:
+            return "seat:" + hashlib.sha256(token.encode()).hexdigest()
+        return "client:" + client
+
+    def keyed_seed(self, *parts: Any) -> int:
+        """A 32-bit seed derived from ``parts`` under the server secret (HMAC-SHA256): without
+        the secret, no brute force over a published value leads back to a secret seed."""
+        mac = hmac.new(self._secret, canonical(list(parts)).encode(), hashlib.sha256)
+        return int(mac.hexdigest()[:8], 16)
 
     # --- polling -----------------------------------------------------------------------------
     def find(self, job_id: str) -> ReviewJob | None:
         with self._lock:
             return self._live.get(job_id) or self._finished.get(job_id)
 
-    def get(self, job_id: str) -> dict[str, Any]:
-        return self._job(job_id).answer()
+    def owned(self, job_id: str, client: str, token: str | None) -> ReviewJob:
+        """The job, if ``client`` or ``token`` is its owner; else the 404 of an unknown id
+        (not 403: whether an id exists is not told to whoever does not own it)."""
+        job = self.find(job_id)
+        if job is not None:
+            mine = [self.owner_of(client)] + ([self.owner_of(client, token)] if token else [])
+            if any(hmac.compare_digest(job.owner, m) for m in mine):
+                return job
+        raise NotFound(
+            "no review with this id for this credential (a review answers only the API key, "
+            "client or seat token that created it; reviews are kept "
+            f"{self.config.review_ttl_s:g} s after they finish, by the instance that accepted "
+            "them)",
+            code="unknown_review",
+        )
 
-    def body(self, job_id: str) -> bytes:
-        """The job's answer as JSON; a finished job's (a review can be megabytes: one
-        information set per decision) is encoded once, not on every poll."""
-        job = self._job(job_id)
+    def get(self, job_id: str, client: str, token: str | None = None) -> dict[str, Any]:
+        return self.owned(job_id, client, token).answer()
+
+    def body(self, job_id: str, client: str, token: str | None = None) -> bytes:
+        """The job's answer as JSON; a finished job's is encoded once, when it finishes."""
+        job = self.owned(job_id, client, token)
         if job.encoded is not None:
             return job.encoded
-        status = job.status
-        text = json.dumps(job.answer(), separators=(",", ":")).encode()
-        if status in ("done", "failed"):
-            job.encoded = text
-        return text
+        return json.dumps(job.answer(), separators=(",", ":")).encode()
 
-    def _job(self, job_id: str) -> ReviewJob:
-        job = self.find(job_id)
-        if job is None:
+    def decision(
+        self, job_id: str, index: int, client: str, token: str | None = None
+    ) -> dict[str, Any]:
+        """``GET /v1/reviews/{id}/decisions/{n}``: decision ``n`` with the seat's information
+        set before it (no view: ``POST /v1/games/{game}/validate`` draws one), and its review
+        once done. Cut from the record on demand, so answers stay linear in its length."""
+        job = self.owned(job_id, client, token)
+        planned = job.plan["decisions"]
+        if not 0 <= index < len(planned):
             raise NotFound(
-                f"no review with id {job_id!r} (reviews are kept {self.config.review_ttl_s:g} s "
-                "after they finish, by the instance that accepted them)",
-                code="unknown_review",
+                f"review {job_id[:8]}... has decisions 0..{len(planned) - 1}, not {index}",
+                code="unknown_decision",
+                detail={"total": len(planned)},
             )
-        return job
+        item = planned[index]
+        out: dict[str, Any] = {"index": index, "step": item["step"], "played": item["played"]}
+        done = job.decisions[index] if index < len(job.decisions) else None
+        if done is not None:
+            out.update(done)
+        out["reviewed"] = done is not None
+        out["infoset"] = infoset_before(job.infoset, item["step"])
+        return out
+
+    def cancel(self, job_id: str, client: str, token: str | None = None) -> dict[str, Any]:
+        """``DELETE``: a queued or running job stops before its next decision and no longer
+        counts against the running limits; a finished one is left as it is."""
+        job = self.owned(job_id, client, token)
+        with self._lock:
+            if job.status in LIVE:
+                job.cancelled = True
+                job.status = "cancelled"
+                job.error = {"code": "cancelled", "message": "cancelled by its client"}
+        return job.answer()
 
     # --- creating ----------------------------------------------------------------------------
     def request(self, game: str, body: ReviewRequest, client: str) -> dict[str, Any]:
@@ -230,6 +319,7 @@ class ReviewService:
             seed,
             samples,
             client,
+            self.owner_of(client),
             effective.warnings,
         )
         return job.queued_answer or job.answer()
@@ -313,14 +403,16 @@ class ReviewService:
         with lock:
             job_id = self._by_match.get(key)
             job = self.find(job_id) if job_id is not None else None
-            if job is not None and job.status != "failed":
-                return job.answer()
+            if job is not None and job.status not in ("failed", "cancelled"):
+                return job.answer()  # the seat's token, the job's owner
             defn, params = match.defn, match.params
             infoset = build_infoset(defn, params, match.engine, seat, with_view=False)
             spec = self.hints.bot_spec(None)
             self.hints.check_available(spec, defn, params, "bot")
             budget = self.hints.budget(DEFAULT_BUDGET).budget
-            seed = int(digest([match.record.seed, "review", seat])[:8], 16)
+            # Keyed: an unkeyed hash of the 32-bit match seed would give that seed (and the
+            # hidden cards) to a brute force over 2^32.
+            seed = self.keyed_seed(match.record.seed, "review", seat)
             job = self._create(
                 defn,
                 params,
@@ -330,6 +422,7 @@ class ReviewService:
                 seed,
                 DEFAULT_SAMPLES,
                 client,
+                self.owner_of(client, token),
                 [],
                 match_id=match_id,
             )
@@ -338,9 +431,20 @@ class ReviewService:
             self._match_locks.pop(key, None)
         return job.queued_answer or job.answer()
 
+    def cancel_match(self, matches: Any, match_id: str, token: str | None, client: str) -> Any:
+        """``DELETE /v1/matches/{id}/review``: cancels the token's seat's review (``cancel``);
+        404 ``unknown_review`` when the seat has none."""
+        from server.matches import require_token
+
+        require_token(token, "cancelling a review")
+        seat = matches.seat_of(matches.load(match_id), token)
+        with self._lock:
+            job_id = self._by_match.get((match_id, seat))
+        return self.cancel(job_id or "", client, token)
+
     def _check_capacity(self, client: str) -> None:
         cfg = self.config
-        running = [j for j in self._live.values() if j.status in ("queued", "running")]
+        running = [j for j in self._live.values() if j.status in LIVE]
         mine = sum(1 for j in running if j.client == client)
         if mine >= cfg.review_max_running_per_client:
             raise ApiError(
@@ -369,6 +473,7 @@ class ReviewService:
         seed: int,
         samples: int,
         client: str,
+        owner: str,
         warnings: list[str],
         match_id: str | None = None,
     ) -> ReviewJob:
@@ -376,9 +481,11 @@ class ReviewService:
             self._check_capacity(client)  # refuse before planning, and again when registering
         payload = {"game": defn.name, "params": params, **record, "seed": seed}
         plan = self.hints.run("review_plan", payload, self.config.validate_timeout_ms / 1000.0)
+        self._check_length(len(plan["decisions"]))
         job = ReviewJob(
-            id=uuid.uuid4().hex,
+            id=issue_job_id(),
             client=client,
+            owner=owner,
             game=defn.name,
             params=params,
             infoset=plan.pop("infoset"),
@@ -390,6 +497,7 @@ class ReviewService:
             warnings=list(warnings),
             match_id=match_id,
         )
+        job.record_bytes = len(canonical(job.infoset))
         with self._lock:
             self._check_capacity(client)
             self._live[job.id] = job
@@ -399,14 +507,63 @@ class ReviewService:
         ).start()
         return job
 
+    def _check_length(self, decisions: int) -> None:
+        cap = self.config.review_max_decisions
+        if decisions > cap:
+            raise Unprocessable(
+                f"this record has {decisions} decisions to review, over this service's cap of "
+                f"{cap} per review (review_max_decisions); review a shorter record",
+                code="review_too_long",
+                detail={"decisions": decisions, "max_decisions": cap},
+            )
+
     # --- running -----------------------------------------------------------------------------
     def _run(self, job: ReviewJob) -> None:
         JOB_CLIENT.set(job.client)
-        job.status = "running"
+        with self._lock:
+            if not job.cancelled:
+                job.status = "running"
         try:
             for index, item in enumerate(job.plan["decisions"]):
                 result = self._decision(job, item)
-                job.decisions.append({"index": index, "step": item["step"], **result})
+                if result is None:  # cancelled
+                    break
+                self._record(job, {"index": index, "step": item["step"], **result})
+        except ApiError as err:
+            self._fail(job, {"code": err.code, "message": err.message})
+        except Exception as err:  # a bug: keep the trace for the operator
+            log.exception("review %s failed", job.id)
+            self._fail(job, {"code": "internal", "message": f"{type(err).__name__}: {err}"})
+        finally:
+            self._finish(job)
+
+    def _record(self, job: ReviewJob, decision: dict[str, Any]) -> None:
+        """Adds a reviewed decision; past ``review_max_answer_bytes`` the job fails (its
+        decisions so far are kept)."""
+        size = len(json.dumps(decision, separators=(",", ":")))
+        cap = self.config.review_max_answer_bytes
+        if job.decision_bytes + size > cap:
+            raise ApiError(
+                f"the review's decisions would exceed this service's cap of {cap} bytes per "
+                "review (review_max_answer_bytes); the decisions reviewed so far are kept",
+                status=422,
+                code="review_too_large",
+                detail={"max_answer_bytes": cap},
+            )
+        job.decisions.append(decision)
+        job.decision_bytes += size
+
+    @staticmethod
+    def _fail(job: ReviewJob, error: dict[str, Any]) -> None:
+        if not job.cancelled:
+            job.error = error
+            job.status = "failed"
+
+    def _finish(self, job: ReviewJob) -> None:
+        """The review (partial unless done), the answer encoded once, the job moved from the
+        running ones to the bounded store of finished ones."""
+        complete = job.status == "running" and len(job.decisions) == job.total
+        if complete or job.decisions:
             job.review = assemble(
                 job.game,
                 job.infoset["seat"],
@@ -417,22 +574,33 @@ class ReviewService:
                 job.decisions,
                 job.plan,
             )
+            if not complete:
+                job.review["partial"] = True
+        if complete:
             job.status = "done"
-        except ApiError as err:
-            job.error = {"code": err.code, "message": err.message}
-            job.status = "failed"
-        except Exception as err:  # a bug: keep the trace for the operator
-            log.exception("review %s failed", job.id)
-            job.error = {"code": "internal", "message": f"{type(err).__name__}: {err}"}
-            job.status = "failed"
-        finally:
-            job.finished_at = time.time()
-            with self._lock:
-                self._live.pop(job.id, None)
-                self._finished[job.id] = job
+        job.finished_at = time.time()
+        job.encoded = json.dumps(job.answer(), separators=(",", ":")).encode()
+        with self._lock:
+            self._live.pop(job.id, None)
+            while len(self._finished) >= self.config.review_keep:
+                self._finished.popitem()
+            self._finished[job.id] = job
 
-    def _decision(self, job: ReviewJob, item: dict[str, Any]) -> dict[str, Any]:
-        """One decision in the pool; capacity errors are waited out (``RETRIES``)."""
+    def deadline(self, job: ReviewJob, step: int) -> float:
+        """Seconds a decision at ``step`` may take in its worker: the bot's search and the
+        paired rollouts (each within the budget's milliseconds), the pool margin, and the
+        replays of the record's prefix it makes (``REPLAYS_PER_DECISION``, each costing the
+        plan's measured whole-record replay in proportion to the prefix, ``REPLAY_SAFETY``
+        times over): long games get the time their replays take instead of a killed worker."""
+        ms = job.budget.milliseconds or self.config.max_budget_ms
+        steps = max(1, int(job.plan.get("steps", 1)))
+        replay_ms = float(job.plan.get("replay_ms", 0.0)) * min(1.0, (step + 1) / steps)
+        replays = REPLAYS_PER_DECISION * REPLAY_SAFETY * replay_ms
+        return (2 * ms + self.config.deadline_margin_ms + replays) / 1000.0
+
+    def _decision(self, job: ReviewJob, item: dict[str, Any]) -> dict[str, Any] | None:
+        """One decision in the pool; capacity errors are waited out (``RETRIES``); ``None``
+        once the job is cancelled."""
         payload = {
             "game": job.game,
             "params": job.params,
@@ -444,11 +612,9 @@ class ReviewService:
             "seed": decision_seed(job.seed, item["step"]),
             "samples": job.samples,
         }
-        ms = job.budget.milliseconds or self.config.max_budget_ms
-        # The bot's search and then the paired rollouts, each within the budget's time.
-        deadline = (2 * ms + self.config.deadline_margin_ms) / 1000.0
+        deadline = self.deadline(job, item["step"])
         tried: dict[str, int] = {}
-        while True:
+        while not job.cancelled:
             try:
                 return self.hints.run("review_decision", payload, deadline)
             except ApiError as err:
@@ -456,6 +622,7 @@ class ReviewService:
                 if tried[err.code] > RETRIES.get(err.code, 0):
                     raise
                 time.sleep(min(10.0, max(0.2, err.retry_after or 1.0)))
+        return None
 
     def info(self) -> dict[str, Any]:
         with self._lock:

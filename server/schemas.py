@@ -554,7 +554,7 @@ class ReviewJobOut(Open):
     """A review job; ``review`` when done, ``error`` when failed (docs/api.md)."""
 
     id: str
-    status: Literal["queued", "running", "done", "failed"]
+    status: Literal["queued", "running", "done", "failed", "cancelled"]
     progress: ReviewProgress
     url: str
     review: dict[str, Any] | None = None

@@ -222,9 +222,14 @@ def review_plan_task(payload: dict[str, Any]) -> dict[str, Any]:
     if infoset is None:
         infoset = seat_infoset_of_state(defn, params, payload["state"], payload["seat"])
     # Validated as a hint's infoset is (a view, if given, must match); reviewed without it.
+    # That replay of the whole record is timed: each decision replays its prefix many times
+    # (its world pool), and its deadline grows with that (``ReviewService.deadline``).
+    started = time.perf_counter()
     world = read_infoset(defn, params, infoset, random.Random(plan_seed(payload["seed"])))
+    replay_ms = (time.perf_counter() - started) * 1000.0
     infoset = {k: v for k, v in infoset.items() if k != "view"}
-    return {"infoset": infoset, **plan_review(defn, params, infoset, payload["seed"], world)}
+    plan = plan_review(defn, params, infoset, payload["seed"], world)
+    return {"infoset": infoset, **plan, "replay_ms": round(replay_ms, 3)}
 
 
 def review_decision_task(payload: dict[str, Any]) -> dict[str, Any]:
@@ -244,7 +249,6 @@ def review_decision_task(payload: dict[str, Any]) -> dict[str, Any]:
         payload["seed"],
         payload["samples"],
     )
-    out["infoset"]["view"] = compact_view(out["infoset"]["view"])
     return out
 
 

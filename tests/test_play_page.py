@@ -74,6 +74,7 @@ def test_page_uses_only_the_public_api():
         "/v1/games/${game}/bots",
         "/v1/matches/${id}/review",
         "/v1/reviews/${id}",
+        "/v1/reviews/${id}/decisions/${n}",
         "/v1/games/${game}/validate",
     }
     others = [p for p in STATIC_DIR.rglob("*.js") if p.name != "api.js"]

@@ -288,10 +288,17 @@ def test_a_finished_game_shows_its_review(page, served, shots, scratch_shots, ga
         assert len(marked_log) == 1
         first_step = int(marked_log[0].get_attribute("data-step"))
         assert first_step <= first["step"] <= int(marked_log[0].get_attribute("data-last"))
-        # The review's information set is the seat's, at its turn, and the move it played was
-        # legal there (what the page drew is that infoset's view).
+        # The review's information set (the page fetched it: decisions name their step only)
+        # is the seat's, at its turn, and the move it played was legal there (what the page
+        # drew is that infoset's view).
+        fetched = [
+            a["body"]
+            for a in recorded(page, r"/v1/reviews/[^/]+/decisions/\d+")
+            if a["body"] and a["body"].get("index") == first["index"]
+        ]
+        assert fetched and fetched[-1]["step"] == first["step"], fetched
         checked = api(
-            base, "POST", f"/v1/games/{game}/validate", body={"infoset": first["infoset"]}
+            base, "POST", f"/v1/games/{game}/validate", body={"infoset": fetched[-1]["infoset"]}
         )
         assert checked["your_turn"] and not checked["terminal"]
         legal = {a["id"] for a in checked["view"]["legal_actions"]}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -18,10 +19,10 @@ def client(tmp_path_factory):
     return shared_app(tmp_path_factory.mktemp("server-review")).test_client()
 
 
-def poll(client, url, timeout=120.0):
+def poll(client, url, timeout=120.0, headers=None):
     until = time.monotonic() + timeout
     while time.monotonic() < until:
-        r = client.get(url)
+        r = client.get(url, headers=headers)
         assert r.status_code == 200, r.json
         if r.json["status"] in ("done", "failed"):
             return r.json
@@ -54,8 +55,12 @@ def test_a_review_is_a_job_polled_to_its_review(client):
     assert review["value"]["scale"].startswith("0 to 1")
     assert len(review["decisions"]) == job["progress"]["total"]
     for k, d in enumerate(review["decisions"]):
-        assert d["index"] == k and infoset["events"][: d["step"]] == d["infoset"]["events"]
-        assert d["infoset"]["view"]["current_player"] == 0
+        # A decision names its step; the seat's information set there is fetched on demand.
+        assert d["index"] == k and "infoset" not in d
+        one = client.get(f"{job['url']}/decisions/{k}").json
+        assert one["reviewed"] and one["step"] == d["step"] and one["best"] == d["best"]
+        assert one["infoset"]["events"] == infoset["events"][: d["step"]]
+        assert one["infoset"]["seat"] == 0
         lo, hi = d["interval"]
         assert lo <= d["value_lost"] <= hi
         if d["played"]["id"] == d["best"]["id"]:
@@ -137,10 +142,21 @@ def test_a_match_review_waits_for_the_end_then_is_one_job(client):
     assert first.status_code == 200, first.json
     again = client.get(f"{url}/review", headers=headers)
     assert again.json["id"] == first.json["id"] and again.json["match_id"] == match["match_id"]
-    done = poll(client, first.json["url"], timeout=300)
+    # Only the seat's token reads it (404 otherwise: the id is not confirmed to exist).
+    assert client.get(first.json["url"]).status_code == 404
+    done = poll(client, first.json["url"], timeout=300, headers=headers)
     assert done["status"] == "done", done
     assert done["review"]["seat"] == 0
     assert client.get(f"{url}/review", headers=headers).json["id"] == first.json["id"]
+    # The review's seed is keyed by the server secret: not the unkeyed hash of the match's
+    # seed (OPEN_DEAL's 1), which a brute force over 2^32 seeds would invert.
+    from server.cache import digest
+
+    assert done["seed"] != int(digest([1, "review", 0])[:8], 16)
+    # Cancelling needs the token; a finished review is left as it is.
+    assert client.delete(f"{url}/review").status_code == 401
+    after = client.delete(f"{url}/review", headers=headers)
+    assert after.status_code == 200 and after.json["status"] == "done", after.json
 
 
 def test_a_reviews_searches_are_charged_to_its_client(tmp_path):
@@ -283,7 +299,7 @@ def test_the_runner_waits_out_capacity_errors_but_not_a_decision_that_keeps_fail
 
     monkeypatch.setattr("server.reviews.time.sleep", lambda s: None)
     job = ReviewJob(
-        "j", "c", "gallery_rush", {}, {"seat": 0}, {"decisions": []}, {}, bots.Budget(1), 0, 32
+        "j", "c", "o", "gallery_rush", {}, {"seat": 0}, {"decisions": []}, {}, bots.Budget(1), 0, 32
     )
     item = {"step": 3, "played": {"id": 1}}
     busy = FakeHints(["busy", "search_time_exceeded", "busy"])
@@ -297,3 +313,152 @@ def test_the_runner_waits_out_capacity_errors_but_not_a_decision_that_keeps_fail
     with pytest.raises(ApiError):
         ReviewService(refused, ServiceConfig())._decision(job, item)
     assert refused.calls == 1
+
+
+OTHER_CLIENT = {"REMOTE_ADDR": "10.9.8.7"}
+
+
+def test_a_review_answers_only_its_creator_and_its_id_stays_out_of_logs(client):
+    from server.logs import redact
+
+    _, infoset = gallery_record()
+    body = {"infoset": infoset, "bot": "heuristic", "budget": TINY, "samples": 32}
+    job = client.post("/v1/games/gallery_rush/review", json=body).json
+    url = job["url"]
+    assert job["id"].startswith("job_") and len(job["id"]) == 36, job["id"]
+    for method, path in (("get", url), ("delete", url), ("get", f"{url}/decisions/0")):
+        other = getattr(client, method)(path, environ_base=OTHER_CLIENT)
+        assert other.status_code == 404 and other.json["code"] == "unknown_review", other.json
+    assert client.get(url).status_code == 200
+    line = f'127.0.0.1 - - "GET {url}/decisions/0 HTTP/1.1" 200 512'
+    assert job["id"] not in redact(line) and "/v1/reviews/[redacted]" in redact(line)
+    assert poll(client, url)["status"] == "done"
+    assert client.get(f"{url}/decisions/99").json["code"] == "unknown_decision"
+
+
+def test_the_keyed_seed_depends_on_the_server_secret():
+    from server.cache import digest
+    from server.config import ServiceConfig
+    from server.reviews import ReviewService
+
+    def seed(secret):
+        return ReviewService(None, ServiceConfig(server_secret=secret)).keyed_seed(5, "review", 0)
+
+    assert seed("one") == seed("one") != seed("two")
+    assert seed("one") != int(digest([5, "review", 0])[:8], 16)
+    assert "one" not in str(ServiceConfig(server_secret="one").to_json())
+
+
+def wait_until(check, timeout=60.0):
+    until = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < until, "timed out"
+        time.sleep(0.05)
+
+
+def test_a_cancelled_review_stops_between_decisions_and_frees_its_slot(tmp_path):
+    from server import close_app
+    from tests.server_support import make_app
+
+    app = make_app(tmp_path, search_workers=1, review_max_running_per_client=1)
+    service = app.extensions["atelier.reviews"]
+    try:
+        client = app.test_client()
+        _, infoset = gallery_record()
+        # Each decision a search of 300 ms and as long a valuation: seconds in all.
+        budget = {"simulations": 200000, "milliseconds": 300}
+        body = {"infoset": infoset, "bot": "ismcts", "budget": budget, "samples": 2000}
+        job = client.post("/v1/games/gallery_rush/review", json=body).json
+        wait_until(lambda: client.get(job["url"]).json["status"] == "running")
+        r = client.delete(job["url"])
+        assert r.status_code == 200 and r.json["status"] == "cancelled", r.json
+        assert r.json["error"]["code"] == "cancelled"
+        # Its slot is free at once: the client's one review may start.
+        second = client.post("/v1/games/gallery_rush/review", json=body)
+        assert second.status_code == 202, second.json
+        assert client.delete(second.json["url"]).json["status"] == "cancelled"
+        wait_until(lambda: not service._live)
+        final = client.get(job["url"]).json
+        assert (
+            final["status"] == "cancelled" and final["progress"]["done"] < job["progress"]["total"]
+        )
+        assert final["review"]["partial"] is True
+        assert len(final["review"]["decisions"]) == final["progress"]["done"]
+    finally:
+        close_app(app)
+
+
+def test_reviews_are_bounded_in_decisions_and_in_bytes(tmp_path):
+    from bots.review import infoset_before
+    from server import close_app
+    from tests.server_support import make_app
+
+    app = make_app(tmp_path, search_workers=1, review_max_decisions=4, review_max_answer_bytes=1024)
+    try:
+        client = app.test_client()
+        _, infoset = gallery_record()  # more than 4 decisions of seat 0
+        body = {"bot": "heuristic", "budget": TINY, "samples": 32}
+        r = client.post("/v1/games/gallery_rush/review", json={"infoset": infoset, **body})
+        assert r.status_code == 422 and r.json["code"] == "review_too_long", r.json
+        assert r.json["detail"]["max_decisions"] == 4 and r.json["detail"]["decisions"] > 4
+        assert "review_max_decisions" in r.json["message"]
+        short = infoset_before(infoset, 12)
+        r = client.post("/v1/games/gallery_rush/review", json={"infoset": short, **body})
+        assert r.status_code == 202 and 2 <= r.json["progress"]["total"] <= 4, r.json
+        done = poll(client, r.json["url"])
+        # A decision is a few hundred bytes: one of them passes 1024 and the job fails with
+        # the cap named, keeping the decisions it had (within the cap).
+        assert done["status"] == "failed" and done["error"]["code"] == "review_too_large", done
+        assert "review_max_answer_bytes" in done["error"]["message"]
+        kept = done["review"]["decisions"]
+        assert 1 <= len(kept) == done["progress"]["done"] < done["progress"]["total"]
+        assert len(json.dumps(kept, separators=(",", ":"))) <= 1024 + len(kept)
+        assert done["review"]["partial"] is True
+    finally:
+        close_app(app)
+
+
+def test_a_decisions_deadline_grows_with_the_replays_of_its_prefix():
+    import bots
+    from bots.review import MAX_POOL
+    from server.config import ServiceConfig
+    from server.reviews import ReviewJob, ReviewService
+
+    seen = []
+
+    class FakeHints:
+        def run(self, kind, payload, deadline):
+            seen.append(deadline)
+            return {}
+
+    # A 1000-step record whose one replay took 50 ms: a decision near its end replays nearly
+    # all of it once per world of its pool.
+    plan = {"decisions": [], "steps": 1000, "replay_ms": 50.0}
+    job = ReviewJob(
+        "j", "c", "o", "gallery_rush", {}, {"seat": 0}, plan, {}, bots.Budget(1, 100.0), 0, 32
+    )
+    service = ReviewService(FakeHints(), ServiceConfig())
+    service._decision(job, {"step": 0, "played": {"id": 1}})
+    service._decision(job, {"step": 999, "played": {"id": 1}})
+    early, late = seen
+    base = (2 * 100.0 + ServiceConfig().deadline_margin_ms) / 1000.0
+    assert early < base + 0.5
+    assert late >= base + MAX_POOL * 0.050
+
+
+def test_job_tasks_never_take_the_last_free_worker():
+    from server.pool import PoolBusy, SearchPool
+
+    pool = SearchPool(2, start_method="fork", queue_timeout=0.3, job_kinds=frozenset({"ping"}))
+    try:
+        pool.start()
+        assert pool.run("ping", {}, 5.0)["ok"]["pong"]  # both free: a job task may take one
+        held = pool._acquire()  # an interactive request holds one worker
+        with pytest.raises(PoolBusy):
+            pool.run("ping", {}, 5.0)  # the other is the last free one: not for a job
+        assert pool.run("validate_nothing", {}, 5.0)  # interactive work still gets it
+        pool._idle.put(held)
+        assert pool.run("ping", {}, 5.0)["ok"]["pong"]
+        assert pool.info()["job_slots"] == 1 and pool.info()["jobs_running"] == 0
+    finally:
+        pool.close()

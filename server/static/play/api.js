@@ -98,6 +98,10 @@ export const requestReview = (id, token) => call("GET", `/v1/matches/${id}/revie
 // GET /v1/reviews/{id}: the review job as it stands (same shape), polled until done or failed.
 export const getReview = (id, token) => call("GET", `/v1/reviews/${id}`, { token });
 
+// GET /v1/reviews/{id}/decisions/{n}: decision n with the seat's information set before it
+// (a review's decisions name their step only, so the review stays linear in the game's length).
+export const getReviewDecision = (id, token, n) => call("GET", `/v1/reviews/${id}/decisions/${n}`, { token });
+
 // POST /v1/games/{game}/validate: an information set's view (its table and legal moves), which
 // the review draws for a past decision when the decision's infoset carries no view of its own.
 export const validateInfoset = (game, infoset) => {

@@ -137,6 +137,7 @@ export async function startReview(host) {
   }
   if (mine !== generation) return;
   if (job.status === "done" && job.review) {
+    host.reviewId = job.id; // its decisions' positions are fetched from the job on demand
     showReview(host, job.review);
     const offer = start && start.closest(".review-offer");
     if (offer) offer.replaceWith(h("p", { class: "note", id: "review-done" }, "Your review is below."));
@@ -419,6 +420,7 @@ async function selectDecision(host, review, d) {
   host.table.replaceChildren(h("p", { class: "note" }, `Loading the position before move ${d.n}…`));
   let view;
   try {
+    if (!d.infoset) d.infoset = (await api.getReviewDecision(host.reviewId, host.match.token, d.index)).infoset;
     view = await viewOf(host, d.infoset);
   } catch (err) {
     if (mine !== host.positionRequest) return;
