@@ -59,7 +59,9 @@ def record(positions: int = 6, simulations: int = 120) -> dict[str, object]:
                     out[key] = {
                         "action": hint.action,
                         "value": hint.value,
-                        "policy": [[s.action, s.probability, s.visits, s.value] for s in hint.policy],
+                        "policy": [
+                            [s.action, s.probability, s.visits, s.value] for s in hint.policy
+                        ],
                     }
                     print(key, hint.action, file=sys.stderr)
     return out

@@ -14,9 +14,9 @@ import pytest
 import games
 from bots import BOTS, Budget, InvalidBotSpec, InvalidBudget, bot_catalog, make_bot
 from bots.heuristics import KNOWLEDGE, knowledge_for
-from bots.ismcts import LEGACY_OPTIONS
 from bots.protocol import NotYourTurn
 from bots.spiel_bot import SpielBot
+from evaluation.baselines import ISMCTS_LEGACY
 from games.core.infoset import build_infoset
 
 GAMES = sorted(games.DEFINITIONS)
@@ -79,7 +79,7 @@ def test_registry_builds_bots_from_plain_specs():
     ismcts = next(e for e in bot_catalog() if e["name"] == "ismcts")
     assert {o["name"] for o in ismcts["options"]} == set(ISMCTS_DEFAULTS)
     # The documented option set of the ISMCTS of a322b0d names real options.
-    assert set(LEGACY_OPTIONS) <= set(ISMCTS_DEFAULTS)
+    assert set(ISMCTS_LEGACY.options) <= set(ISMCTS_DEFAULTS)
 
 
 @pytest.mark.parametrize(

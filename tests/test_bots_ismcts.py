@@ -16,6 +16,7 @@ import games
 from bots import Budget, make_bot
 from bots.heuristics import knowledge_for
 from bots.ismcts import FINAL_POLICIES, SearchResult, final_weights, hint_from_result
+from evaluation.baselines import ISMCTS_LEGACY
 from games.core.infoset import build_infoset
 from tests.support import FakeTime
 from tests.test_bots import GAMES, decision_states
@@ -255,19 +256,19 @@ def test_games_declared_public_history_have_one_world_per_information_set():
 
 
 def test_the_default_cut_off_is_per_game_and_legacy_plays_to_the_end():
-    from bots.ismcts import LEGACY_OPTIONS, SEARCH_CUTOFFS, resolve_rollout
+    from bots.ismcts import SEARCH_CUTOFFS, resolve_rollout
 
     de, ma = knowledge_for("detective_eye"), knowledge_for("modern_art")
     default = make_bot("ismcts").config["rollout_depth"]
     assert resolve_rollout("auto", default, de) == ("heuristic", SEARCH_CUTOFFS["detective_eye"])
     assert resolve_rollout("auto", default, ma) == ("heuristic", 40)  # the game's own cut-off
     # The ISMCTS of a322b0d played Detective Eye rollouts to the end.
-    assert resolve_rollout("auto", LEGACY_OPTIONS["rollout_depth"], de) == ("heuristic", -1)
+    assert resolve_rollout("auto", ISMCTS_LEGACY.options["rollout_depth"], de) == ("heuristic", -1)
     assert resolve_rollout("auto", default, None) == ("random", -1)
 
 
 def test_the_default_prior_is_per_game_and_an_explicit_weight_wins():
-    from bots.ismcts import LEGACY_OPTIONS, SEARCH_PRIORS
+    from bots.ismcts import SEARCH_PRIORS
 
     defn, params, infoset = _first_placement_of_four_player_detective_eye()
     budget = Budget(simulations=60)
@@ -278,7 +279,7 @@ def test_the_default_prior_is_per_game_and_an_explicit_weight_wins():
     assert [(s.action, s.visits) for s in default.policy] == [
         (s.action, s.visits) for s in same.policy
     ]
-    assert LEGACY_OPTIONS["prior_weight"] == 0.0  # a322b0d had no prior
+    assert ISMCTS_LEGACY.options["prior_weight"] == 0.0  # a322b0d had no prior
     # Per game and kind of budget, where measured; elsewhere the search has no prior.
     from bots.ismcts import TIMED_PRIORS, resolve_prior
 
@@ -323,7 +324,7 @@ def test_modern_art_searches_the_heuristics_move_first_under_a_time_budget(playe
 
 
 def test_default_beliefs_weigh_worlds_except_modern_art_under_a_time_budget():
-    from bots.ismcts import LEGACY_OPTIONS, TIMED_BELIEFS, resolve_beliefs
+    from bots.ismcts import TIMED_BELIEFS, resolve_beliefs
 
     timed, counted = Budget(simulations=30, milliseconds=500.0), Budget(simulations=30)
     assert TIMED_BELIEFS == {"modern_art": "uniform"}
@@ -332,7 +333,7 @@ def test_default_beliefs_weigh_worlds_except_modern_art_under_a_time_budget():
     assert resolve_beliefs("auto", "modern_art", None) == "heuristic"  # no budget: a review
     assert resolve_beliefs("auto", "detective_eye", timed) == "heuristic"
     assert resolve_beliefs("heuristic", "modern_art", timed) == "heuristic"  # asked for: kept
-    assert LEGACY_OPTIONS["beliefs"] == "uniform"
+    assert ISMCTS_LEGACY.options["beliefs"] == "uniform"
 
 
 def test_prior_seats_self_rates_only_the_searching_seats_nodes(monkeypatch):

@@ -164,15 +164,15 @@ def test_parse_bot_arg():
 
 
 def test_the_old_search_is_a_bot_by_its_alias_in_every_command():
-    from bots.ismcts import legacy_spec
+    from evaluation.baselines import ISMCTS_LEGACY
     from evaluation.params import parse_bot_spec
 
-    assert parse_bot_spec("ismcts-legacy") == legacy_spec()
+    assert parse_bot_spec("ismcts-legacy") == ISMCTS_LEGACY.spec()
     assert parse_bot_spec("ismcts") == "ismcts"  # a registered name is not an alias
     spec = TournamentSpec.build(GAME, None, [parse_bot_arg("ismcts-legacy"), (None, "random")])
     old = spec.entrants[0]
     assert old.label == "ismcts-legacy"
-    assert old.spec["options"] == {**old.spec["options"], **legacy_spec()["options"]}
+    assert old.spec["options"] == {**old.spec["options"], **ISMCTS_LEGACY.spec()["options"]}
 
 
 # --- playing games ---------------------------------------------------------------------------
