@@ -217,7 +217,7 @@ def test_searching_unseen_moves_makes_finger_auction_less_exploitable():
 
 
 def _pool_inputs(seed: int = 1):
-    from bots.ismcts.pool import WorldPool  # the pool on its own, without a search around it
+    from bots.pool import WorldPool  # the pool on its own, without a search around it
 
     defn, params, engine = heuristic_position("detective_eye", 4, 50)
     infoset = build_infoset(defn, params, engine, engine.current_player())

@@ -148,7 +148,7 @@ def test_a_time_budget_is_respected(monkeypatch):
     with monkeypatch.context() as patched:
         ticks = [0]
         clock = FakeTime(perf_counter=lambda: ticks[0] / 1000.0)
-        for module in ("bots.protocol", "bots.ismcts"):
+        for module in ("bots.protocol", "bots.pool"):
             patched.setattr(f"{module}.time", clock)
         tick = Clock.tick
 

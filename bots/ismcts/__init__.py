@@ -89,14 +89,16 @@ The package, one job a module (docs/architecture.md, "The search"):
 * ``config``: the options resolved once per search into a frozen ``SearchConfig``; the
   per-game measured defaults as data (``GAME_DEFAULTS``); the named option values that stand
   for a choice (``DEPTH_SEARCH``, ``DEPTH_GAME``, ``PRIOR_BY_GAME``).
-* ``pool``: the pool of worlds (``WorldPool``: drawing, Bayes weighing, the iteration's world),
-  shared with online outcome sampling and the best responder.
 * ``unseen``: the unseen moves before our turn, taken back to be searched in the tree.
 * ``tree``: the nodes, expansion, selection (UCB1, Smooth UCT, progressive bias) and backup.
 * ``rollout``: the rollout policy of a configuration.
 * ``search``: one search, the loop over those parts.
 * ``result``: the root's statistics and the hint made of them (``final_weights``).
 * ``bot``: the ``ismcts`` bot, its options and its model cache.
+
+The pool of worlds (``bots.pool.WorldPool``: drawing, Bayes weighing, the iteration's world)
+is shared with online outcome sampling (``bots.cfr.bots``) and the best responder
+(``evaluation.best_response``), so it lives beside the package.
 """
 
 from bots.ismcts.bot import MAX_KEPT_MODELS, IsmctsBot
@@ -117,10 +119,10 @@ from bots.ismcts.config import (
     resolve_prior,
     resolve_rollout,
 )
-from bots.ismcts.pool import MIN_BELIEF_POOL, WorldPool, capacity
 from bots.ismcts.result import SIGNIFICANCE_Z, SearchResult, final_weights, hint_from_result
 from bots.ismcts.search import search
 from bots.ismcts.unseen import unseen_tail
+from bots.pool import MIN_BELIEF_POOL, WorldPool, capacity
 
 __all__ = [
     "DEPTH_GAME",

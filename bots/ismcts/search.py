@@ -14,7 +14,6 @@ from collections.abc import Callable
 from bots.beliefs import HeuristicModel, has_rating
 from bots.heuristics import GameKnowledge
 from bots.ismcts.config import SearchConfig
-from bots.ismcts.pool import WorldPool, capacity
 from bots.ismcts.result import SearchResult
 from bots.ismcts.rollout import make_rollout
 from bots.ismcts.tree import (
@@ -28,6 +27,7 @@ from bots.ismcts.tree import (
     ucb1,
 )
 from bots.ismcts.unseen import rewound, unseen_tail
+from bots.pool import WorldPool, capacity
 from bots.protocol import Budget, Clock, Worlds
 from games.core.engine import CHANCE, Engine
 

@@ -1,5 +1,6 @@
-"""The pool of worlds a search plays on: one implementation for ISMCTS, online outcome sampling
-(``bots.cfr.bots``) and the best responder (``evaluation.best_response``).
+"""The pool of worlds a search plays on: one implementation for ISMCTS (``bots.ismcts``),
+online outcome sampling (``bots.cfr.bots``) and the best responder
+(``evaluation.best_response``).
 
 Sampling a world replays and validates a whole history, so a search draws at most ``size``
 worlds (each from its own seed taken from the search's generator, so a pool is the same world
