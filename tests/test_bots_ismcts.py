@@ -407,3 +407,77 @@ def test_a_bot_kept_over_a_game_answers_as_fresh_bots_do():
         seed=1,
     )
     assert len(kept._models) == 2  # one model per game setting
+
+
+# The search each game gets from the default options, per kind of budget (docs/bots.md,
+# "Strength" and the option table): rollout policy and cut-off, Bayes-weighted worlds, prior.
+# A review searches with no budget, as under a number of simulations.
+DOCUMENTED_DEFAULTS = {
+    # game: {budget kind: (rollout, rollout_depth, weigh_worlds, prior_weight)}
+    "detective_eye": dict.fromkeys(("simulations", "time", "none"), ("heuristic", 10, True, 0.5)),
+    "finger_auction": dict.fromkeys(("simulations", "time", "none"), ("heuristic", -1, True, 0.5)),
+    "gallery_rush": dict.fromkeys(("simulations", "time", "none"), ("heuristic", -1, True, 0.5)),
+    "modern_art": {
+        "simulations": ("heuristic", 40, True, 0.0),
+        "time": ("heuristic", 40, False, 0.5),
+        "none": ("heuristic", 40, True, 0.0),
+    },
+    # OpenSpiel's own games have no heuristic: the paper's plain search.
+    "kuhn_poker": dict.fromkeys(("simulations", "time", "none"), ("random", -1, False, 0.0)),
+}
+BUDGET_KINDS = {
+    "simulations": Budget(simulations=100),
+    "time": Budget(milliseconds=500.0),
+    "none": None,
+}
+
+
+@pytest.mark.parametrize("game", sorted(DOCUMENTED_DEFAULTS))
+@pytest.mark.parametrize("kind", sorted(BUDGET_KINDS))
+def test_the_resolved_search_of_the_default_options_is_the_documented_one(game, kind):
+    from bots.ismcts import SearchConfig
+
+    rollout, depth, weigh, prior = DOCUMENTED_DEFAULTS[game][kind]
+    config = make_bot("ismcts").search_config(game, BUDGET_KINDS[kind])
+    assert config == SearchConfig(
+        exploration=0.7,
+        rollout=rollout,
+        rollout_depth=depth,
+        pool_size=32,
+        weigh_worlds=weigh,
+        belief_worlds=64,
+        epsilon=0.2,
+        belief_effective=0.25,
+        smooth=False,
+        prior_weight=prior,
+        prior_opponents=True,
+        hidden_moves=True,
+        rollout_opponents=0,
+        model_opponents=False,
+        final_policy="significant",
+    )
+
+
+@pytest.mark.parametrize("game", ["detective_eye", "modern_art", "finger_auction"])
+def test_the_legacy_baseline_resolves_to_the_plain_search(game):
+    """The a322b0d baseline turns every later piece off, under any budget."""
+    from bots.ismcts import SearchConfig
+
+    bot = make_bot(ISMCTS_LEGACY.spec())
+    for budget in BUDGET_KINDS.values():
+        config = bot.search_config(game, budget)
+        depth = 40 if game == "modern_art" else -1  # the game heuristic's own cut-off
+        assert config == SearchConfig(rollout="heuristic", rollout_depth=depth)
+
+
+def test_a_resolved_search_configuration_cannot_change_and_refuses_what_the_game_lacks():
+    import dataclasses
+
+    from bots import InvalidBotSpec
+
+    config = make_bot("ismcts").search_config("gallery_rush", None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.prior_weight = 0.0  # type: ignore[misc]
+    bot = make_bot({"name": "ismcts", "options": {"rollout": "heuristic"}})
+    with pytest.raises(InvalidBotSpec, match=r"kuhn_poker.*no heuristic"):
+        bot.search_config("kuhn_poker", None)
