@@ -222,7 +222,7 @@ class CrashBot(Bot):
     name = "crash_test"
     description = "Raises on its third move (tests only)."
 
-    def hint(self, defn, params, infoset, budget, seed) -> Hint:
+    def hint(self, defn, params, infoset, budget, seed, *, replayed=None) -> Hint:
         mine = sum(1 for e in infoset["events"] if e.get("seat") == infoset["seat"])
         if mine >= 2:
             raise RuntimeError("boom")
@@ -234,7 +234,7 @@ class CheatBot(Bot):
     name = "cheat_test"
     description = "Answers with an illegal action (tests only)."
 
-    def hint(self, defn, params, infoset, budget, seed) -> Hint:
+    def hint(self, defn, params, infoset, budget, seed, *, replayed=None) -> Hint:
         return Hint(10**6, [ActionStat(10**6, 1.0)])
 
 
