@@ -132,16 +132,24 @@ def search(
         model.choose if model is not None and config.model_opponents else None,
         _Scale(worlds.max_utility - worlds.min_utility, config.exploration, config.prior_weight),
     )
+    world, descend, see, running, tick = (
+        pool.world,
+        tree.descend,
+        tree.scale.see,
+        clock.running,
+        clock.tick,
+    )
+    before_root = tail > 0
     iteration = 0
     # At least one iteration, so even a budget spent on sampling the first world answers.
-    while not iteration or clock.running():
-        engine = pool.world(iteration, rng)
+    while not iteration or running():
+        engine = world(iteration, rng)
         iteration += 1
-        path = tree.descend(engine, rng, tail > 0)
+        path = descend(engine, rng, before_root)
         returns = rollout(engine, rng)
         backup(path, returns)
-        tree.scale.see(returns)
-        clock.tick()
+        see(returns)
+        tick()
     return tree.result(clock, pool)
 
 
@@ -200,6 +208,7 @@ class _Tree:
         the first untried action (taking every untried action on the way while
         ``before_root``, in the unseen moves before our turn), chance drawn fresh."""
         seat, table, model_move, smooth = self.seat, self.table, self.model_move, self.smooth
+        c, bias_scale = self.scale.c, self.scale.bias  # rescaled only after the backup
         random_ = rng.random
         path: Path = []
         while True:
@@ -229,7 +238,7 @@ class _Tree:
             if smooth and follows_average(node, random_):
                 i = average_strategy(node, random_)
             else:
-                i = ucb1(node, self.scale.c, self.scale.bias)
+                i = ucb1(node, c, bias_scale)
                 if node is self.root:
                     count_greedy(self.greedy, node, i)
             path.append((node, i, player))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from math import log, sqrt
 
 # Smooth UCT's mixing schedule (Heinrich and Silver 2015, section 4): at a node visited N
 # times, UCB1 picks the action with probability max(GAMMA, ETA / (1 + D * sqrt(N))), and
@@ -46,7 +47,7 @@ def new_node(actions: list[int], rng: random.Random, best: frozenset[int] | None
 
 def follows_average(node: Node, random_: Callable[[], float]) -> bool:
     """Whether Smooth UCT follows ``node``'s average strategy this time rather than UCB1."""
-    return random_() >= max(SMOOTH_GAMMA, SMOOTH_ETA / (1.0 + SMOOTH_D * math.sqrt(node.visits)))
+    return random_() >= max(SMOOTH_GAMMA, SMOOTH_ETA / (1.0 + SMOOTH_D * sqrt(node.visits)))
 
 
 def average_strategy(node: Node, random_: Callable[[], float]) -> int:
@@ -64,8 +65,7 @@ def ucb1(node: Node, c: float, bias_scale: float) -> int:
     """The action of highest UCB1 score (constant ``c`` in game units), plus progressive bias
     ``bias_scale * H(a) / (n + 1)`` (Chaslot et al. 2008) on a biased node; ties: the first."""
     counts, totals = node.counts, node.totals
-    k = c * math.sqrt(math.log(node.visits))
-    sqrt = math.sqrt
+    k = c * sqrt(log(node.visits))
     best, i = -math.inf, 0
     bias = node.bias
     if bias is None:
