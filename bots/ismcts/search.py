@@ -132,13 +132,8 @@ def search(
         model.choose if model is not None and config.model_opponents else None,
         _Scale(worlds.max_utility - worlds.min_utility, config.exploration, config.prior_weight),
     )
-    world, descend, see, running, tick = (
-        pool.world,
-        tree.descend,
-        tree.scale.see,
-        clock.running,
-        clock.tick,
-    )
+    scale = tree.scale
+    world, descend, running, tick = pool.world, tree.walker(), clock.running, clock.tick
     before_root = tail > 0
     iteration = 0
     # At least one iteration, so even a budget spent on sampling the first world answers.
@@ -148,7 +143,8 @@ def search(
         path = descend(engine, rng, before_root)
         returns = rollout(engine, rng)
         backup(path, returns)
-        see(returns)
+        if min(returns) < scale.lo or max(returns) > scale.hi:
+            scale.see(returns)
         tick()
     return tree.result(clock, pool)
 
@@ -203,46 +199,53 @@ class _Tree:
             self.root, self.greedy = node, [0] * len(node.actions)
         return node
 
-    def descend(self, engine: Engine, rng: random.Random, before_root: bool) -> Path:
-        """Selection and expansion on ``engine``: down the known nodes by the tree policy to
-        the first untried action (taking every untried action on the way while
-        ``before_root``, in the unseen moves before our turn), chance drawn fresh."""
+    def walker(self) -> Callable[[Engine, random.Random, bool], Path]:
+        """The walk of an iteration, with the tree's fixed parts bound once (it runs every
+        iteration, so they are the closure's variables rather than attribute lookups)."""
         seat, table, model_move, smooth = self.seat, self.table, self.model_move, self.smooth
-        c, bias_scale = self.scale.c, self.scale.bias  # rescaled only after the backup
-        random_ = rng.random
-        path: Path = []
-        while True:
-            player = engine.current_player()
-            if player < 0:
-                if player == CHANCE:
-                    engine.apply(engine.sample_chance(rng))
+        scale, expand, tree = self.scale, self.expand, self
+
+        def descend(engine: Engine, rng: random.Random, before_root: bool) -> Path:
+            """Selection and expansion on ``engine``: down the known nodes by the tree policy
+            to the first untried action (taking every untried action on the way while
+            ``before_root``, in the unseen moves before our turn), chance drawn fresh."""
+            c, bias_scale = scale.c, scale.bias  # rescaled only after the backup
+            random_ = rng.random
+            path: Path = []
+            while True:
+                player = engine.current_player()
+                if player < 0:
+                    if player == CHANCE:
+                        engine.apply(engine.sample_chance(rng))
+                        continue
+                    return path
+                if model_move is not None and player != seat:
+                    engine.apply(model_move(engine, rng))
                     continue
-                return path
-            if model_move is not None and player != seat:
-                engine.apply(model_move(engine, rng))
-                continue
-            key = engine.info_key(player)
-            if before_root and player == seat:
-                before_root = False
-            node = table.get(key)
-            if node is None:
-                node = self.expand(engine, player, key, rng)
-            if node.tried < len(node.actions):
-                i = node.tried
-                node.tried = i + 1
+                key = engine.info_key(player)
+                if before_root and player == seat:
+                    before_root = False
+                node = table.get(key)
+                if node is None:
+                    node = expand(engine, player, key, rng)
+                if node.tried < len(node.actions):
+                    i = node.tried
+                    node.tried = i + 1
+                    path.append((node, i, player))
+                    engine.apply(node.actions[i])
+                    if before_root:
+                        continue
+                    return path
+                if smooth and follows_average(node, random_):
+                    i = average_strategy(node, random_)
+                else:
+                    i = ucb1(node, c, bias_scale)
+                    if node is tree.root:
+                        count_greedy(tree.greedy, node, i)
                 path.append((node, i, player))
                 engine.apply(node.actions[i])
-                if before_root:
-                    continue
-                return path
-            if smooth and follows_average(node, random_):
-                i = average_strategy(node, random_)
-            else:
-                i = ucb1(node, c, bias_scale)
-                if node is self.root:
-                    count_greedy(self.greedy, node, i)
-            path.append((node, i, player))
-            engine.apply(node.actions[i])
+
+        return descend
 
     def result(self, clock: Clock, pool: WorldPool) -> SearchResult:
         """The root's statistics."""
