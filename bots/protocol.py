@@ -14,8 +14,6 @@ determinized worlds, never the true one.
 
 from __future__ import annotations
 
-import functools
-import inspect
 import random
 import time
 from collections.abc import Callable
@@ -332,13 +330,6 @@ class Worlds:
         )
 
 
-@functools.cache
-def _takes_replayed(hint: Callable[..., Hint]) -> bool:
-    """Whether a ``Bot.hint`` (an override, maybe) accepts the ``replayed`` argument."""
-    params = inspect.signature(hint).parameters
-    return "replayed" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
-
-
 class Bot:
     """Base class: subclasses set ``name``, ``options`` and implement ``decide``."""
 
@@ -400,12 +391,9 @@ class Bot:
 
         The answer is the one ``hint`` gives (the same world first, then the same ``rng``),
         without replaying the information set a second time: the worlds around ``first`` go to
-        ``hint`` as its ``replayed`` argument. A subclass whose ``hint`` override predates that
-        argument gets the plain call instead (the same answer: it draws the same first world
-        from ``seed``, only replaying the information set again).
+        ``hint`` as its ``replayed`` argument, which every ``hint`` override takes (and passes
+        on, or ignores when it needs no worlds).
         """
-        if not _takes_replayed(type(self).hint):
-            return self.hint(defn, params, infoset, budget, seed)
         worlds = Worlds.from_first(defn, params, infoset, first, self.prior_for(defn.name), started)
         return self.hint(defn, params, infoset, budget, seed, replayed=(worlds, rng))
 

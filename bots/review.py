@@ -213,7 +213,7 @@ def world_pool(
         pool.append(worlds.sample(random.Random(rng.getrandbits(64))))
     if not isinstance(bot, IsmctsBot) or worlds.fresh is None:
         return pool, None
-    model = bot.opponent_model(knowledge_for(worlds.game), worlds)
+    model = bot.heuristic_model(knowledge_for(worlds.game), worlds)
     if model is None or resolve_beliefs(bot.config["beliefs"], worlds.game, None) == "uniform":
         return pool, None
     logs = [

@@ -86,6 +86,7 @@ from bots.beliefs import bayes_beliefs as shared_beliefs
 from bots.heuristic_bot import HeuristicBot
 from bots.heuristics import GameKnowledge, knowledge_for
 from bots.ismcts import IsmctsBot, resolve_rollout
+from bots.pool import WorldPool, capacity
 from bots.protocol import (
     ActionStat,
     Bot,
@@ -442,12 +443,10 @@ class BestResponder(Bot):
             fast = knowledge.choose if cfg["continuation"] == "heuristic" else knowledge.playout
 
         queries_before = self.model.queries
-        pool = [first]
-        size = 1 if worlds.public_history else cfg["worlds"]
-        while len(pool) < size and time_left(clock):
-            pool.append(worlds.sample(random.Random(rng.getrandbits(64))))
+        pool = WorldPool(first, worlds.sample, capacity(worlds, cfg["worlds"]))
+        pool.fill(rng, lambda: time_left(clock))
         beliefs = bayes_beliefs(
-            context, pool, seat, self.model, cfg["epsilon"], cfg["belief_depth"], clock
+            context, pool.worlds, seat, self.model, cfg["epsilon"], cfg["belief_depth"], clock
         )
         belief_queries = self.model.queries - queries_before
 

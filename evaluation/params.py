@@ -72,12 +72,12 @@ def parse_bot_arg(text: str, labelled: bool = True) -> tuple[str | None, Any]:
 
 def bot_aliases() -> dict[str, Any]:
     """Names every command's ``--bot`` takes besides the registered bots, and the spec each
-    stands for: ``ismcts-legacy`` is the ISMCTS of commit a322b0d (``bots.ismcts.legacy_spec``),
-    the reference of issue 15's comparisons. Aliases are for the command line and tournaments;
-    the service's clients name bots by their specs."""
-    from bots.ismcts import legacy_spec
+    stands for: the historical baselines of ``evaluation.baselines`` (``ismcts-legacy``: the
+    ISMCTS of commit a322b0d, the reference of issue 15's comparisons). Aliases are for the
+    command line and tournaments; the service's clients name bots by their specs."""
+    from evaluation.baselines import BASELINES
 
-    return {"ismcts-legacy": legacy_spec()}
+    return {alias: baseline.spec() for alias, baseline in BASELINES.items()}
 
 
 def resolve_alias(spec: Any) -> Any:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from bots.ismcts import legacy_spec
 from evaluation import luck
+from evaluation.baselines import ISMCTS_LEGACY
 from evaluation.bench import strength
 from evaluation.cli import main
 
@@ -63,7 +63,7 @@ def test_the_old_search_can_get_its_own_budget_to_measure_what_time_is_worth():
         pairings=("ismcts-vs-legacy",),
         players=[2],
         budgets=[{"simulations": 20}],
-        ismcts_options=legacy_spec()["options"],
+        ismcts_options=ISMCTS_LEGACY.spec()["options"],
         legacy_budget={"simulations": 5},
     )
     (row,) = report["rows"]

@@ -14,9 +14,9 @@ import pytest
 import games
 from bots import BOTS, Budget, InvalidBotSpec, InvalidBudget, bot_catalog, make_bot
 from bots.heuristics import KNOWLEDGE, knowledge_for
-from bots.ismcts import LEGACY_OPTIONS
 from bots.protocol import NotYourTurn
 from bots.spiel_bot import SpielBot
+from evaluation.baselines import ISMCTS_LEGACY
 from games.core.infoset import build_infoset
 
 GAMES = sorted(games.DEFINITIONS)
@@ -79,7 +79,7 @@ def test_registry_builds_bots_from_plain_specs():
     ismcts = next(e for e in bot_catalog() if e["name"] == "ismcts")
     assert {o["name"] for o in ismcts["options"]} == set(ISMCTS_DEFAULTS)
     # The documented option set of the ISMCTS of a322b0d names real options.
-    assert set(LEGACY_OPTIONS) <= set(ISMCTS_DEFAULTS)
+    assert set(ISMCTS_LEGACY.options) <= set(ISMCTS_DEFAULTS)
 
 
 @pytest.mark.parametrize(
@@ -249,20 +249,10 @@ def test_a_replayed_hint_is_the_hint_and_replays_the_infoset_once(name, monkeypa
     assert not hasattr(bot, "_replayed")  # handed over as an argument, not left on the bot
 
 
-def test_a_hint_override_without_the_replayed_argument_still_gets_the_same_answer():
-    """Bots written against the older ``hint`` signature keep working through the service."""
-    from bots.random_bot import RandomBot
+def test_every_bots_hint_takes_the_replayed_worlds():
+    """``Bot.hint_replayed`` hands the worlds over as ``replayed``, with no fallback for an
+    override without that argument: every registered bot's ``hint`` takes it."""
+    import inspect
 
-    class OldStyle(RandomBot):
-        def hint(self, defn, params, infoset, budget, seed):
-            return super().hint(defn, params, infoset, budget, seed)
-
-    from games.core.infoset import sample_engine
-
-    defn, params, states = decision_states("gallery_rush", 2, 1)
-    infoset = build_infoset(defn, params, states[0], states[0].current_player())
-    rng = random.Random(8)
-    first = sample_engine(defn, params, infoset, rng)
-    bot = OldStyle()
-    answer = bot.hint_replayed(defn, params, infoset, Budget(simulations=1), 8, first, rng)
-    assert answer.action == RandomBot().hint(defn, params, infoset, Budget(simulations=1), 8).action
+    for name, cls in BOTS.items():
+        assert "replayed" in inspect.signature(cls.hint).parameters, name

@@ -24,8 +24,9 @@ from bots.beliefs import (
     tempered,
 )
 from bots.heuristics import KNOWLEDGE, knowledge_for
-from bots.ismcts import LEGACY_OPTIONS, unseen_tail
+from bots.ismcts import unseen_tail
 from bots.protocol import Worlds
+from evaluation.baselines import ISMCTS_LEGACY
 from games.core.definition import replay
 from games.core.engine import CHANCE
 from games.core.infoset import build_infoset
@@ -206,14 +207,16 @@ def test_searching_unseen_moves_makes_finger_auction_less_exploitable():
     tree = build_engine_tree(defn, params)
     conv = {}
     for label, hidden in (("sample", "sample"), ("tree", "tree")):
-        bot = make_bot({"name": "ismcts", "options": {**LEGACY_OPTIONS, "hidden_moves": hidden}})
+        bot = make_bot(
+            {"name": "ismcts", "options": {**ISMCTS_LEGACY.options, "hidden_moves": hidden}}
+        )
         report = bot_exploitability("finger_auction", params, bot, Budget(150), 0, tree=tree)
         conv[label] = report["nash_conv"]
     assert conv["tree"] < 0.8 * conv["sample"], conv
 
 
 def _pool_inputs(seed: int = 1):
-    from bots.ismcts import _belief_pool  # the pool on its own, without a search around it
+    from bots.pool import WorldPool  # the pool on its own, without a search around it
 
     defn, params, engine = heuristic_position("detective_eye", 4, 50)
     infoset = build_infoset(defn, params, engine, engine.current_player())
@@ -222,10 +225,12 @@ def _pool_inputs(seed: int = 1):
     model = HeuristicModel(knowledge_for("detective_eye"))
 
     def pool(budget: Budget, probability=model.probability):
-        return _belief_pool(
-            worlds.first, worlds.sample, worlds.fresh, worlds.seat, worlds.started,
+        drawn = WorldPool(worlds.first, worlds.sample, 32)
+        drawn.weigh(
+            worlds.fresh, worlds.seat, worlds.started,
             budget, random.Random(seed), probability, 24, 0.2, 0.25,
         )  # fmt: skip
+        return drawn.worlds, drawn.weighted, drawn.effective
 
     return pool, model
 

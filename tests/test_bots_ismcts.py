@@ -16,6 +16,7 @@ import games
 from bots import Budget, make_bot
 from bots.heuristics import knowledge_for
 from bots.ismcts import FINAL_POLICIES, SearchResult, final_weights, hint_from_result
+from evaluation.baselines import ISMCTS_LEGACY
 from games.core.infoset import build_infoset
 from tests.support import FakeTime
 from tests.test_bots import GAMES, decision_states
@@ -147,7 +148,7 @@ def test_a_time_budget_is_respected(monkeypatch):
     with monkeypatch.context() as patched:
         ticks = [0]
         clock = FakeTime(perf_counter=lambda: ticks[0] / 1000.0)
-        for module in ("bots.protocol", "bots.ismcts"):
+        for module in ("bots.protocol", "bots.pool"):
             patched.setattr(f"{module}.time", clock)
         tick = Clock.tick
 
@@ -255,19 +256,19 @@ def test_games_declared_public_history_have_one_world_per_information_set():
 
 
 def test_the_default_cut_off_is_per_game_and_legacy_plays_to_the_end():
-    from bots.ismcts import LEGACY_OPTIONS, SEARCH_CUTOFFS, resolve_rollout
+    from bots.ismcts import SEARCH_CUTOFFS, resolve_rollout
 
     de, ma = knowledge_for("detective_eye"), knowledge_for("modern_art")
     default = make_bot("ismcts").config["rollout_depth"]
     assert resolve_rollout("auto", default, de) == ("heuristic", SEARCH_CUTOFFS["detective_eye"])
     assert resolve_rollout("auto", default, ma) == ("heuristic", 40)  # the game's own cut-off
     # The ISMCTS of a322b0d played Detective Eye rollouts to the end.
-    assert resolve_rollout("auto", LEGACY_OPTIONS["rollout_depth"], de) == ("heuristic", -1)
+    assert resolve_rollout("auto", ISMCTS_LEGACY.options["rollout_depth"], de) == ("heuristic", -1)
     assert resolve_rollout("auto", default, None) == ("random", -1)
 
 
 def test_the_default_prior_is_per_game_and_an_explicit_weight_wins():
-    from bots.ismcts import LEGACY_OPTIONS, SEARCH_PRIORS
+    from bots.ismcts import SEARCH_PRIORS
 
     defn, params, infoset = _first_placement_of_four_player_detective_eye()
     budget = Budget(simulations=60)
@@ -278,7 +279,7 @@ def test_the_default_prior_is_per_game_and_an_explicit_weight_wins():
     assert [(s.action, s.visits) for s in default.policy] == [
         (s.action, s.visits) for s in same.policy
     ]
-    assert LEGACY_OPTIONS["prior_weight"] == 0.0  # a322b0d had no prior
+    assert ISMCTS_LEGACY.options["prior_weight"] == 0.0  # a322b0d had no prior
     # Per game and kind of budget, where measured; elsewhere the search has no prior.
     from bots.ismcts import TIMED_PRIORS, resolve_prior
 
@@ -323,7 +324,7 @@ def test_modern_art_searches_the_heuristics_move_first_under_a_time_budget(playe
 
 
 def test_default_beliefs_weigh_worlds_except_modern_art_under_a_time_budget():
-    from bots.ismcts import LEGACY_OPTIONS, TIMED_BELIEFS, resolve_beliefs
+    from bots.ismcts import TIMED_BELIEFS, resolve_beliefs
 
     timed, counted = Budget(simulations=30, milliseconds=500.0), Budget(simulations=30)
     assert TIMED_BELIEFS == {"modern_art": "uniform"}
@@ -332,7 +333,7 @@ def test_default_beliefs_weigh_worlds_except_modern_art_under_a_time_budget():
     assert resolve_beliefs("auto", "modern_art", None) == "heuristic"  # no budget: a review
     assert resolve_beliefs("auto", "detective_eye", timed) == "heuristic"
     assert resolve_beliefs("heuristic", "modern_art", timed) == "heuristic"  # asked for: kept
-    assert LEGACY_OPTIONS["beliefs"] == "uniform"
+    assert ISMCTS_LEGACY.options["beliefs"] == "uniform"
 
 
 def test_prior_seats_self_rates_only_the_searching_seats_nodes(monkeypatch):
@@ -406,3 +407,77 @@ def test_a_bot_kept_over_a_game_answers_as_fresh_bots_do():
         seed=1,
     )
     assert len(kept._models) == 2  # one model per game setting
+
+
+# The search each game gets from the default options, per kind of budget (docs/bots.md,
+# "Strength" and the option table): rollout policy and cut-off, Bayes-weighted worlds, prior.
+# A review searches with no budget, as under a number of simulations.
+DOCUMENTED_DEFAULTS = {
+    # game: {budget kind: (rollout, rollout_depth, weigh_worlds, prior_weight)}
+    "detective_eye": dict.fromkeys(("simulations", "time", "none"), ("heuristic", 10, True, 0.5)),
+    "finger_auction": dict.fromkeys(("simulations", "time", "none"), ("heuristic", -1, True, 0.5)),
+    "gallery_rush": dict.fromkeys(("simulations", "time", "none"), ("heuristic", -1, True, 0.5)),
+    "modern_art": {
+        "simulations": ("heuristic", 40, True, 0.0),
+        "time": ("heuristic", 40, False, 0.5),
+        "none": ("heuristic", 40, True, 0.0),
+    },
+    # OpenSpiel's own games have no heuristic: the paper's plain search.
+    "kuhn_poker": dict.fromkeys(("simulations", "time", "none"), ("random", -1, False, 0.0)),
+}
+BUDGET_KINDS = {
+    "simulations": Budget(simulations=100),
+    "time": Budget(milliseconds=500.0),
+    "none": None,
+}
+
+
+@pytest.mark.parametrize("game", sorted(DOCUMENTED_DEFAULTS))
+@pytest.mark.parametrize("kind", sorted(BUDGET_KINDS))
+def test_the_resolved_search_of_the_default_options_is_the_documented_one(game, kind):
+    from bots.ismcts import SearchConfig
+
+    rollout, depth, weigh, prior = DOCUMENTED_DEFAULTS[game][kind]
+    config = make_bot("ismcts").search_config(game, BUDGET_KINDS[kind])
+    assert config == SearchConfig(
+        exploration=0.7,
+        rollout=rollout,
+        rollout_depth=depth,
+        pool_size=32,
+        weigh_worlds=weigh,
+        belief_worlds=64,
+        epsilon=0.2,
+        belief_effective=0.25,
+        smooth=False,
+        prior_weight=prior,
+        prior_opponents=True,
+        hidden_moves=True,
+        rollout_opponents=0,
+        model_opponents=False,
+        final_policy="significant",
+    )
+
+
+@pytest.mark.parametrize("game", ["detective_eye", "modern_art", "finger_auction"])
+def test_the_legacy_baseline_resolves_to_the_plain_search(game):
+    """The a322b0d baseline turns every later piece off, under any budget."""
+    from bots.ismcts import SearchConfig
+
+    bot = make_bot(ISMCTS_LEGACY.spec())
+    for budget in BUDGET_KINDS.values():
+        config = bot.search_config(game, budget)
+        depth = 40 if game == "modern_art" else -1  # the game heuristic's own cut-off
+        assert config == SearchConfig(rollout="heuristic", rollout_depth=depth)
+
+
+def test_a_resolved_search_configuration_cannot_change_and_refuses_what_the_game_lacks():
+    import dataclasses
+
+    from bots import InvalidBotSpec
+
+    config = make_bot("ismcts").search_config("gallery_rush", None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.prior_weight = 0.0  # type: ignore[misc]
+    bot = make_bot({"name": "ismcts", "options": {"rollout": "heuristic"}})
+    with pytest.raises(InvalidBotSpec, match=r"kuhn_poker.*no heuristic"):
+        bot.search_config("kuhn_poker", None)

@@ -80,3 +80,13 @@ def test_the_core_layers_run_one_way():
 def test_the_cycle_finder_finds_a_cycle():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}
     assert find_cycle(graph, set()) == ["a", "b", "c", "a"]
+
+
+def test_the_search_package_imports_one_way_and_its_pool_stands_alone():
+    """``bots/ismcts/`` (issue 44): its parts import without cycles, the bot on top; the pool of
+    worlds, shared with ``oos`` and the best responder, does not depend on the ISMCTS bot."""
+    graph = import_graph("bots")
+    parts = {name for name in graph if name.startswith("bots.ismcts.")}
+    assert find_cycle({name: graph[name] & parts for name in parts}, set()) is None
+    assert not any("bots.ismcts.bot" in graph[name] for name in parts)
+    assert not {name for name in graph["bots.pool"] if name.startswith("bots.ismcts")}

@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from bots.ismcts import search
+from bots.ismcts import SearchConfig, search
 from bots.protocol import Budget, Worlds
 from games.core.engine import CHANCE, Engine
 from games.core.infoset import build_infoset
@@ -109,7 +109,7 @@ def test_search_is_unchanged_by_the_fast_playout(monkeypatch):
     def run():
         rng = random.Random(7)
         worlds = Worlds.from_infoset(MODERN_ART, params, infoset, rng)
-        result = search(worlds, Budget(simulations=150), rng, rollout="random")
+        result = search(worlds, Budget(simulations=150), rng, SearchConfig(rollout="random"))
         return result.actions, result.counts, result.means, result.nodes
 
     fast = run()

@@ -25,7 +25,7 @@ class SleepyBot(Bot):
     description = "test only: sleeps through (and past) its budget"
     options = (ParamSpec("overrun", 1, "multiple of the budget to sleep", min=1, max=100),)
 
-    def hint(self, defn, params, infoset, budget, seed):
+    def hint(self, defn, params, infoset, budget, seed, *, replayed=None):
         engine = sample_engine(defn, params, infoset, random.Random(seed))
         time.sleep(budget.milliseconds / 1000.0 * self.config["overrun"])
         action = engine.legal_actions()[0]

@@ -167,15 +167,15 @@ def test_parse_bot_arg():
 
 
 def test_the_old_search_is_a_bot_by_its_alias_in_every_command():
-    from bots.ismcts import legacy_spec
+    from evaluation.baselines import ISMCTS_LEGACY
     from evaluation.params import parse_bot_spec
 
-    assert parse_bot_spec("ismcts-legacy") == legacy_spec()
+    assert parse_bot_spec("ismcts-legacy") == ISMCTS_LEGACY.spec()
     assert parse_bot_spec("ismcts") == "ismcts"  # a registered name is not an alias
     spec = TournamentSpec.build(GAME, None, [parse_bot_arg("ismcts-legacy"), (None, "random")])
     old = spec.entrants[0]
     assert old.label == "ismcts-legacy"
-    assert old.spec["options"] == {**old.spec["options"], **legacy_spec()["options"]}
+    assert old.spec["options"] == {**old.spec["options"], **ISMCTS_LEGACY.spec()["options"]}
 
 
 # --- playing games ---------------------------------------------------------------------------
@@ -225,7 +225,7 @@ class CrashBot(Bot):
     name = "crash_test"
     description = "Raises on its third move (tests only)."
 
-    def hint(self, defn, params, infoset, budget, seed) -> Hint:
+    def hint(self, defn, params, infoset, budget, seed, *, replayed=None) -> Hint:
         mine = sum(1 for e in infoset["events"] if e.get("seat") == infoset["seat"])
         if mine >= 2:
             raise RuntimeError("boom")
@@ -237,7 +237,7 @@ class CheatBot(Bot):
     name = "cheat_test"
     description = "Answers with an illegal action (tests only)."
 
-    def hint(self, defn, params, infoset, budget, seed) -> Hint:
+    def hint(self, defn, params, infoset, budget, seed, *, replayed=None) -> Hint:
         return Hint(10**6, [ActionStat(10**6, 1.0)])
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 
 import games
+from games.core.episode import random_position, stream_chance
 from games.core.explain import counted
 from games.finger_auction import explain as finger_explain
 from games.finger_auction.engine import PICK
 from games.gallery_rush import explain as rush_explain
-from server.examples import random_step
 
 
 def test_counted_agrees_in_number():
@@ -32,11 +32,11 @@ def test_gallery_rush_names_the_goal_it_counts_toward():
 def test_finger_auction_one_pick_left_is_singular():
     """Seed 0's random game reaches a pick with one pick left (step 10)."""
     defn = games.definition("finger_auction")
-    engine = defn.new_engine(defn.validate_params({}))
     rng = random.Random(0)
-    while not (engine.phase == PICK and engine.picks_left == 1 and engine.current_player() >= 0):
-        assert not engine.is_terminal(), "the seeded game never reached one pick left"
-        random_step(engine, rng)
+    params = defn.validate_params({})
+    one_pick_left = lambda e: e.phase == PICK and e.picks_left == 1  # noqa: E731
+    engine = random_position(defn, params, rng, one_pick_left, chance=stream_chance(rng))
+    assert engine is not None, "the seeded game never reached one pick left"
     lines = finger_explain.explain(engine, engine.current_player())["text"]
     text = [t for t in lines if "pick" in t]
     assert text and text[0].startswith("With 1 pick left, the best card adds "), text

@@ -34,6 +34,7 @@ import time
 from typing import Any
 
 from bots.cfr import store
+from bots.pool import WorldPool, capacity
 from bots.protocol import ActionStat, Bot, Budget, Clock, FloatSpec, Hint, InvalidBotSpec, Worlds
 from bots.rollout import play_out
 from games.core.engine import CHANCE, TERMINAL
@@ -235,21 +236,18 @@ def online_outcome_sampling(
     clock = Clock(budget, worlds.started)
     seat = worlds.seat
     first = worlds.first
-    if budget.simulations is not None:
-        pool_size = min(pool_size, budget.simulations)
-    if worlds.public_history:
-        pool_size = 1
-    pool = [first]
+    drawn = WorldPool(first, worlds.sample, capacity(worlds, pool_size, budget))
+    pool = drawn.worlds
     # Worlds drawn before the search (they locate the targeting root): the whole pool for a
     # simulation budget; with a time limit at most a quarter of it, and the rest of the pool
     # is drawn during the search, as ISMCTS does (sampling is slow: it replays and checks).
     sampling_deadline = (
         clock.started + budget.milliseconds / 4000.0 if budget.milliseconds else float("inf")
     )
-    while len(pool) < pool_size and (
-        (clock.running() and time.perf_counter() < sampling_deadline) or len(pool) < 2
-    ):
-        pool.append(worlds.sample(random.Random(rng.getrandbits(64))))
+    drawn.fill(
+        rng,
+        lambda: (clock.running() and time.perf_counter() < sampling_deadline) or len(pool) < 2,
+    )
     random_ = rng.random
     tables: dict[Any, _Table] = {}
     num_players = len(first.returns())
@@ -295,8 +293,8 @@ def online_outcome_sampling(
     total_return = 0.0
     iteration = wasted = 0
     while not iteration or clock.running():
-        if roots is pool and len(pool) <= iteration < pool_size:
-            pool.append(worlds.sample(random.Random(rng.getrandbits(64))))
+        if roots is pool and len(pool) <= iteration < drawn.size:
+            drawn.draw(rng)
         engine = roots[iteration % len(roots)].copy()
         traverser = (seat + iteration) % num_players
         iteration += 1

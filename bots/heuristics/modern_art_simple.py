@@ -37,7 +37,14 @@ from __future__ import annotations
 from typing import Any
 
 from bots.heuristics.base import GameKnowledge
-from bots.heuristics.modern_art import amount_candidates, estimated_returns, sealed_prior
+from bots.heuristics.modern_art import (
+    _deck_by_artist,
+    amount_candidates,
+    estimated_returns,
+    exact_values,
+    held,
+    sealed_prior,
+)
 from games.modern_art import actions as codec
 from games.modern_art.cards import (
     ARTIST_NAMES,
@@ -72,28 +79,18 @@ CAP_FRACTIONS = (0.5, 0.7, 0.85, 1.0, 1.15)
 PRICE_FRACTIONS = (0.5, 0.65, 0.8, 1.0, 1.2)
 
 
-_DECK_BY_ARTIST: dict[Any, tuple[int, ...]] = {}
-
-
 def artist_values(engine: ModernArtEngine, seat: int) -> list[float]:
     """Expected payout of one painting of each artist bought now, from ``seat``'s view."""
     cfg = engine.cfg
     artists = cfg.artists
-    deck = _DECK_BY_ARTIST.get(cfg)
-    if deck is None:
-        deck = tuple(sum(cfg.deck[a * NUM_TYPES : (a + 1) * NUM_TYPES]) for a in range(artists))
-        _DECK_BY_ARTIST[cfg] = deck
-    hand = engine.hands[seat]
+    deck = _deck_by_artist(cfg)
     seen = engine.seen
     counts = engine.counts
-    mine = [0] * artists
-    unseen = [0] * artists
-    for a in range(artists):
-        b = a * NUM_TYPES
-        m = hand[b] + hand[b + 1] + hand[b + 2] + hand[b + 3] + hand[b + 4]
-        mine[a] = m
-        # Cards not yet seen by this seat: the deck minus cards played and our own hand.
-        unseen[a] = deck[a] - (seen[b] + seen[b + 1] + seen[b + 2] + seen[b + 3] + seen[b + 4]) - m
+    mine = held(engine, seat)
+    # Cards not yet seen by this seat: the deck minus cards played and our own hand.
+    unseen = [
+        deck[a] - sum(seen[a * NUM_TYPES : (a + 1) * NUM_TYPES]) - mine[a] for a in range(artists)
+    ]
     unseen_total = sum(unseen) or 1
     others = (sum(engine.hand_size) - engine.hand_size[seat]) * OTHER_CARDS_WEIGHT / unseen_total
     # Sort key: an artist at four cards this round is the likely round-ender, so first.
@@ -131,14 +128,8 @@ def public_values(engine: ModernArtEngine) -> list[float]:
 
 def round_payouts(engine: ModernArtEngine, artist: int, extra: int) -> list[int]:
     """Every seat's payout if the round ended now with ``extra`` more cards of ``artist``."""
-    cfg = engine.cfg
-    counts = list(engine.counts)
-    counts[artist] += extra
-    present = [a for a in range(cfg.artists) if counts[a]]
-    present.sort(key=lambda a: -counts[a])
-    ranked = present[: len(cfg.place_values)]
-    value = {a: engine.values[a] + cfg.place_values[i] for i, a in enumerate(ranked)}
-    return [sum(b[a] * value.get(a, 0) for a in range(cfg.artists)) for b in engine.bought]
+    value = exact_values(engine, artist, extra)
+    return [sum(b[a] * v for a, v in enumerate(value)) for b in engine.bought]
 
 
 class Lot:

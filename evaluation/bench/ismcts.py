@@ -30,7 +30,7 @@ import pyspiel
 
 import games
 from bots.heuristics import knowledge_for
-from bots.ismcts import search
+from bots.ismcts import DEPTH_GAME, SearchConfig, search
 from bots.protocol import Budget, Worlds
 from evaluation.bench.baseline import BaselineError, BaselineProcess, export_revision  # noqa: F401
 from evaluation.bench.spiel_ismcts import make_spiel_ismcts
@@ -98,10 +98,8 @@ def _ours(game, infoset, seconds: float, seed: int, worlds: int, knowledge):
         pool,
         Budget(milliseconds=seconds * 1000.0),
         rng,
-        rollout="random",
-        rollout_depth=-1,
-        pool_size=worlds,
-        knowledge=knowledge,
+        SearchConfig(rollout="random", rollout_depth=DEPTH_GAME, pool_size=worlds),
+        knowledge,
     )
     return result.iterations, time.perf_counter() - started
 

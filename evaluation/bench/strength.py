@@ -8,7 +8,7 @@ Pairings (bot A against bot B), for every game:
   ``games.sample_state``) at equal wall time per move (``--milliseconds``);
 * ``heuristic-vs-random`` (a reference, only on request): how far the heuristic alone gets;
 * ``ismcts-vs-legacy`` (on request): ISMCTS against the ISMCTS of commit a322b0d (the
-  documented option set ``bots.ismcts.LEGACY_OPTIONS``) at the same budget, so at equal time
+  documented baseline ``evaluation.baselines.ISMCTS_LEGACY``) at the same budget, so at equal time
   with a time budget. ``--legacy-budget`` gives the old search a budget of its own instead:
   with ``--ismcts-options`` set to the old search's options too, a row measures what more
   time alone is worth to one search (the headroom of a faster search at the same moves).
@@ -58,7 +58,7 @@ import pyspiel
 
 import games
 from bots import Budget, make_bot
-from bots.ismcts import legacy_spec
+from evaluation.baselines import ISMCTS_LEGACY
 from evaluation.tournament.stats import win_shares
 from games.core.episode import Step, play_episode, sampled_chance
 from games.core.infoset import build_infoset
@@ -96,7 +96,7 @@ def seats_for(
         budget = {"simulations": budget}
     sims, ms = budget.get("simulations"), budget.get("milliseconds")
     spec = {"name": "ismcts", "options": dict(options or {})}
-    label = "ismcts (a322b0d)" if spec == legacy_spec() else "ismcts"
+    label = ISMCTS_LEGACY.label if spec == ISMCTS_LEGACY.spec() else "ismcts"
     ours = Seat(label, spec, simulations=sims, milliseconds=ms)  # type: ignore[arg-type]
     if pairing == "ismcts-vs-random":
         return ours, Seat("random", {"name": "random"}, simulations=1)
@@ -105,8 +105,8 @@ def seats_for(
     if pairing == "ismcts-vs-legacy":
         old = legacy_budget or budget
         return ours, Seat(
-            "ismcts (a322b0d)",
-            legacy_spec(),
+            ISMCTS_LEGACY.label,
+            ISMCTS_LEGACY.spec(),
             simulations=old.get("simulations"),  # type: ignore[arg-type]
             milliseconds=old.get("milliseconds"),
         )

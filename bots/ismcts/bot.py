@@ -1,0 +1,218 @@
+"""The ``ismcts`` bot: its options (the JSON contract, docs/bots.md's table) and its move, a
+search configured once from them (``SearchConfig.resolve``)."""
+
+from __future__ import annotations
+
+import random
+
+from bots.beliefs import HeuristicModel, has_rating
+from bots.heuristics import GameKnowledge, knowledge_for
+from bots.ismcts.config import (
+    DEPTH_SEARCH,
+    FINAL_POLICIES,
+    PRIOR_BY_GAME,
+    ROLLOUT_POLICIES,
+    SearchConfig,
+)
+from bots.ismcts.result import hint_from_result
+from bots.ismcts.search import search
+from bots.protocol import ActionStat, Bot, Budget, FloatSpec, Hint, Worlds
+from games.core.definition import Prior
+from games.core.params import ParamSpec
+
+# Opponent models (with their caches) an ``IsmctsBot`` keeps, one per game setting.
+MAX_KEPT_MODELS = 4
+
+
+class IsmctsBot(Bot):
+    name = "ismcts"
+    description = (
+        "ISMCTS (Cowling, Powley & Whitehouse 2012) on the engines: information-set nodes, "
+        "worlds weighted by the heuristic's likelihood of the opponents' moves, unseen moves "
+        "searched in the tree, UCT or Smooth UCT, random or heuristic rollouts."
+    )
+    options = (
+        FloatSpec(
+            "exploration",
+            0.7,
+            "UCB1 exploration constant for returns scaled to [0, 1]",
+            min=0,
+            max=100,
+        ),
+        ParamSpec(
+            "rollout",
+            "auto",
+            "rollout policy: 'random' (uniform over the considered actions), 'heuristic' (the "
+            "game's rollout heuristic) or 'auto' (the game's measured choice)",
+            choices=ROLLOUT_POLICIES,
+        ),
+        ParamSpec(
+            "rollout_depth",
+            DEPTH_SEARCH,
+            "player decisions per rollout before the game's heuristic evaluation cuts it off; "
+            "-2: the search's measured choice per game (SEARCH_CUTOFFS: 10 in Detective Eye, "
+            "else as -1); -1: the game heuristic's own (to the end unless the game sets a "
+            "cut-off, as Modern Art does)",
+            min=DEPTH_SEARCH,
+            max=1_000_000,
+        ),
+        ParamSpec(
+            "opponent_model",
+            "heuristic",
+            "how sampled worlds fill other seats' hidden commits (sealed and finger bids): "
+            "'heuristic' (weighted by how likely the game's heuristic makes each) or 'uniform'",
+            choices=("heuristic", "uniform"),
+        ),
+        ParamSpec(
+            "worlds",
+            32,
+            "size of the pool of sampled worlds (drawn once per search, copied per iteration) "
+            "when beliefs are 'uniform'",
+            min=1,
+            max=100_000,
+        ),
+        ParamSpec(
+            "beliefs",
+            "auto",
+            "how worlds are weighted: 'heuristic' (a pool of belief_worlds uniform worlds "
+            "weighted by the likelihood of the other seats' actions under the game's heuristic "
+            "with a trembling floor, drawn by weight), 'uniform' (every sampled world alike) or "
+            "'auto' (the search's measured choice: 'heuristic', but 'uniform' under a time "
+            "budget in Modern Art, TIMED_BELIEFS)",
+            choices=("auto", "heuristic", "uniform"),
+        ),
+        ParamSpec(
+            "belief_worlds",
+            64,
+            "size of the weighted pool when beliefs are 'heuristic'",
+            min=1,
+            max=100_000,
+        ),
+        FloatSpec(
+            "epsilon",
+            0.2,
+            "trembling floor of the opponent model: likelihood (1 - eps) * pi + eps / |legal|",
+            min=0,
+            max=1,
+        ),
+        FloatSpec(
+            "belief_effective",
+            0.25,
+            "least effective share of the weighted pool: the likelihood is tempered "
+            "(raised to the largest power <= 1) until the weights keep this share of worlds",
+            min=0,
+            max=1,
+        ),
+        ParamSpec(
+            "selection",
+            "uct",
+            "tree policy: 'uct' (UCB1) or 'smooth' (Smooth UCT: mixes in each node's average "
+            "strategy, so the visit distribution tends toward an equilibrium)",
+            choices=("uct", "smooth"),
+        ),
+        ParamSpec(
+            "hidden_moves",
+            "tree",
+            "other seats' moves we did not see just before our turn (sealed and finger bids, "
+            "face-down placements): 'tree' (searched from before them, each mover choosing in "
+            "its own node) or 'sample' (drawn with the world, by opponent_model)",
+            choices=("tree", "sample"),
+        ),
+        ParamSpec(
+            "opponent_moves",
+            "search",
+            "how the other seats' decisions are played in the tree: 'search' (each seat a "
+            "bandit in its own information-set nodes, maximising its own return) or "
+            "'heuristic' (the game's heuristic model, its best-rated move: a best response to "
+            "that model; rollout_opponents then use the same cached model)",
+            choices=("search", "heuristic"),
+        ),
+        ParamSpec(
+            "rollout_opponents",
+            0,
+            "other seats' decisions per rollout played by the game's heuristic bot (its rated "
+            "move, the opponent model) before the rollout policy takes over; 0: none",
+            min=0,
+            max=1_000_000,
+        ),
+        ParamSpec(
+            "final_policy",
+            "significant",
+            "the mixed policy the hint reports (the move played is the most visited under "
+            "every rule): 'significant' (the visits of the actions whose mean is not "
+            "significantly below the played one's), 'visits' (the root's visit distribution, "
+            "as before), 'p_value' (visits weighted by the p-value of that test) or 'greedy' "
+            "(only the root's UCB1 selections that were also its greedy choice)",
+            choices=FINAL_POLICIES,
+        ),
+        FloatSpec(
+            "prior_weight",
+            PRIOR_BY_GAME,
+            "progressive bias toward the game's heuristic move, in units of the return range "
+            "(weight / (visits + 1)); 0: none; negative: the search's measured choice per game "
+            "(SEARCH_PRIORS: 0.5 in Detective Eye, Finger Auction and Gallery Rush; TIMED_PRIORS: "
+            "0.5 in Modern Art under a time budget; else 0)",
+            min=PRIOR_BY_GAME,
+            max=100,
+        ),
+        ParamSpec(
+            "prior_seats",
+            "all",
+            "whose nodes get the progressive bias: 'all' (every seat's: the other seats are "
+            "searched as if they leaned toward the heuristic's move) or 'self' (only the "
+            "searching seat's; the other seats' nodes are plain UCB1)",
+            choices=("all", "self"),
+        ),
+    )
+
+    def prior_for(self, game: str) -> Prior | None:
+        knowledge = knowledge_for(game)
+        if knowledge is None or self.config["opponent_model"] == "uniform":
+            return None
+        if type(knowledge).commit_prior is GameKnowledge.commit_prior:
+            return None  # the game has no model of hidden commits
+        return knowledge.commit_prior
+
+    def search_config(self, game: str, budget: Budget | None) -> SearchConfig:
+        """This bot's options resolved for ``game`` under ``budget`` (``None``: no budget)."""
+        return SearchConfig.resolve(self.config, game, budget, knowledge_for(game))
+
+    def decide(self, worlds: Worlds, budget: Budget, rng: random.Random) -> Hint:
+        knowledge = knowledge_for(worlds.game)
+        config = SearchConfig.resolve(self.config, worlds.game, budget, knowledge)
+        legal = worlds.first.legal_actions()
+        if knowledge is not None and knowledge.abstracts:
+            legal = knowledge.candidates(worlds.first, legal)
+        if len(legal) == 1:
+            return Hint(legal[0], [ActionStat(legal[0], 1.0)], stopped_by="single_action")
+        model = self.heuristic_model(knowledge, worlds)
+        result = search(worlds, budget, rng, config, knowledge, model)
+        return hint_from_result(result, config.final_policy)
+
+    def heuristic_model(
+        self, knowledge: GameKnowledge | None, worlds: Worlds | None = None
+    ) -> HeuristicModel | None:
+        """The model whose likelihoods weight the worlds and, with ``opponent_moves:
+        heuristic``, plays the other seats (``None``: the game has no rated heuristic).
+
+        Its cache (the heuristic's best moves by ``(player, info_key)``) is exact within one
+        game setting, and the worlds of the next searches of a game replay the same steps
+        with many of the same opponents' holdings, so the model is kept on the bot per game
+        setting when the engine names its setting (a ``cfg`` object: Detective Eye and Modern
+        Art, whose rated heuristics are the expensive ones): 1.6x faster moves over a 4-player
+        Detective Eye game at 1,000 simulations, same hints (docs/bots.md). Otherwise, one
+        model per search.
+        """
+        if not has_rating(knowledge):
+            return None
+        setting = getattr(worlds.first, "cfg", None) if worlds is not None else None
+        if setting is None:
+            return HeuristicModel(knowledge)  # type: ignore[arg-type]
+        models = self.__dict__.setdefault("_models", {})
+        key = (knowledge.game, setting)  # type: ignore[union-attr]
+        model = models.get(key)
+        if model is None:
+            if len(models) >= MAX_KEPT_MODELS:
+                models.clear()
+            model = models[key] = HeuristicModel(knowledge)  # type: ignore[arg-type]
+        return model

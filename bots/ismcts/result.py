@@ -1,0 +1,121 @@
+"""What a search found at its root (``SearchResult``) and the hint made of it: the move, the
+mixed policy of ``final_policy`` (``final_weights``) and each action's visits and value."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from bots.protocol import ActionStat, Hint
+
+
+@dataclass
+class SearchResult:
+    """The root's statistics after a search."""
+
+    actions: list[int]
+    counts: list[int]
+    means: list[float]  # mean return of the acting seat, in the game's units
+    iterations: int
+    elapsed_ms: float
+    stopped_by: str
+    worlds: int
+    nodes: int
+    effective_worlds: float | None = None  # Kish's effective size of the belief weights
+    # The lowest and highest return of any seat seen in the search (game units).
+    low: float = 0.0
+    high: float = 0.0
+    # Per root action: the UCB1 selections at the root that were also its greedy choice (the
+    # highest mean at that moment), i.e. the visits without the exploration samples.
+    greedy: list[int] | None = None
+
+
+def hint_from_result(result: SearchResult, final_policy: str = "visits") -> Hint:
+    """The most visited action (ties: higher mean), and the policy ``final_policy`` reports
+    (``final_weights``); each action's visits and mean value are reported alongside."""
+    order = sorted(
+        range(len(result.actions)),
+        key=lambda i: (-result.counts[i], -result.means[i], result.actions[i]),
+    )
+    best = order[0]
+    weights = final_weights(result, best, final_policy)
+    total = sum(weights)
+    policy = [
+        ActionStat(
+            result.actions[i],
+            weights[i] / total,
+            visits=result.counts[i],
+            value=round(result.means[i], 6) if result.counts[i] else None,
+        )
+        for i in sorted(range(len(result.actions)), key=lambda i: result.actions[i])
+    ]
+    seconds = result.elapsed_ms / 1000.0
+    return Hint(
+        action=result.actions[best],
+        policy=policy,
+        value=round(result.means[best], 6),
+        iterations=result.iterations,
+        elapsed_ms=result.elapsed_ms,
+        stopped_by=result.stopped_by,
+        extra={
+            "worlds": result.worlds,
+            "nodes": result.nodes,
+            **(
+                {"effective_worlds": result.effective_worlds}
+                if result.effective_worlds is not None
+                else {}
+            ),
+            "simulations_per_s": round(result.iterations / seconds, 1) if seconds else None,
+        },
+    )
+
+
+# The normal quantile of ``final_policy: significant``: an action is dropped when its mean is
+# below the played action's by more than this many standard errors.
+SIGNIFICANCE_Z = 1.96
+
+
+def final_weights(result: SearchResult, best: int, final_policy: str) -> list[float]:
+    """Unnormalised weights of the hint's mixed policy over ``result.actions``. The search is
+    the same for every rule and the move played (``best``, the most visited) always keeps a
+    positive weight; an action never visited gets none.
+
+    * ``visits``: the root's visit distribution (the paper's final policy).
+    * ``p_value``: each action's visits times the two-sided p-value of "its mean equals the
+      played action's" (1 when its mean is at least as high), by the normal approximation
+      with each variance bounded from the range of returns seen (Bhatia-Davis inequality:
+      at most (M - mu)(mu - m)). UCB1 keeps visiting an action its statistics already rule out
+      for exploration's sake only (``c * sqrt(ln N / n)``); V. Lisý, V. Kovařík, M. Lanctot
+      and B. Bošanský ("Convergence of Monte Carlo Tree Search in Simultaneous Move Games",
+      NeurIPS 2013) take the mean strategy of the selection *with the exploration samples
+      removed*, and this removes the visits in proportion to the evidence that they were
+      exploration, without a threshold.
+    * ``significant``: the same test as a threshold: the visits of the actions whose mean is
+      not below the played action's by more than ``SIGNIFICANCE_Z`` standard errors.
+    * ``greedy``: only the root's UCB1 selections that were also its greedy choice (no
+      action's mean higher), the literal "exploration samples removed": the average of the
+      search's best responses to its own estimates, as in fictitious play. Visits when the
+      played action has no such selection.
+    """
+    counts = result.counts
+    visits = [float(n) for n in counts]
+    if final_policy == "greedy":
+        greedy = result.greedy
+        return visits if greedy is None or greedy[best] <= 0 else [float(g) for g in greedy]
+    if final_policy not in ("p_value", "significant") or result.high <= result.low:
+        return visits  # no spread in the returns: no evidence against any action
+    lo, hi, means = result.low, result.high, result.means
+    top = means[best]
+    top_var = (hi - top) * (top - lo) / counts[best]
+    weights = []
+    for i, n in enumerate(counts):
+        gap = top - means[i]
+        if i == best or n == 0 or gap <= 0.0:
+            weights.append(float(n))
+            continue
+        se = math.sqrt(max(0.0, (hi - means[i]) * (means[i] - lo) / n + top_var))
+        if final_policy == "significant":
+            weights.append(float(n) if gap <= SIGNIFICANCE_Z * se else 0.0)
+        else:
+            weights.append(n * math.erfc(gap / (se * math.sqrt(2.0))) if se > 0 else 0.0)
+    return weights

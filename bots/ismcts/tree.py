@@ -1,0 +1,101 @@
+"""The search tree: information-set nodes and the steps of an iteration on them, expand
+(``new_node``), select (``ucb1`` or Smooth UCT's ``average_strategy``) and ``backup``."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from math import log, sqrt
+
+# Smooth UCT's mixing schedule (Heinrich and Silver 2015, section 4): at a node visited N
+# times, UCB1 picks the action with probability max(GAMMA, ETA / (1 + D * sqrt(N))), and
+# otherwise the action is drawn from the node's average strategy (its visit distribution).
+# The paper's values for Kuhn and Leduc poker.
+SMOOTH_ETA, SMOOTH_GAMMA, SMOOTH_D = 0.9, 0.1, 0.001
+
+
+class Node:
+    """One information set's statistics: per action, visits and the sum of returns, and the
+    heuristic's prior when progressive bias is on."""
+
+    __slots__ = ("actions", "bias", "counts", "totals", "tried", "visits")
+
+    def __init__(self, actions: list[int], bias: list[float] | None = None) -> None:
+        self.actions = actions
+        self.bias = bias
+        self.counts = [0] * len(actions)
+        self.totals = [0.0] * len(actions)
+        self.tried = 0
+        self.visits = 0
+
+
+# Where an iteration went: per tree step, the node, the action's index and the player moving.
+Path = list[tuple[Node, int, int]]
+
+
+def new_node(actions: list[int], rng: random.Random, best: frozenset[int] | None) -> Node:
+    """Expansion: a node whose untried actions come in a seeded random order, the heuristic's
+    ``best`` first with the progressive-bias prior when given."""
+    rng.shuffle(actions)
+    if best is None:
+        return Node(actions)
+    actions.sort(key=lambda a: a not in best)  # stable: the shuffled order otherwise
+    share = 1.0 / len(best)
+    return Node(actions, [share if a in best else 0.0 for a in actions])
+
+
+def follows_average(node: Node, random_: Callable[[], float]) -> bool:
+    """Whether Smooth UCT follows ``node``'s average strategy this time rather than UCB1."""
+    return random_() >= max(SMOOTH_GAMMA, SMOOTH_ETA / (1.0 + SMOOTH_D * sqrt(node.visits)))
+
+
+def average_strategy(node: Node, random_: Callable[[], float]) -> int:
+    """An action drawn from ``node``'s visit distribution (Smooth UCT)."""
+    counts = node.counts
+    u = random_() * node.visits
+    i = 0
+    while i < len(counts) - 1 and u >= counts[i]:
+        u -= counts[i]
+        i += 1
+    return i
+
+
+def ucb1(node: Node, c: float, bias_scale: float) -> int:
+    """The action of highest UCB1 score (constant ``c`` in game units), plus progressive bias
+    ``bias_scale * H(a) / (n + 1)`` (Chaslot et al. 2008) on a biased node; ties: the first."""
+    counts, totals = node.counts, node.totals
+    k = c * sqrt(log(node.visits))
+    best, i = -math.inf, 0
+    bias = node.bias
+    if bias is None:
+        for j in range(len(counts)):
+            n = counts[j]
+            score = totals[j] / n + k / sqrt(n)
+            if score > best:
+                best, i = score, j
+    else:
+        for j in range(len(counts)):
+            n = counts[j]
+            score = totals[j] / n + k / sqrt(n) + bias_scale * bias[j] / (n + 1)
+            if score > best:
+                best, i = score, j
+    return i
+
+
+def count_greedy(greedy: list[int], node: Node, picked: int) -> None:
+    """Counts a root selection ``picked`` as exploitation when no action's mean is higher."""
+    counts, totals = node.counts, node.totals
+    mean = totals[picked] / counts[picked]
+    for j in range(len(counts)):
+        if totals[j] / counts[j] > mean:
+            return
+    greedy[picked] += 1
+
+
+def backup(path: Path, returns: list[float]) -> None:
+    """Each node on the path takes the return of the player who moves there."""
+    for node, i, player in path:
+        node.visits += 1
+        node.counts[i] += 1
+        node.totals[i] += returns[player]
