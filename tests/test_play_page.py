@@ -72,6 +72,7 @@ def test_page_uses_only_the_public_api():
         "/v1/matches/${id}/actions",
         "/v1/matches/${id}/hint",
         "/v1/games/${game}/bots",
+        "/v1/games/${game}/levels",
         "/v1/matches/${id}/review",
         "/v1/reviews/${id}",
         "/v1/reviews/${id}/decisions/${n}",

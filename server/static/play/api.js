@@ -86,7 +86,7 @@ export const listGameBots = (game, params) =>
 // its measured rating, `worse_than_random` and `text` (sentences for the form). A service
 // without the endpoint, or any failure, answers null: the form then names the levels only.
 export const listLevels = (game) =>
-  call("GET", `/v1/games/${encodeURIComponent(game)}/levels`)
+  call("GET", `/v1/games/${game}/levels`)
     .then((d) => (d && Array.isArray(d.levels) ? d.levels : null))
     .catch(() => null);
 

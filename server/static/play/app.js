@@ -221,7 +221,7 @@ function botOptions(selected) {
 }
 
 // What the service says of a level in this game ({plays, worse_than_random, text, ...}), if
-// anything (GET /v1/games/{game}/levels).
+// anything (api.js: listLevels).
 function levelInfo(n) {
   const info = state.levelInfo[$("game").value];
   return (info || []).find((x) => x.level === n) || null;
