@@ -1,7 +1,7 @@
 """Bots: one protocol (``bots.protocol``), a registry of specs, baselines and search bots."""
 
 from bots.protocol import ActionStat, Bot, Budget, Hint, InvalidBotSpec, InvalidBudget
-from bots.registry import BOTS, bot_catalog, make_bot, normalised_spec
+from bots.registry import BOTS, bot_catalog, build_checked, make_bot, normalised_spec
 
 __all__ = [
     "BOTS",
@@ -12,6 +12,7 @@ __all__ = [
     "InvalidBotSpec",
     "InvalidBudget",
     "bot_catalog",
+    "build_checked",
     "make_bot",
     "normalised_spec",
 ]

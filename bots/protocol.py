@@ -22,7 +22,6 @@ from typing import Any, ClassVar
 
 import pyspiel
 
-from bots.heuristics import knowledge_for
 from games.core.definition import GameDefinition, InvalidInfoset, Prior
 from games.core.engine import Engine
 from games.core.infoset import build_infoset, sample_engine
@@ -201,7 +200,7 @@ class Worlds:
     pool and copy from it. ``public_history`` says every world has the same history (nothing
     hidden but the future), so one world is the whole pool; ``hidden_in_tail`` that every
     world is the same once the other seats' unseen moves just before this turn are taken back
-    (``GameKnowledge.hidden_in_tail``). ``fresh(world)``, when known, is the initial state of
+    (``GameDefinition.hidden_in_tail``). ``fresh(world)``, when known, is the initial state of
     the game (to replay a world's history, as beliefs do).
     """
 
@@ -291,7 +290,6 @@ class Worlds:
             return engine
 
         numbers = defn.numbers(params)
-        knowledge = knowledge_for(defn.name)
         return cls(
             defn.name,
             seat,
@@ -299,10 +297,10 @@ class Worlds:
             sample,
             numbers.min_utility,
             numbers.max_utility,
-            public_history=knowledge is not None and knowledge.public_history,
+            public_history=defn.public_history,
             started=started,
             fresh=lambda _world: defn.new_engine(params),
-            hidden_in_tail=knowledge is not None and knowledge.hidden_in_tail,
+            hidden_in_tail=defn.hidden_in_tail,
         )
 
     @classmethod

@@ -35,6 +35,12 @@ def normalised_spec(spec: Any) -> dict[str, Any]:
     return cls(**options).spec()
 
 
+def build_checked(spec: dict[str, Any]) -> Bot:
+    """The bot of a spec ``normalised_spec`` returned (in another process, maybe), built
+    without parsing the spec again: the service's workers build their bot this way."""
+    return BOTS[spec["name"]](**spec.get("options", {}))
+
+
 def _parse(spec: Any) -> tuple[type[Bot], dict[str, Any]]:
     """The bot class and the options of a spec (a name, or ``{"name", "options"}``)."""
     if isinstance(spec, str):

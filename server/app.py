@@ -6,14 +6,25 @@ from typing import Any
 
 from flask import Flask, request
 
-from server.api import register_blueprints
+from server.api.games import bp as games_bp
+from server.api.matches import bp as matches_bp
+from server.api.meta import bp as meta_bp
 from server.api.play import bp as play_bp
+from server.api.reviews import bp as reviews_bp
 from server.config import ServiceConfig
 from server.errors import register_error_handlers
 from server.limits import API_KEY_HEADER
 from server.routes import is_public, public
 from server.security import harden
 from server.service import atelier, resources
+
+
+def register_blueprints(app: Flask) -> None:
+    """The API's blueprints at their URL prefixes (the play page is registered apart)."""
+    app.register_blueprint(meta_bp)
+    app.register_blueprint(games_bp, url_prefix="/v1")
+    app.register_blueprint(matches_bp, url_prefix="/v1/matches")
+    app.register_blueprint(reviews_bp, url_prefix="/v1")
 
 
 def create_app(config: ServiceConfig | dict[str, Any] | None = None) -> Flask:

@@ -8,6 +8,9 @@ renderer (markdown-it-py), so the page needs no Markdown library of its own.
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 # The pages' icon, inline: without one every browser asks for /favicon.ico, which the service
 # does not serve (a 404 in the console of every page). ``server/static/play/index.html`` carries
 # the same line (a static file); tests/test_play_page.py checks that they agree.
@@ -19,11 +22,30 @@ FAVICON_LINK = (
 
 def docs_html(description: str) -> str:
     """The ``/docs`` page with the OpenAPI document's ``description`` rendered from Markdown."""
-    from server.api.play import render_markdown
-
     return _TEMPLATE.replace("<!--favicon-->", FAVICON_LINK).replace(
         "<!--description-->", render_markdown(description)
     )
+
+
+@lru_cache(maxsize=16)
+def render_markdown(text: str) -> str:
+    """CommonMark plus tables to HTML; raw HTML in the source is escaped, and every heading gets
+    the GitHub-style ``id`` the documents' own ``#anchor`` links use."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    tokens = md.parse(text)
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open":
+            token.attrSet("id", heading_slug(tokens[i + 1].content))
+    return md.renderer.render(tokens, md.options, {})
+
+
+def heading_slug(text: str) -> str:
+    """``"The small variant"`` -> ``"the-small-variant"`` (GitHub's anchor rule)."""
+    text = re.sub(r"[`*]", "", text.strip().lower())
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
 
 
 _TEMPLATE = r"""<!doctype html>

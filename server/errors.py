@@ -17,7 +17,7 @@ import bots
 import games
 from bots.protocol import NotYourTurn
 from bots.review import InvalidRecord
-from server.pool import DeadlineExceeded, PoolBusy, PoolClosed, PoolError, WorkerDied
+from server.pool_errors import DeadlineExceeded, PoolBusy, PoolClosed, PoolError, WorkerDied
 from server.store import StoreUnavailable
 
 log = logging.getLogger("atelier.server")

@@ -3,7 +3,8 @@
 Everything that decides *what* a worker computes (the game, validated parameters, the bot spec,
 the effective budget, the derived seed, the cache key) lives here, so that stateless hints and
 the bots of hosted matches go through exactly the same path. The request is checked once, in
-this process (game, parameters, envelope, bot, budget); the worker then replays the
+this process (game, parameters, envelope, bot, budget), into a ``server.tasks.CheckedHint``,
+which is what crosses to the worker; the worker checks none of it again and replays the
 information set once (``server.tasks``).
 """
 
@@ -23,6 +24,7 @@ from server.config import ServiceConfig
 from server.errors import ApiError, NotFound, Unprocessable, api_error_for
 from server.pool import PoolError, SearchPool
 from server.schemas import MAX_SEED, BudgetIn
+from server.tasks import CheckedHint
 
 
 @dataclass
@@ -153,15 +155,30 @@ class HintService:
             ) from None
 
     def check_infoset(
-        self, defn: games.GameDefinition, params: dict[str, Any], infoset: dict[str, Any]
+        self,
+        defn: games.GameDefinition,
+        params: dict[str, Any],
+        infoset: dict[str, Any],
+        own_params: dict[str, Any] | None = None,
     ) -> None:
-        """The envelope check (cheap, in this process); the replay happens in the worker."""
+        """The envelope check (cheap, in this process); the replay happens in the worker.
+
+        ``own_params``: the infoset's own parameters, when ``params_for`` validated them.
+        """
         try:
-            check_envelope(defn, params, infoset)
+            check_envelope(defn, params, infoset, own_params)
         except games.InvalidInfoset as err:
             raise Unprocessable(
                 f"infoset: {err}", code="invalid_infoset", detail={"field": "infoset"}
             ) from None
+
+    def checked_params(
+        self, defn: games.GameDefinition, given: dict[str, Any] | None, infoset: dict[str, Any]
+    ) -> dict[str, Any]:
+        """``params_for`` and the envelope check, each input's parameters validated once."""
+        params = self.params_for(defn, given, infoset)
+        self.check_infoset(defn, params, infoset, params if given is None else None)
+        return params
 
     # --- running tasks -----------------------------------------------------------------------
     def run(self, kind: str, payload: dict[str, Any], deadline: float) -> dict[str, Any]:
@@ -210,8 +227,7 @@ class HintService:
         so that the same bytes again are answered without parsing (see ``api.games.hint``).
         """
         defn = self.definition(game)
-        full_params = self.params_for(defn, params, infoset)
-        self.check_infoset(defn, full_params, infoset)
+        full_params = self.checked_params(defn, params, infoset)
         spec = self.bot_spec(bot)
         self.check_available(spec, defn, full_params, "bot")
         effective = self.budget(budget)
@@ -234,15 +250,8 @@ class HintService:
             if raw_key is not None:
                 self.cache.put(raw_key, hit)
             return hit
-        payload = {
-            "game": defn.name,
-            "params": full_params,
-            "infoset": infoset,
-            "bot": spec,
-            "budget": effective.budget.to_json(),
-            "seed": seed,
-        }
-        result = self.run("hint", payload, self.deadline(effective.budget))
+        checked = CheckedHint(defn.name, full_params, infoset, spec, effective.budget, seed)
+        result = self.run("hint", checked.to_payload(), self.deadline(effective.budget))
         answer = {
             "game": defn.name,
             "seat": infoset["seat"],
@@ -266,8 +275,7 @@ class HintService:
     ) -> dict[str, Any]:
         """Replays the infoset in a worker: whose turn it is and the seat's legal actions."""
         defn = self.definition(game)
-        full_params = self.params_for(defn, params, infoset)
-        self.check_infoset(defn, full_params, infoset)
+        full_params = self.checked_params(defn, params, infoset)
         payload = {"game": defn.name, "params": full_params, "infoset": infoset}
         key = "validate:" + digest(payload)
         cached = self.cache.get(key)

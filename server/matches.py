@@ -44,6 +44,7 @@ from server.hints import HintService
 from server.logs import issue_token
 from server.schemas import MAX_SEED, BudgetIn, MatchCreate
 from server.store import Expiry, MatchRecord, MatchStore, StaleRevision, StoreUnavailable
+from server.tasks import CheckedHint
 
 HUMAN = "human"
 
@@ -383,17 +384,18 @@ class MatchService:
         infoset = build_infoset(match.defn, record.params, match.engine, seat, with_view=False)
         budget = bots.Budget.from_json(record.budget)
         seed = derive_seed(record.seed, "bot", step) % (MAX_SEED + 1)  # a hint's seed range
-        payload = {
-            "game": record.game,
-            "params": record.params,
-            "infoset": infoset,
-            "bot": record.seats[seat]["bot"],
-            "budget": budget.to_json(),
-            "seed": seed,
-            "explain": False,  # a bot's own move: nobody reads its explanation
-        }
+        # Built here from the match's record (checked when the match was created): trusted.
+        checked = CheckedHint(
+            record.game,
+            record.params,
+            infoset,
+            record.seats[seat]["bot"],
+            budget,
+            seed,
+            explain=False,  # a bot's own move: nobody reads its explanation
+        )
         try:
-            result = self.hints.run("hint", payload, self.hints.deadline(budget))
+            result = self.hints.run("hint", checked.to_payload(), self.hints.deadline(budget))
         except Unavailable as err:
             err.message = f"seat {seat}'s bot could not move: {err.message}"
             raise

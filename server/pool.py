@@ -38,6 +38,16 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
+from server.pool_errors import (  # the pool's failures, re-exported
+    DeadlineExceeded,
+    PoolBusy,
+    PoolClosed,
+    PoolError,
+    WorkerDied,
+)
+
+__all__ = ["DeadlineExceeded", "PoolBusy", "PoolClosed", "PoolError", "SearchPool", "WorkerDied"]
+
 log = logging.getLogger("atelier.server.pool")
 
 PRELOAD = ["server.tasks"]
@@ -46,26 +56,6 @@ JOB_KINDS = frozenset({"review_decision"})
 JOB_POLL_S = 0.02  # how often a waiting job task looks for a free worker
 STOP = b"null"  # asks an idle worker to exit (EOF alone is not enough under "fork", where
 # later workers inherit copies of the parent's ends of earlier workers' pipes)
-
-
-class PoolError(Exception):
-    """Base class: the pool could not produce an answer for this request."""
-
-
-class PoolBusy(PoolError):
-    """No worker became free within the queue timeout."""
-
-
-class DeadlineExceeded(PoolError):
-    """The worker did not answer before the deadline; it was killed and replaced."""
-
-
-class WorkerDied(PoolError):
-    """The worker exited (crash, kill) while serving the request; it was replaced."""
-
-
-class PoolClosed(PoolError):
-    """The pool has been shut down."""
 
 
 def _worker_main(conn: Connection, nice: int = 0) -> None:

@@ -13,6 +13,7 @@ import logging
 import random
 import time
 import traceback
+from dataclasses import dataclass
 from typing import Any
 
 import bots
@@ -21,7 +22,7 @@ from bots.explain import explain_hint
 from bots.protocol import NotYourTurn
 from games.core.engine import CHANCE
 from games.core.infoset import READER_ERRORS as SAMPLER_ERRORS
-from games.core.infoset import build_view, first_difference
+from games.core.infoset import build_view, first_difference, sample_checked
 from server.answers import MAX_ANSWER_BYTES, compact_view, is_compacted, truncate_policy
 from server.errors import GameOver, api_error_for
 
@@ -42,14 +43,67 @@ def who_moves(engine: Any) -> str:
 READER_ERRORS = (*SAMPLER_ERRORS, AssertionError)
 
 
+@dataclass(frozen=True)
+class CheckedHint:
+    """A hint request the web process checked (``server.hints.HintService.check_hint``): the
+    game definition's name, its validated parameters, an information set whose envelope matches
+    them, a normalised bot spec, the effective budget and the seed.
+
+    It crosses to the worker as JSON (``to_payload``) and comes back with ``from_payload``,
+    which trusts it: the worker checks none of it again and only replays the information set
+    (the replay validates its content, once). ``explain`` is off for hosted bots' own moves.
+    """
+
+    game: str
+    params: dict[str, Any]
+    infoset: dict[str, Any]
+    bot: dict[str, Any]
+    budget: bots.Budget
+    seed: int
+    explain: bool = True
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "params": self.params,
+            "infoset": self.infoset,
+            "bot": self.bot,
+            "budget": self.budget.to_json(),
+            "seed": self.seed,
+            "explain": self.explain,
+        }
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> CheckedHint:
+        """The request as the web process checked it (no ``Budget.from_json``: it was built
+        from a checked ``Budget``)."""
+        budget = payload["budget"]
+        return cls(
+            payload["game"],
+            payload["params"],
+            payload["infoset"],
+            payload["bot"],
+            bots.Budget(budget.get("simulations"), budget.get("milliseconds")),
+            payload["seed"],
+            payload.get("explain", True),
+        )
+
+
 def read_infoset(
-    defn: Any, params: dict[str, Any], infoset: Any, rng: random.Random, prior: Any = None
+    defn: Any,
+    params: dict[str, Any],
+    infoset: Any,
+    rng: random.Random,
+    prior: Any = None,
+    *,
+    checked: bool = False,
 ) -> Any:
     """``games.sample_engine`` with every failure reported as ``InvalidInfoset``.
 
-    Valid information sets never fail here (the conformance suite round-trips thousands per
-    game), so a crash inside a game's sampler can only come from malformed input; the trace is
-    logged for the game's authors all the same.
+    ``checked``: the web process checked the envelope (``CheckedHint``), so only the replay
+    runs (``games.core.infoset.sample_checked``). Valid information sets never fail here (the
+    conformance suite round-trips thousands per game), so a crash inside a game's sampler can
+    only come from malformed input; the trace is logged for the game's authors all the same.
     """
     view = infoset.get("view") if isinstance(infoset, dict) else None
     compacted = isinstance(view, dict) and is_compacted(view.get("legal_actions"))
@@ -57,7 +111,8 @@ def read_infoset(
         # A view as this service answers it, with compact ranges: compared in that form.
         infoset = {k: v for k, v in infoset.items() if k != "view"}
     try:
-        engine = games.sample_engine(defn, params, infoset, rng, prior)
+        sample = sample_checked if checked else games.sample_engine
+        engine = sample(defn, params, infoset, rng, prior)
         if compacted:
             rebuilt = compact_view(build_view(defn, engine, infoset["seat"]))
             problem = first_difference("view", view, rebuilt)
@@ -90,19 +145,18 @@ def remaining(budget: bots.Budget, payload: dict[str, Any]) -> bots.Budget:
 def hint_task(payload: dict[str, Any]) -> dict[str, Any]:
     """The bot's hint for the seat of ``payload["infoset"]``; it must be that seat's turn.
 
-    The web process validated the parameters, the bot spec and the budget; here the
-    information set is replayed once, and that world is the bot's first (``hint_replayed``).
+    The payload is a ``CheckedHint``: the web process validated the parameters, the envelope,
+    the bot spec and the budget; here the information set is replayed once, and that world is
+    the bot's first (``hint_replayed``).
     """
-    defn = games.definition(payload["game"])
-    params = payload["params"]
-    infoset = payload["infoset"]
-    seed = payload["seed"]
-    bot = bots.make_bot(payload["bot"])
-    budget = bots.Budget.from_json(payload["budget"])
+    checked = CheckedHint.from_payload(payload)
+    defn = games.definition(checked.game)
+    params, infoset, seed, budget = checked.params, checked.infoset, checked.seed, checked.budget
+    bot = bots.build_checked(checked.bot)
     started = time.perf_counter()
     rng = random.Random(seed)
     # Any world consistent with the infoset gives the seat's legal actions and their names.
-    engine = read_infoset(defn, params, infoset, rng, bot.prior_for(defn.name))
+    engine = read_infoset(defn, params, infoset, rng, bot.prior_for(defn.name), checked=True)
     seat = infoset["seat"]
     if engine.is_terminal():
         raise GameOver("the game in this information set is over: there is no move to suggest")
@@ -118,7 +172,7 @@ def hint_task(payload: dict[str, Any]) -> dict[str, Any]:
     out = hint.to_json(defn, engine)
     if omitted is not None:
         out["policy_omitted"] = omitted
-    if payload.get("explain", True):  # off for hosted bots' own moves (server.matches)
+    if checked.explain:  # off for hosted bots' own moves (server.matches)
         out["explain"] = explain_hint(
             defn,
             engine,
@@ -126,7 +180,7 @@ def hint_task(payload: dict[str, Any]) -> dict[str, Any]:
             out,
             params=params,
             infoset=infoset,
-            bot=payload["bot"],
+            bot=checked.bot,
             seed=seed,
             budget=payload["budget"],
         )
@@ -134,11 +188,15 @@ def hint_task(payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def validate_task(payload: dict[str, Any]) -> dict[str, Any]:
-    """Checks an information set by replay; says whose turn it is and the seat's legal moves."""
+    """Checks an information set by replay; says whose turn it is and the seat's legal moves.
+
+    The web process checked the parameters and the envelope (``HintService.validate``).
+    """
     defn = games.definition(payload["game"])
     params = payload["params"]
     infoset = payload["infoset"]
-    engine = read_infoset(defn, params, infoset, random.Random(payload.get("seed", 0)))
+    rng = random.Random(payload.get("seed", 0))
+    engine = read_infoset(defn, params, infoset, rng, checked=True)
     seat = infoset["seat"]
     view = compact_view(build_view(defn, engine, seat))
     player = engine.current_player()

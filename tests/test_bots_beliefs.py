@@ -23,7 +23,7 @@ from bots.beliefs import (
     normalise,
     tempered,
 )
-from bots.heuristics import KNOWLEDGE, knowledge_for
+from bots.heuristics import knowledge_for
 from bots.ismcts import unseen_tail
 from bots.protocol import Worlds
 from evaluation.baselines import ISMCTS_LEGACY
@@ -137,7 +137,7 @@ def test_a_finger_bid_we_did_not_see_is_an_unseen_move_and_ours_is_not():
 
 
 @pytest.mark.parametrize(
-    "name", sorted(k.game for k in KNOWLEDGE.values() if k.hidden_in_tail) or ["none"]
+    "name", sorted(d.name for d in games.DEFINITIONS.values() if d.hidden_in_tail) or ["none"]
 )
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_game_that_hides_only_the_unseen_moves_has_one_world_once_they_are_rewound(name, players):
@@ -165,7 +165,7 @@ def test_one_world_for_all_answers_what_the_weighed_pool_of_that_world_answers(m
     bot = make_bot("ismcts")
     answers = {}
     for flag in (True, False):
-        monkeypatch.setattr(type(knowledge_for("finger_auction")), "hidden_in_tail", flag)
+        monkeypatch.setattr(type(games.definition("finger_auction")), "hidden_in_tail", flag)
         out = []
         for players in (2, 3):
             defn, params, states = decision_states(

@@ -235,7 +235,7 @@ def test_ismcts_beats_random_at_openspiel_poker(name, games_played, floor):
 def test_games_declared_public_history_have_one_world_per_information_set():
     for name in GAMES:
         knowledge = knowledge_for(name)
-        if not knowledge.public_history:
+        if not games.definition(name).public_history:
             continue
         defn, params, states = decision_states(name, seed=15, count=5)
         for engine in states:

@@ -110,7 +110,7 @@ def test_rules_pages_render_every_game_as_html(client):
 
 
 def test_rules_markdown_escapes_raw_html():
-    from server.api.play import heading_slug, render_markdown
+    from server.docs_page import heading_slug, render_markdown
 
     out = render_markdown("# A `b` c\n\n<script>alert(1)</script>\n")
     assert "<script>" not in out and "&lt;script&gt;" in out

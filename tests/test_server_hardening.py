@@ -504,14 +504,59 @@ def test_a_match_shows_compact_ranges_and_takes_a_value_from_them(app, client):
     assert history(app, mid)[view["step"]] == bid["ids"]["min"] + 1
 
 
-# --- issue 20: the hint path validates once ----------------------------------------------------
-@pytest.mark.parametrize("bot", ["random", "heuristic", "ismcts", "oos"])
-def test_the_worker_replays_an_infoset_once_and_answers_as_the_bot_does(monkeypatch, bot):
+# --- issue 20, 44.2: the hint path validates once ---------------------------------------------
+class InProcessPool:
+    """The search pool's contract in this process: JSON across, the worker's ``run_task``."""
 
+    def run(self, kind, payload, deadline):
+        from server import tasks
+
+        return tasks.run_task(kind, json.loads(json.dumps(payload)))
+
+
+def count_checks(monkeypatch):
+    """Counts every call of each validation of a hint request, in the web process and the
+    worker alike: parameters, the infoset's envelope, the bot spec, the budget, and the
+    replay (which validates the infoset's content)."""
     import bots
+    import bots.registry
     import games.core.infoset as infoset_module
-    from bots import protocol
-    from server import tasks
+    from games.core.definition import GameDefinition
+    from server import hints
+
+    calls = {"params": 0, "envelope": 0, "bot": 0, "budget": 0, "replay": 0}
+
+    def counting(kind, real):
+        def wrapper(*args, **kwargs):
+            calls[kind] += 1
+            return real(*args, **kwargs)
+
+        return wrapper
+
+    params = counting("params", GameDefinition.validate_params)
+    monkeypatch.setattr(GameDefinition, "validate_params", params)
+    envelope = counting("envelope", infoset_module.check_envelope)
+    for module in (infoset_module, hints):
+        monkeypatch.setattr(module, "check_envelope", envelope)
+    monkeypatch.setattr(bots.registry, "_parse", counting("bot", bots.registry._parse))
+    from_json = counting("budget", bots.Budget.from_json.__func__)
+    monkeypatch.setattr(bots.Budget, "from_json", classmethod(from_json))
+    monkeypatch.setattr(hints.HintService, "budget", counting("budget", hints.HintService.budget))
+    # Every draw of an information set replays it here (``sample_engine``, ``sample_checked``).
+    monkeypatch.setattr(infoset_module, "replay", counting("replay", infoset_module.replay))
+    return calls
+
+
+@pytest.mark.parametrize("bot", ["random", "heuristic", "ismcts", "oos"])
+def test_a_hint_is_validated_once_and_replayed_once_and_answers_as_the_bot_does(monkeypatch, bot):
+    """Each check runs once across the web process and the worker (it ran three times for the
+    parameters, twice for the envelope, the bot spec and the budget); the worker trusts the
+    ``CheckedHint`` it gets and replays the information set once."""
+    import bots
+    from server.cache import ResultCache
+    from server.config import ServiceConfig
+    from server.hints import HintService
+    from server.schemas import BudgetIn
 
     engine, infoset = infoset_at("detective_eye", seed=5, min_steps=8)
     defn = games.definition("detective_eye")
@@ -519,30 +564,33 @@ def test_the_worker_replays_an_infoset_once_and_answers_as_the_bot_does(monkeypa
     spec = bots.make_bot(bot).spec()
     budget = bots.Budget(simulations=30)
     direct = bots.make_bot(spec).hint(defn, params, infoset, budget, 11).to_json(defn, engine)
-    calls = []
-    real = infoset_module.sample_engine
-
-    def counting(*args, **kwargs):
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(games, "sample_engine", counting)
-    monkeypatch.setattr(protocol, "sample_engine", counting)
-    payload = {
-        "game": "detective_eye",
-        "params": params,
-        "infoset": infoset,
-        "bot": spec,
-        "budget": budget.to_json(),
-        "seed": 11,
-    }
-    out = tasks.run_task("hint", payload)["ok"]
-    assert len(calls) == 1
+    service = HintService(InProcessPool(), ResultCache(16, 60.0), ServiceConfig())
+    calls = count_checks(monkeypatch)
+    out = service.hint("detective_eye", infoset, bot=spec, budget=BudgetIn(simulations=30), seed=11)
+    assert calls == {"params": 1, "envelope": 1, "bot": 1, "budget": 1, "replay": 1}
     assert out.pop("explain")["value"]["text"]  # the task explains the hint (bots.explain)
     for answer in (out, direct):
         answer["stats"].pop("elapsed_ms")
         answer["stats"].pop("simulations_per_s", None)
-    assert out == direct
+    assert {k: out[k] for k in direct} == direct
+
+
+def test_validation_is_once_too_and_given_params_are_validated_once_each(monkeypatch):
+    """``/validate`` checks the parameters and the envelope once; with ``params`` given, the
+    request's and the infoset's own are two inputs, validated once each."""
+    from server.cache import ResultCache
+    from server.config import ServiceConfig
+    from server.hints import HintService
+
+    _, infoset = infoset_at("gallery_rush", seed=3, min_steps=6)
+    service = HintService(InProcessPool(), ResultCache(16, 60.0), ServiceConfig())
+    calls = count_checks(monkeypatch)
+    assert service.validate("gallery_rush", infoset)["valid"]
+    assert calls == {"params": 1, "envelope": 1, "bot": 0, "budget": 0, "replay": 1}
+    calls.update(dict.fromkeys(calls, 0))
+    service.cache = ResultCache(16, 60.0)  # not answered from the cache
+    assert service.validate("gallery_rush", infoset, params=dict(infoset["params"]))["valid"]
+    assert calls == {"params": 2, "envelope": 1, "bot": 0, "budget": 0, "replay": 1}
 
 
 # --- 42.4: tokens with no digit in the logs ----------------------------------------------------

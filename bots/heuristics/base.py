@@ -34,13 +34,6 @@ class GameKnowledge:
     # (measured per game: see docs/bots.md). ``None`` depth: rollouts play to the end.
     default_rollout: ClassVar[str] = "random"
     default_rollout_depth: ClassVar[int | None] = None
-    # True when every step is public (only the future is hidden): an information set then
-    # determines the whole history, and a single sampled world stands for all of them.
-    public_history: ClassVar[bool] = False
-    # True when every hidden step is another seat's unseen move just before the acting seat's
-    # turn (Finger Auction: the bids of the auction in progress). A search that rewinds those
-    # moves and searches them in the tree (``hidden_moves: tree``) then has one world.
-    hidden_in_tail: ClassVar[bool] = False
 
     def candidates(self, engine: Engine, legal: list[int] | None) -> list[int]:
         """The actions a search considers here: a non-empty subset of the legal actions.

@@ -146,9 +146,6 @@ class _Table:
 class FingerAuctionKnowledge(GameKnowledge):
     game = "finger_auction"
     default_rollout = "heuristic"  # ``playout``: greedy picks, bids from per-card swings
-    # Reveals, tie-breaks and picks are public and each auction's last bid reveals its bids:
-    # only the bids of the auction in progress are hidden, just before the seat's own bid.
-    hidden_in_tail = True
 
     def rate(self, engine: FingerAuctionEngine) -> list[tuple[int, float]]:  # type: ignore[override]
         if engine.phase == PICK:

@@ -369,7 +369,6 @@ def _collection(engine: GalleryRushEngine, seat: int) -> Collection:
 
 class GalleryRushKnowledge(GameKnowledge):
     game = "gallery_rush"
-    public_history = True  # every flip is public; only the deck's order is hidden
     default_rollout = "heuristic"  # ``playout``: the solved turn policy, one flip of lookahead
 
     def rate(self, engine: GalleryRushEngine) -> list[tuple[int, float]]:  # type: ignore[override]

@@ -72,6 +72,14 @@ class GameDefinition:
     # A reduced 2-player variant small enough for exact solving (tabular CFR, full-tree
     # checks), or ``None`` when the game has none.
     small_variant: dict[str, Any] | None = None
+    # Facts about the game's information structure, which searches use to draw fewer worlds.
+    # True when every step is public (only the future is hidden): an information set then
+    # determines the whole history, and a single sampled world stands for all of them.
+    public_history: bool = False
+    # True when every hidden step is another seat's unseen move just before the acting seat's
+    # turn (Finger Auction: the bids of the auction in progress). A search that rewinds those
+    # moves and searches them in the tree (``hidden_moves: tree``) then has one world.
+    hidden_in_tail: bool = False
 
     # --- parameters --------------------------------------------------------------------------
     def validate_params(self, raw: Mapping[str, Any] | None) -> dict[str, Any]:

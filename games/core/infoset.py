@@ -101,9 +101,16 @@ def build_view(defn: GameDefinition, engine: Engine, seat: int) -> dict[str, Any
 
 # --- validation ------------------------------------------------------------------------------
 def check_envelope(
-    defn: GameDefinition, params: dict[str, Any], infoset: Any
+    defn: GameDefinition,
+    params: dict[str, Any],
+    infoset: Any,
+    own_params: dict[str, Any] | None = None,
 ) -> tuple[int, list[dict[str, Any]], dict[int, dict[str, Any]]]:
-    """Checks the shape of an infoset; returns (seat, events, private entries by index)."""
+    """Checks the shape of an infoset; returns (seat, events, private entries by index).
+
+    ``own_params``: the infoset's own ``params`` already validated by the caller (the service
+    validates them first, to name the field), so that they are not validated twice.
+    """
     if not isinstance(infoset, dict):
         raise InvalidInfoset(f"the information set must be a JSON object, got {type(infoset)}")
     for key in CANONICAL_KEYS:
@@ -121,10 +128,13 @@ def check_envelope(
         )
     if not isinstance(infoset["params"], dict):
         raise InvalidInfoset("field 'params' must be an object")
-    try:
-        given = defn.validate_params(infoset["params"])
-    except InvalidParams as err:
-        raise InvalidInfoset(f"field 'params': {err}") from None
+    if own_params is not None:
+        given = own_params
+    else:
+        try:
+            given = defn.validate_params(infoset["params"])
+        except InvalidParams as err:
+            raise InvalidInfoset(f"field 'params': {err}") from None
     if given != params:
         diff = next(k for k in params if given.get(k) != params[k])
         raise InvalidInfoset(
@@ -298,7 +308,25 @@ def sample_engine(
     check_view: bool = True,
 ) -> Engine:
     """A full engine state consistent with ``infoset``, validated by replay (see module doc)."""
-    seat, _, _ = check_envelope(defn, params, infoset)
+    check_envelope(defn, params, infoset)
+    return sample_checked(defn, params, infoset, rng, prior, check_view)
+
+
+def sample_checked(
+    defn: GameDefinition,
+    params: dict[str, Any],
+    infoset: dict[str, Any],
+    rng: random.Random,
+    prior: Prior | None = None,
+    check_view: bool = True,
+) -> Engine:
+    """``sample_engine`` for an infoset whose envelope the caller checked (``check_envelope``
+    with these ``params``): the replay alone, which validates the content.
+
+    The service checks the envelope in the web process and its worker replays with this, so a
+    hint request is checked once (``server.tasks.CheckedHint``).
+    """
+    seat = infoset["seat"]
     try:
         history = defn.sample_history(params, infoset, rng, prior)
     except InvalidInfoset:

@@ -82,6 +82,9 @@ class FingerAuction(GameDefinition):
     event_types = ("reveal", "bid", "tie_break", "pick")
     action_types = event_types
     small_variant = SMALL_VARIANT
+    # Reveals, tie-breaks and picks are public and each auction's last bid reveals its bids:
+    # only the bids of the auction in progress are hidden, just before the seat's own bid.
+    hidden_in_tail = True
     conformance_params = (
         {"players": 2},
         {"players": 3},

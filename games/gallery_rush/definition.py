@@ -32,6 +32,7 @@ class GalleryRush(GameDefinition):
     version = 2
     zero_sum = True
     rules_doc = "docs/rules/gallery_rush.md"
+    public_history = True  # every flip is public; only the deck's order is hidden
     # The ``type`` of every public event; the service's JSON Schemas enumerate them.
     event_types = (
         "start_player",

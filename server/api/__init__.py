@@ -1,4 +1,9 @@
-"""The service's blueprints: games and hints, hosted matches, and meta (health, docs)."""
+"""What the service's blueprints share: reading a JSON body, query numbers and the seat token.
+
+The blueprints (``server.api.games``, ``matches``, ``meta``, ``reviews``, ``play``) import this
+package; ``server.app`` registers them, so that this package never imports its own blueprints
+(a cycle, issue 44.5).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ import math
 import re
 from typing import Any
 
-from flask import Flask, request
+from flask import request
 
 from server.errors import ApiError, Unprocessable
 
@@ -165,15 +170,3 @@ def seat_token() -> str | None:
             detail={"field": "token"},
         )
     return request.headers.get(SEAT_TOKEN_HEADER) or None
-
-
-def register_blueprints(app: Flask) -> None:
-    from server.api.games import bp as games_bp
-    from server.api.matches import bp as matches_bp
-    from server.api.meta import bp as meta_bp
-    from server.api.reviews import bp as reviews_bp
-
-    app.register_blueprint(meta_bp)
-    app.register_blueprint(games_bp, url_prefix="/v1")
-    app.register_blueprint(matches_bp, url_prefix="/v1/matches")
-    app.register_blueprint(reviews_bp, url_prefix="/v1")

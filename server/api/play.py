@@ -12,8 +12,6 @@ from each decision's infoset), and every move it offers is one of that seat's
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
 from pathlib import Path
 
 from flask import Blueprint, Response, redirect, send_from_directory
@@ -21,7 +19,7 @@ from markupsafe import escape
 
 import games
 from server.api.games import rules_markdown
-from server.docs_page import FAVICON_LINK
+from server.docs_page import FAVICON_LINK, render_markdown
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static" / "play"
 
@@ -85,24 +83,3 @@ def _html_page(title: str, body: str, status: int = 200) -> Response:
     response = Response(html, status=status, mimetype="text/html")
     response.headers["Cache-Control"] = "no-cache"
     return response
-
-
-@lru_cache(maxsize=16)
-def render_markdown(text: str) -> str:
-    """CommonMark plus tables to HTML; raw HTML in the source is escaped, and every heading gets
-    the GitHub-style ``id`` the documents' own ``#anchor`` links use."""
-    from markdown_it import MarkdownIt
-
-    md = MarkdownIt("commonmark", {"html": False}).enable("table")
-    tokens = md.parse(text)
-    for i, token in enumerate(tokens):
-        if token.type == "heading_open":
-            token.attrSet("id", heading_slug(tokens[i + 1].content))
-    return md.renderer.render(tokens, md.options, {})
-
-
-def heading_slug(text: str) -> str:
-    """``"The small variant"`` -> ``"the-small-variant"`` (GitHub's anchor rule)."""
-    text = re.sub(r"[`*]", "", text.strip().lower())
-    text = re.sub(r"[^\w\- ]", "", text)
-    return text.replace(" ", "-")
