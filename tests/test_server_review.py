@@ -8,15 +8,10 @@ import time
 import pytest
 
 from games.core.infoset import build_infoset
-from tests.server_support import OPEN_DEAL, shared_app
+from tests.server_support import OPEN_DEAL
 from tests.test_review import heuristic_game
 
 TINY = {"simulations": 5}
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    return shared_app(tmp_path_factory.mktemp("server-review")).test_client()
 
 
 def poll(client, url, timeout=120.0, headers=None):
