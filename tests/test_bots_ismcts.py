@@ -18,8 +18,7 @@ from bots.heuristics import knowledge_for
 from bots.ismcts import FINAL_POLICIES, SearchResult, final_weights, hint_from_result
 from evaluation.baselines import ISMCTS_LEGACY
 from games.core.infoset import build_infoset
-from tests.support import FakeTime
-from tests.test_bots import GAMES, decision_states
+from tests.support import GAMES, FakeTime, decision_states, heuristic_position
 
 KUHN_PASS, KUHN_BET = 0, 1
 JACK, KING = 0, 2
@@ -300,8 +299,6 @@ def test_modern_art_searches_the_heuristics_move_first_under_a_time_budget(playe
     # search knows: by default that is the heuristic's bid or offer, not a random candidate.
     # A time limit that the one simulation ends long before: only the default's rule for
     # time budgets (TIMED_PRIORS) brings the prior in.
-    from tests.test_bots_beliefs import heuristic_position
-
     knowledge = knowledge_for("modern_art")
     one = Budget(simulations=1, milliseconds=5000.0)
     default, unbiased = (
