@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import games
-from server import bench
+from evaluation.bench import service as bench
 from server.examples import example_infoset
 from tests.support import heuristic_game
 from tests.test_reliability import KEYS, Server, _start
