@@ -102,7 +102,7 @@ from bots.registry import make_bot
 from bots.rollout import play_out
 from bots.spiel_engine import SpielEngine
 from games.core.definition import GameDefinition
-from games.core.engine import Engine
+from games.core.engine import Engine, weighted_pick
 from games.core.infoset import build_infoset
 from games.core.params import ParamSpec
 
@@ -220,14 +220,10 @@ class PolicyModel:
         return answer
 
     def sample(self, context: GameContext, engine: Engine, player: int, rng: random.Random) -> int:
-        """An action drawn from the bot's policy (the rollouts' opponent model)."""
+        """An action drawn from the bot's policy (the rollouts' opponent model); every
+        probability is positive, so a draw that rounding carries past the end gives the last."""
         answer = self.policy(context, engine, player)
-        u = rng.random()
-        for action, p in answer.probs.items():
-            u -= p
-            if u < 0.0:
-                return action
-        return answer.action
+        return weighted_pick(list(answer.probs.items()), rng.random())
 
 
 def time_left(clock: Clock) -> bool:

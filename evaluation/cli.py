@@ -127,7 +127,7 @@ def play(
     cls=AtelierGroup,
     lazy={
         "tournament": "evaluation.tournament.command:bench_tournament",
-        "service": "server.commands:bench_service",
+        "service": "evaluation.bench.service_command:bench_service",
         "cfr": "evaluation.exploitability_command:bench_cfr",
     },
 )

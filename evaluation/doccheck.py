@@ -213,7 +213,7 @@ def serving(log_path: str | None = None) -> Iterator[str]:
     """The URL of an ``atelier serve`` of this source tree on a free 127.0.0.1 port with a
     temporary match database, stopped on exit (``RuntimeError`` if it does not start); its
     log (the start-up line first) goes to ``log_path``."""
-    from server import bench
+    from evaluation.bench import service as bench
 
     with tempfile.TemporaryDirectory() as where:
         port = bench.free_port()

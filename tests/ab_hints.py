@@ -17,7 +17,7 @@ import sys
 import games
 from bots import Budget, make_bot
 from games.core.infoset import build_infoset
-from tests.test_bots import decision_states
+from tests.support import decision_states
 
 # Option sets: the defaults, a322b0d's baseline, and one per search piece.
 LEGACY = {

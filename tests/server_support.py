@@ -13,8 +13,6 @@ from games.core.infoset import build_infoset
 from server import close_app, create_app
 from server.examples import decision_engine
 
-GAMES = sorted(games.DEFINITIONS)
-
 _SHARED: dict[str, Any] = {}
 
 

@@ -11,7 +11,10 @@ from typing import Any
 import pyspiel
 
 import games
-from games.core.engine import Engine
+from bots.heuristics import knowledge_for
+from games.core.engine import CHANCE, Engine
+
+GAMES = sorted(games.DEFINITIONS)
 
 
 def conformance_cases() -> list[tuple[str, dict[str, Any]]]:
@@ -94,3 +97,54 @@ class FakeTime:
     def __getattr__(self, name: str) -> Any:
         clock = self._clocks.get(name)
         return clock if clock is not None else getattr(time, name)
+
+
+# --- seeded positions and games ----------------------------------------------------------------
+def decision_states(name: str, seed: int, count: int, params: dict | None = None):
+    """``count`` decision states of random games of ``name`` (engines, a seat to move)."""
+    defn = games.definition(name)
+    params = defn.validate_params(params or {})
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        engine = defn.new_engine(params)
+        while not engine.is_terminal() and len(out) < count:
+            if engine.is_chance():
+                engine.apply(engine.sample_chance(rng))
+                continue
+            if rng.random() < 0.3:
+                out.append(engine.copy())
+            engine.apply(rng.choice(engine.legal_actions()))
+    return defn, params, out
+
+
+def heuristic_position(name: str, players: int, steps: int, seed: int = 2):
+    """A decision state with a real choice after ``steps`` moves of heuristic play."""
+    defn = games.definition(name)
+    params = defn.validate_params({"players": players})
+    knowledge = knowledge_for(name)
+    rng = random.Random(seed)
+    engine = defn.new_engine(params)
+    while True:
+        assert not engine.is_terminal(), "the game ended before the position: fewer steps"
+        if engine.current_player() == CHANCE:
+            engine.apply(engine.sample_chance(rng))
+            continue
+        if len(engine.history) >= steps and len(engine.legal_actions()) > 2:
+            return defn, params, engine
+        engine.apply(knowledge.choose(engine, rng))
+
+
+def heuristic_game(name: str, seed: int, params: dict | None = None):
+    """A seeded game played to the end by the game's heuristic."""
+    defn = games.definition(name)
+    full = defn.validate_params(params or {})
+    knowledge = knowledge_for(name)
+    rng = random.Random(seed)
+    engine = defn.new_engine(full)
+    while not engine.is_terminal():
+        if engine.current_player() < 0:
+            engine.apply(engine.sample_chance(rng))
+        else:
+            engine.apply(knowledge.playout(engine, rng))
+    return defn, full, engine

@@ -11,33 +11,13 @@ import random
 import pyspiel
 import pytest
 
-import games
 from bots import BOTS, Budget, InvalidBotSpec, InvalidBudget, bot_catalog, make_bot
 from bots.heuristics import KNOWLEDGE, knowledge_for
 from bots.protocol import NotYourTurn
 from bots.spiel_bot import SpielBot
 from evaluation.baselines import ISMCTS_LEGACY
 from games.core.infoset import build_infoset
-
-GAMES = sorted(games.DEFINITIONS)
-
-
-def decision_states(name: str, seed: int, count: int, params: dict | None = None):
-    """``count`` decision states of random games of ``name`` (engines, a seat to move)."""
-    defn = games.definition(name)
-    params = defn.validate_params(params or {})
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        engine = defn.new_engine(params)
-        while not engine.is_terminal() and len(out) < count:
-            if engine.is_chance():
-                engine.apply(engine.sample_chance(rng))
-                continue
-            if rng.random() < 0.3:
-                out.append(engine.copy())
-            engine.apply(rng.choice(engine.legal_actions()))
-    return defn, params, out
+from tests.support import GAMES, decision_states
 
 
 # --- specs and budgets -------------------------------------------------------------------------

@@ -30,24 +30,7 @@ from evaluation.baselines import ISMCTS_LEGACY
 from games.core.definition import replay
 from games.core.engine import CHANCE
 from games.core.infoset import build_infoset
-from tests.test_bots import decision_states
-
-
-def heuristic_position(name: str, players: int, steps: int, seed: int = 2):
-    """A decision state with a real choice after ``steps`` moves of heuristic play."""
-    defn = games.definition(name)
-    params = defn.validate_params({"players": players})
-    knowledge = knowledge_for(name)
-    rng = random.Random(seed)
-    engine = defn.new_engine(params)
-    while True:
-        assert not engine.is_terminal(), "the game ended before the position: fewer steps"
-        if engine.current_player() == CHANCE:
-            engine.apply(engine.sample_chance(rng))
-            continue
-        if len(engine.history) >= steps and len(engine.legal_actions()) > 2:
-            return defn, params, engine
-        engine.apply(knowledge.choose(engine, rng))
+from tests.support import decision_states, heuristic_position
 
 
 def pool_of(defn, params, engine, size: int) -> Worlds:

@@ -23,7 +23,7 @@ from games.finger_auction import engine as fa
 from games.gallery_rush import engine as gr
 from games.modern_art import engine as ma
 from games.modern_art.cards import DOUBLE, OPEN, SEALED, kind_of
-from tests.test_bots import decision_states
+from tests.support import decision_states
 
 RNG = random.Random(0)
 

@@ -18,8 +18,7 @@ from bots.heuristics import knowledge_for
 from bots.ismcts import FINAL_POLICIES, SearchResult, final_weights, hint_from_result
 from evaluation.baselines import ISMCTS_LEGACY
 from games.core.infoset import build_infoset
-from tests.support import FakeTime
-from tests.test_bots import GAMES, decision_states
+from tests.support import GAMES, FakeTime, decision_states, heuristic_position
 
 KUHN_PASS, KUHN_BET = 0, 1
 JACK, KING = 0, 2
@@ -279,11 +278,12 @@ def test_the_default_prior_is_per_game_and_an_explicit_weight_wins():
     assert [(s.action, s.visits) for s in default.policy] == [
         (s.action, s.visits) for s in same.policy
     ]
-    assert ISMCTS_LEGACY.options["prior_weight"] == 0.0  # a322b0d had no prior
     # Per game and kind of budget, where measured; elsewhere the search has no prior.
     from bots.ismcts import TIMED_PRIORS, resolve_prior
 
     timed, counted = Budget(simulations=30, milliseconds=500.0), Budget(simulations=30)
+    # a322b0d had no prior, not even where the default has one.
+    assert resolve_prior(ISMCTS_LEGACY.options["prior_weight"], "finger_auction", timed) == 0.0
     assert resolve_prior(-1, "finger_auction") == SEARCH_PRIORS["finger_auction"] > 0
     assert resolve_prior(-1, "finger_auction", timed) == SEARCH_PRIORS["finger_auction"]
     assert resolve_prior(-1, "modern_art", timed) == TIMED_PRIORS["modern_art"] > 0
@@ -299,8 +299,6 @@ def test_modern_art_searches_the_heuristics_move_first_under_a_time_budget(playe
     # search knows: by default that is the heuristic's bid or offer, not a random candidate.
     # A time limit that the one simulation ends long before: only the default's rule for
     # time budgets (TIMED_PRIORS) brings the prior in.
-    from tests.test_bots_beliefs import heuristic_position
-
     knowledge = knowledge_for("modern_art")
     one = Budget(simulations=1, milliseconds=5000.0)
     default, unbiased = (
@@ -324,16 +322,19 @@ def test_modern_art_searches_the_heuristics_move_first_under_a_time_budget(playe
 
 
 def test_default_beliefs_weigh_worlds_except_modern_art_under_a_time_budget():
-    from bots.ismcts import TIMED_BELIEFS, resolve_beliefs
+    from bots.ismcts import resolve_beliefs
 
     timed, counted = Budget(simulations=30, milliseconds=500.0), Budget(simulations=30)
-    assert TIMED_BELIEFS == {"modern_art": "uniform"}
     assert resolve_beliefs("auto", "modern_art", timed) == "uniform"
+    for game in GAMES:  # the other games weigh their worlds whatever the budget
+        if game != "modern_art":
+            assert resolve_beliefs("auto", game, timed) == "heuristic", game
     assert resolve_beliefs("auto", "modern_art", counted) == "heuristic"
     assert resolve_beliefs("auto", "modern_art", None) == "heuristic"  # no budget: a review
     assert resolve_beliefs("auto", "detective_eye", timed) == "heuristic"
     assert resolve_beliefs("heuristic", "modern_art", timed) == "heuristic"  # asked for: kept
-    assert ISMCTS_LEGACY.options["beliefs"] == "uniform"
+    # a322b0d drew its worlds uniformly, also where the default weighs them.
+    assert resolve_beliefs(ISMCTS_LEGACY.options["beliefs"], "detective_eye", counted) == "uniform"
 
 
 def test_prior_seats_self_rates_only_the_searching_seats_nodes(monkeypatch):

@@ -18,8 +18,8 @@ from evaluation.tournament import TournamentSpec
 from evaluation.tournament.play import play_batch
 from games.core.infoset import build_infoset
 from tests.server_support import shared_app
+from tests.support import GAMES
 
-GAMES = sorted(games.DEFINITIONS)
 # Modern Art's levels are calibrated (and most often played) at three players.
 PARAMS = {"modern_art": {"players": 3}}
 

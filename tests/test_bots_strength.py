@@ -12,10 +12,9 @@ import pytest
 import games
 from evaluation.bench import ismcts as speed
 from evaluation.bench import strength
+from tests.support import GAMES
 
 pytestmark = pytest.mark.slow
-
-GAMES = sorted(games.DEFINITIONS)
 
 
 # Gallery Rush is mostly luck (the heuristic alone scores about 0.76 against random), so it

@@ -25,7 +25,7 @@ from games.paintings import (
     VAN_GOGH,
     VERMEER,
 )
-from tests.server_support import GAMES, OPEN_DEAL, shared_app
+from tests.server_support import GAMES, OPEN_DEAL
 
 
 def gallery_rush(actions: list[int], players: int = 2):
@@ -218,9 +218,6 @@ def test_same_information_set_same_explanation(game):
 
 
 # --- through the API ----------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    return shared_app(tmp_path_factory.mktemp("explain")).test_client()
 
 
 def check_figures(explain: dict) -> None:

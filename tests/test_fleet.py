@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 
 import games
-from server import bench
+from evaluation.bench import service as bench
 from server.store import open_store
 from tests.postgres_support import fresh_database
 from tests.server_support import quick_params

@@ -38,8 +38,8 @@ from typing import Any
 import pytest
 
 import games
+from evaluation.bench import service as bench
 from games.core.engine import CHANCE
-from server import bench
 from server.store import open_store, parse_url
 from tests.server_support import quick_params
 from tests.test_reliability import KEYS, Server, _start

@@ -6,20 +6,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
-from server import close_app
 from server.api.play import STATIC_DIR
-from tests.server_support import make_app
+
+# Its own app (tests/conftest.py): closed with the module.
+OWN_APP: dict[str, object] = {}
 
 IMPORT = re.compile(r"""^\s*import\s[^;]*?from\s+["'](\.[^"']+)["'];""", re.M | re.S)
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    app = make_app(tmp_path_factory.mktemp("play-page"))
-    yield app.test_client()
-    close_app(app)
 
 
 def test_page_is_html_and_not_cached(client):

@@ -668,7 +668,7 @@ def test_the_fleet_bench_refuses_a_store_the_instances_do_not_share():
 def test_the_fleet_bench_shares_its_cache_and_cleans_up(redis_url):
     """Two real instances on the Redis: the fleet's hit rate is one instance's, the soak has no
     errors, and the bench leaves no keys behind."""
-    from server import bench_fleet
+    from evaluation.bench import service_fleet as bench_fleet
 
     report = bench_fleet.run(
         2,

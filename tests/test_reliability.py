@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from server import bench, scenarios
+from evaluation.bench import scenarios
+from evaluation.bench import service as bench
 from server.examples import example_infoset
 
 REQUIRED = os.environ.get("ATELIER_REQUIRE_SERVER_TESTS") == "1"

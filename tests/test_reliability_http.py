@@ -11,7 +11,6 @@ import logging
 import re
 
 import pytest
-from server_support import make_app
 
 from server import close_app
 from server.cache import ResultCache, approx_size
@@ -21,13 +20,10 @@ from server.examples import example_infoset
 from server.limits import CostLimiter
 from server.logs import REDACTED, RedactSecrets, redact
 from server.transport import BufferedBody
+from tests.server_support import make_app
 
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    app = make_app(tmp_path_factory.mktemp("sec"), search_workers=1)
-    yield app
-    close_app(app)
+# Its own app (tests/conftest.py): one search worker.
+OWN_APP: dict[str, object] = {"search_workers": 1}
 
 
 def match_body() -> bytes:
@@ -187,6 +183,8 @@ def test_cost_limits_off_at_zero():
         costs.acquire("a")
     costs.release("a", 1e9)
     costs.acquire("a")
+    # Off: nothing refused, nothing even tracked.
+    assert costs.info()["refused"] == 0 and costs.info()["clients_searching"] == 0
 
 
 def test_default_budget_caps_are_lower():

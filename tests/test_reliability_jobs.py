@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 import games
-from server import bench
+from evaluation.bench import service as bench
 from server.examples import example_infoset
+from tests.support import heuristic_game
 from tests.test_reliability import KEYS, Server, _start
-from tests.test_review import heuristic_game
 
 REVIEWER, HINTER = KEYS[5], KEYS[6]  # "cost-a", "cost-b": two clients by API key
 

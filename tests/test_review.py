@@ -22,23 +22,9 @@ from bots.review import (
 )
 from games.core.definition import replay as replay_history
 from games.core.infoset import build_infoset, sample_engine
+from tests.support import heuristic_game
 
 TINY = bots.Budget(simulations=8)
-
-
-def heuristic_game(name: str, seed: int, params: dict | None = None):
-    """A seeded game played to the end by the game's heuristic."""
-    defn = games.definition(name)
-    full = defn.validate_params(params or {})
-    knowledge = knowledge_for(name)
-    rng = random.Random(seed)
-    engine = defn.new_engine(full)
-    while not engine.is_terminal():
-        if engine.current_player() < 0:
-            engine.apply(engine.sample_chance(rng))
-        else:
-            engine.apply(knowledge.playout(engine, rng))
-    return defn, full, engine
 
 
 def test_first_place_share_splits_ties():

@@ -13,13 +13,8 @@ import bots
 import games
 from server import ServiceConfig, close_app
 from server.config import ConfigError
-from tests.server_support import GAMES, infoset_at, make_app, shared_app
+from tests.server_support import GAMES, infoset_at, make_app
 from tests.support import playout
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    return shared_app(tmp_path_factory.mktemp("server")).test_client()
 
 
 def hint(client, game, infoset, **body):

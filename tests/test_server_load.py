@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from server import bench
+from evaluation.bench import service as bench
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,7 +60,7 @@ def test_locust_scenario_runs_bounded_without_failures(tmp_path):
                 "-m",
                 "locust",
                 "-f",
-                str(ROOT / "server" / "locustfile.py"),
+                str(ROOT / "evaluation" / "bench" / "locustfile.py"),
                 "--headless",
                 "-u",
                 "8",

@@ -18,17 +18,8 @@ from games.core.infoset import build_infoset
 from server import close_app
 from tests.server_support import GAMES, make_app, quick_params
 
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    app = make_app(tmp_path_factory.mktemp("matches"))
-    yield app
-    close_app(app)
-
-
-@pytest.fixture(scope="module")
-def client(app):
-    return app.test_client()
+# Its own app (tests/conftest.py): the matches these tests count are theirs alone.
+OWN_APP: dict[str, object] = {}
 
 
 def create(client, game, seats, seed=1, **extra):

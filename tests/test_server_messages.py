@@ -14,12 +14,7 @@ from bots.cfr import store
 from bots.cfr.bots import CFRBot
 from server.errors import Unprocessable
 from server.schemas import REQUEST_MODELS, BudgetIn, parse
-from tests.server_support import GAMES, infoset_at, shared_app
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    return shared_app(tmp_path_factory.mktemp("messages")).test_client()
+from tests.server_support import GAMES, infoset_at
 
 
 def solutions() -> list[dict]:

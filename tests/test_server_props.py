@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.server_support import GAMES, shared_app, varied_infosets
+from tests.server_support import GAMES, varied_infosets
 
 BASES = {game: varied_infosets(game, 12, seed=5) for game in GAMES}
 # Where a useful message points: a field of the envelope or an indexed event/private entry.
@@ -26,11 +26,6 @@ JSON_LEAF = st.one_of(
         st.sampled_from(["type", "seat", "card", "at"]), st.integers(-1, 5), max_size=2
     ),
 )
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    return shared_app(tmp_path_factory.mktemp("props")).test_client()
 
 
 def leaves(value, path=()):

@@ -8,15 +8,10 @@ import time
 import pytest
 
 from games.core.infoset import build_infoset
-from tests.server_support import OPEN_DEAL, shared_app
-from tests.test_review import heuristic_game
+from tests.server_support import OPEN_DEAL
+from tests.support import heuristic_game
 
 TINY = {"simulations": 5}
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    return shared_app(tmp_path_factory.mktemp("server-review")).test_client()
 
 
 def poll(client, url, timeout=120.0, headers=None):
@@ -200,7 +195,7 @@ import gevent
 from bots.review import infoset_before
 from games.core.infoset import build_infoset
 from server import close_app, create_app
-from tests.test_review import heuristic_game
+from tests.support import heuristic_game
 
 if __name__ == "__main__":
     app = create_app({"match_db": tempfile.mkdtemp() + "/m.sqlite3", "search_workers": 1})

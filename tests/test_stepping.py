@@ -15,8 +15,7 @@ import games
 from games.core.definition import InvalidInfoset, replay, replayed
 from games.core.engine import inverse_cdf, weighted_pick
 from games.core.episode import random_position, sampled_chance, stream_chance, uniform_choice
-
-GAMES = sorted(games.DEFINITIONS)
+from tests.support import GAMES
 
 
 def test_weighted_pick_walks_the_cumulative_weights():

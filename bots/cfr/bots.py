@@ -37,7 +37,8 @@ from bots.cfr import store
 from bots.pool import WorldPool, capacity
 from bots.protocol import ActionStat, Bot, Budget, Clock, FloatSpec, Hint, InvalidBotSpec, Worlds
 from bots.rollout import play_out
-from games.core.engine import CHANCE, TERMINAL
+from games.core.definition import replay
+from games.core.engine import CHANCE, TERMINAL, weighted_pick
 from games.core.params import ParamSpec
 
 
@@ -120,18 +121,6 @@ class _Table:
         return [a / total for a in self.avg]
 
 
-def _pick(weights: list[float], u: float) -> int:
-    """Index drawn with ``weights`` (summing to 1) from one uniform ``u``; never a 0 weight."""
-    last = 0
-    for i, w in enumerate(weights):
-        if w > 0.0:
-            last = i
-            u -= w
-            if u < 0.0:
-                return i
-    return last
-
-
 def _update_regrets(
     path: list[tuple[_Table | None, int, int, list[float]]],
     path_q: list[float],
@@ -212,7 +201,7 @@ def online_outcome_sampling(
     depth: int = 24,
     pool_size: int = 32,
     candidates=None,
-    new_engine=None,
+    rebuild=None,
     targeting: float = 0.9,
     target_steps: int = 12,
     playout=None,
@@ -223,7 +212,8 @@ def online_outcome_sampling(
 ) -> tuple[_Table, dict[str, Any]]:
     """Runs online outcome-sampling MCCFR for ``worlds``' information set (module doc).
 
-    ``new_engine`` (a fresh engine of the game) enables information-set targeting: when the
+    ``rebuild(history)`` (the state after ``history`` on a fresh engine of the game) enables
+    information-set targeting: when the
     sampled worlds share their history up to a step at most ``target_steps`` before now, the
     search starts there and a share ``targeting`` of the iterations is restricted to actions
     consistent with the seat's information set (OOS). Otherwise the iterations start at the
@@ -259,15 +249,13 @@ def online_outcome_sampling(
     delta = 0.0
     roots = pool
     targets: list[tuple[Any, Any]] = []
-    if new_engine is not None and candidates is None and 0 < now - root_len <= target_steps:
-        start = new_engine()
-        for action in first.history[:root_len]:
-            start.apply(action)
-        replay = start.copy()
+    if rebuild is not None and candidates is None and 0 < now - root_len <= target_steps:
+        start = rebuild(first.history[:root_len])
+        walk = start.copy()
         for action in first.history[root_len:]:
-            story = replay.narrate(action)
+            story = walk.narrate(action)
             targets.append((story.public, story.private_for(seat)))
-            replay.apply(action)
+            walk.apply(action)
         roots = [start]
         delta = targeting
     consistent_cache: dict[tuple[int, ...], set[int]] = {}
@@ -359,7 +347,8 @@ def online_outcome_sampling(
                     s_tgt = 0.0
                 else:
                     restricted = [x / mass for x in restricted]
-            i = _pick(restricted if targeted and restricted is not None else sample, random_())
+            weights = restricted if targeted and restricted is not None else sample
+            i = weighted_pick(list(enumerate(weights)), random_())
             if table is None and step >= now:
                 # Chance and rollout steps after the information set are sampled by their
                 # own probabilities in every scheme: they cancel between pi and q, and
@@ -492,11 +481,11 @@ class OOSBot(Bot):
 
     def hint(self, defn, params, infoset, budget, seed, *, replayed=None) -> Hint:
         # Targeting replays from an earlier step, which needs a fresh engine of the game.
-        self._new_engine = lambda: defn.new_engine(params)
+        self._rebuild = lambda history: replay(defn, params, history)
         try:
             return super().hint(defn, params, infoset, budget, seed, replayed=replayed)
         finally:
-            self._new_engine = None
+            self._rebuild = None
 
     def decide(self, worlds: Worlds, budget: Budget, rng: random.Random) -> Hint:
         from bots.heuristics import knowledge_for
@@ -523,7 +512,7 @@ class OOSBot(Bot):
             depth=cfg["depth"],
             pool_size=cfg["worlds"],
             candidates=candidates,
-            new_engine=getattr(self, "_new_engine", None),
+            rebuild=getattr(self, "_rebuild", None),
             targeting=cfg["targeting"],
             target_steps=cfg["target_steps"],
             playout=knowledge.playout if rollout == "heuristic" else None,
@@ -534,7 +523,7 @@ class OOSBot(Bot):
         )
         probs = root.average()
         order = sorted(range(len(root.actions)), key=lambda i: root.actions[i])
-        action = root.actions[_pick(probs, rng.random())]
+        action = root.actions[weighted_pick(list(enumerate(probs)), rng.random())]
         return Hint(
             action=action,
             policy=[ActionStat(root.actions[i], probs[i]) for i in order],

@@ -8,6 +8,8 @@ import random
 from collections.abc import Callable
 from math import log, sqrt
 
+from games.core.engine import weighted_pick
+
 # Smooth UCT's mixing schedule (Heinrich and Silver 2015, section 4): at a node visited N
 # times, UCB1 picks the action with probability max(GAMMA, ETA / (1 + D * sqrt(N))), and
 # otherwise the action is drawn from the node's average strategy (its visit distribution).
@@ -52,13 +54,7 @@ def follows_average(node: Node, random_: Callable[[], float]) -> bool:
 
 def average_strategy(node: Node, random_: Callable[[], float]) -> int:
     """An action drawn from ``node``'s visit distribution (Smooth UCT)."""
-    counts = node.counts
-    u = random_() * node.visits
-    i = 0
-    while i < len(counts) - 1 and u >= counts[i]:
-        u -= counts[i]
-        i += 1
-    return i
+    return weighted_pick(list(enumerate(node.counts)), random_() * node.visits)
 
 
 def ucb1(node: Node, c: float, bias_scale: float) -> int:

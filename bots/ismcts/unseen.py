@@ -38,9 +38,7 @@ def unseen_tail(first: Engine, seat: int, fresh: Callable[[Engine], Engine]) -> 
         start -= 1
     if start == len(history):
         return 0
-    engine = fresh(first)
-    for action in history[:start]:
-        engine.apply(action)
+    engine = rewound(first, len(history) - start, fresh)
     states = {start: engine.copy()}
     for j in range(start, len(history) - 1):
         engine.apply(history[j])

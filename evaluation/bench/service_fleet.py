@@ -36,17 +36,17 @@ from collections.abc import Callable
 from typing import Any
 
 import games
-from server.bench import (
+from evaluation.bench.service import (
     HOST,
     Client,
     _soak_step,
     cached_hint_step,
     free_port,
     hammer,
-    infoset_pool,
     start_server,
     stop_server,
     uncached_hint_step,
+    warm_up,
 )
 
 # Limits on, out of reach: every request is checked, none is refused (see the docstring).
@@ -189,27 +189,10 @@ def _measure(
 ) -> dict[str, Any]:
     load_start = round(os.getloadavg()[0], 2)
     probe = Client(ref_port)
-    _, bots_info = probe.request("GET", "/v1/bots")
-    bot = bot or bots_info["default"]
-    infosets = infoset_pool(names, 8, seed)
-    budget = {"milliseconds": budget_ms}
     sides: dict[str, list[int]] = {"reference": [ref_port], "fleet": fleet_ports}
-
-    # Warm every code path of every instance once, and store the cached hint on one of each.
-    cached_game, cached_infoset = infosets[0]
-    cached_body = {"infoset": cached_infoset, "bot": bot, "budget": budget, "seed": 7}
-    for ports in sides.values():
-        for k, port in enumerate(ports):
-            conn = Client(port)
-            for name, infoset in infosets[k::8]:
-                body = {"infoset": infoset, "bot": bot, "budget": budget, "seed": 1}
-                conn.request("POST", f"/v1/games/{name}/hint", body)
-            conn.close()
-        status, data = Client(ports[0]).request(
-            "POST", f"/v1/games/{cached_game}/hint", cached_body
-        )
-        if status != 200:
-            raise RuntimeError(f"hint request failed: {status} {data}")
+    bot, infosets, budget, cached_game, cached_body = warm_up(
+        list(sides.values()), bot, names, budget_ms, seed
+    )
 
     cached_hint = cached_hint_step(cached_game, json.dumps(cached_body).encode())
     uncached_hint = uncached_hint_step(infosets, bot, budget)

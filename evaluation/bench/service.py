@@ -10,7 +10,7 @@ against that one server:
 4. ``soak``: a mixed load (cached and uncached hints, validation, listings, hosted matches) at
    16 concurrent clients for at least 60 s (target: zero errors);
 5. ``slow_connections``: 256 connections that never finish their request, while ``/ping``
-   and the cached hint are probed (target: every probe within 1 s; ``server.scenarios``);
+   and the cached hint are probed (target: every probe within 1 s; ``evaluation.bench.scenarios``);
 6. ``memory``: 2,000 hints (``--memory-requests``; the issue's figure is 10,000) with distinct
    seeds for a Modern Art bid step at ``money: 10000`` (target: the HTTP process's resident
    memory grows by at most 200 MiB).
@@ -42,7 +42,7 @@ from collections.abc import Callable
 from typing import Any
 
 import games
-from server import scenarios
+from evaluation.bench import scenarios
 from server.examples import example_infoset
 
 HOST = "127.0.0.1"
@@ -366,6 +366,36 @@ def _attacks(
     return out
 
 
+def warm_up(
+    sides: list[list[int]], bot: str | None, names: list[str], budget_ms: float, seed: int
+) -> tuple[str, list[tuple[str, dict[str, Any]]], dict[str, float], str, dict[str, Any]]:
+    """The set-up both service benchmarks share (this one and ``service_fleet``'s): the bot
+    (the server's default unless named), the pool of infosets, the hint budget, and the cached
+    hint's game and body. Every instance of every side (a list of ports) answers its share of
+    the pool once, so no phase pays for first imports and replays, and the cached hint is
+    stored on the first instance of each side. Returns ``(bot, infosets, budget, cached_game,
+    cached_body)``."""
+    _, bots_info = Client(sides[0][0]).request("GET", "/v1/bots")
+    bot = bot or bots_info["default"]
+    infosets = infoset_pool(names, 8, seed)
+    budget = {"milliseconds": budget_ms}
+    cached_game, cached_infoset = infosets[0]
+    cached_body = {"infoset": cached_infoset, "bot": bot, "budget": budget, "seed": 7}
+    for ports in sides:
+        for k, port in enumerate(ports):
+            conn = Client(port)
+            for name, infoset in infosets[k::8]:
+                body = {"infoset": infoset, "bot": bot, "budget": budget, "seed": 1}
+                conn.request("POST", f"/v1/games/{name}/hint", body)
+            conn.close()
+        status, data = Client(ports[0]).request(
+            "POST", f"/v1/games/{cached_game}/hint", cached_body
+        )
+        if status != 200:
+            raise RuntimeError(f"hint request failed: {status} {data}")
+    return bot, infosets, budget, cached_game, cached_body
+
+
 def _measure(
     port: int,
     seconds: float,
@@ -382,23 +412,7 @@ def _measure(
     load_start = round(os.getloadavg()[0], 2)
     probe = Client(port)
     _, health = probe.request("GET", "/healthz")
-    _, bots_info = probe.request("GET", "/v1/bots")
-    bot = bot or bots_info["default"]
-    infosets = infoset_pool(names, 8, seed)
-    budget = {"milliseconds": budget_ms}
-
-    # Warm every code path once (imports, first replays) so no phase pays for it.
-    for name, infoset in infosets[::8]:
-        probe.request(
-            "POST",
-            f"/v1/games/{name}/hint",
-            {"infoset": infoset, "bot": bot, "budget": budget, "seed": 1},
-        )
-    cached_game, cached_infoset = infosets[0]
-    cached_body = {"infoset": cached_infoset, "bot": bot, "budget": budget, "seed": 7}
-    status, first = probe.request("POST", f"/v1/games/{cached_game}/hint", cached_body)
-    if status != 200:
-        raise RuntimeError(f"hint request failed: {status} {first}")
+    bot, infosets, budget, cached_game, cached_body = warm_up([[port]], bot, names, budget_ms, seed)
 
     progress(f"trivial endpoint (GET /ping), {throughput_clients} clients, {seconds:.0f} s")
     trivial = hammer(
@@ -496,7 +510,7 @@ def _soak_step(
     bot: str,
     budget: dict[str, Any],
 ) -> Callable[[int, int, Any], int]:
-    """One step of the mixed scenario; the same mix as ``server/locustfile.py``."""
+    """One step of the mixed scenario; the same mix as ``evaluation/bench/locustfile.py``."""
     seeds = iter(range(20_000_000, 30_000_000))
     lock = threading.Lock()
 

@@ -3,7 +3,7 @@
 Run against a local ``atelier serve`` (see ``docs/api.md``)::
 
     atelier serve --port 8765 --db /tmp/locust.sqlite3 &
-    locust -f server/locustfile.py --headless -u 16 -r 16 -t 60s --host http://127.0.0.1:8765
+    locust -f evaluation/bench/locustfile.py --headless -u 16 -r 16 -t 60s --host http://127.0.0.1:8765
 
 The mix is the one ``atelier bench service`` soaks with: cached hints, uncached hints at a
 200 ms budget, validation, listings and short hosted-match flows. Any status other than the
