@@ -377,7 +377,7 @@ def test_a_cancelled_review_stops_between_decisions_and_frees_its_slot(tmp_path)
         second = client.post("/v1/games/gallery_rush/review", json=body)
         assert second.status_code == 202, second.json
         assert client.delete(second.json["url"]).json["status"] == "cancelled"
-        wait_until(lambda: not service._live)
+        wait_until(lambda: not service.store.live())
         final = client.get(job["url"]).json
         assert (
             final["status"] == "cancelled" and final["progress"]["done"] < job["progress"]["total"]
