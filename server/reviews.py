@@ -46,7 +46,9 @@ import hashlib
 import hmac
 import json
 import logging
+import os
 import secrets
+import socket
 import threading
 import time
 from contextvars import ContextVar
@@ -135,11 +137,12 @@ class ReviewJob:
     record_bytes: int = 0
     lost: bool = False  # its heartbeat was taken over: another worker runs it now
 
-    def to_spec(self) -> dict[str, Any]:
-        """What the job store keeps of it for good: everything but where it stands."""
+    def to_spec(self, sealed_client: str) -> dict[str, Any]:
+        """What the job store keeps of it for good: everything but where it stands, with its
+        client sealed (``ReviewService.seal``: an API key is never stored in clear)."""
         return {
             "id": self.id,
-            "client": self.client,
+            "client": sealed_client,
             "owner": self.owner,
             "game": self.game,
             "params": self.params,
@@ -156,8 +159,9 @@ class ReviewJob:
         }
 
     @classmethod
-    def from_stored(cls, stored: StoredJob) -> ReviewJob:
+    def from_stored(cls, stored: StoredJob, client: str) -> ReviewJob:
         spec = dict(stored.spec)
+        spec["client"] = client
         spec["budget"] = bots.Budget.from_json(spec["budget"])
         return cls(
             **spec,
@@ -228,7 +232,48 @@ class ReviewService:
         the token itself), else the requesting client (``AccessControl.client_id``)."""
         if token:
             return "seat:" + hashlib.sha256(token.encode()).hexdigest()
-        return "client:" + client
+        return "client:" + hashlib.sha256(client.encode()).hexdigest()
+
+    # --- the client, sealed in the store ---------------------------------------------------------
+    def seal(self, text: str) -> str:
+        """``text`` encrypted and authenticated under the server secret (an HMAC-SHA256 key
+        stream and tag): the job store (Redis, on a fleet) holds a job's client, which may be
+        an API key, only sealed; any instance with the same ``server_secret`` opens it."""
+        nonce = secrets.token_bytes(16)
+        data = text.encode()
+        sealed = bytes(a ^ b for a, b in zip(data, self._stream(nonce, len(data)), strict=True))
+        tag = hmac.new(self._secret, b"tag" + nonce + sealed, hashlib.sha256).digest()[:16]
+        return (nonce + tag + sealed).hex()
+
+    def unseal(self, text: str) -> str:
+        """``seal``'s text; ``Unavailable`` when this instance's ``server_secret`` is not the
+        one that sealed it (a fleet's instances must share it)."""
+        raw = bytes.fromhex(text)
+        nonce, tag, sealed = raw[:16], raw[16:32], raw[32:]
+        want = hmac.new(self._secret, b"tag" + nonce + sealed, hashlib.sha256).digest()[:16]
+        if not hmac.compare_digest(tag, want):
+            raise Unavailable(
+                "this job was made by an instance with another server_secret: give every "
+                "instance the same (ATELIER_SERVER_SECRET)",
+                code="server_secret_mismatch",
+            )
+        stream = self._stream(nonce, len(sealed))
+        return bytes(a ^ b for a, b in zip(sealed, stream, strict=True)).decode()
+
+    def _stream(self, nonce: bytes, size: int) -> bytes:
+        blocks = (size + 31) // 32
+        return b"".join(
+            hmac.new(self._secret, b"ks" + nonce + i.to_bytes(4, "big"), hashlib.sha256).digest()
+            for i in range(blocks)
+        )[:size]
+
+    def _job(self, stored: StoredJob) -> ReviewJob:
+        return ReviewJob.from_stored(stored, self.unseal(stored.spec["client"]))
+
+    @staticmethod
+    def client_digest(client: str) -> str:
+        """How the store names a job's client (for the per-client running limit)."""
+        return hashlib.sha256(client.encode()).hexdigest()
 
     def keyed_seed(self, *parts: Any) -> int:
         """A 32-bit seed derived from ``parts`` under the server secret (HMAC-SHA256): without
@@ -239,7 +284,7 @@ class ReviewService:
     # --- polling -----------------------------------------------------------------------------
     def find(self, job_id: str) -> ReviewJob | None:
         stored = self.store.load(job_id) if job_id else None
-        return None if stored is None else ReviewJob.from_stored(stored)
+        return None if stored is None else self._job(stored)
 
     def owned(self, job_id: str, client: str, token: str | None) -> ReviewJob:
         """The job, if ``client`` or ``token`` is its owner; else the 404 of an unknown id
@@ -483,7 +528,7 @@ class ReviewService:
     def _check_capacity(self, client: str) -> None:
         cfg = self.config
         running = [c for c, status in self.store.live().values() if status in LIVE]
-        mine = running.count(client)
+        mine = running.count(self.client_digest(client))
         if mine >= cfg.review_max_running_per_client:
             raise ApiError(
                 f"this client already has {mine} reviews queued or running, the limit; poll "
@@ -537,7 +582,7 @@ class ReviewService:
         job.record_bytes = len(canonical(job.infoset))
         with self._lock:
             self._check_capacity(client)
-            self.store.create(job.id, client, job.to_spec())
+            self.store.create(job.id, self.client_digest(client), job.to_spec(self.seal(client)))
         job.queued_answer = job.answer()  # what the 202 reports, before a worker takes it
         self.queue.enqueue(job.id)
         return job
@@ -607,7 +652,8 @@ class ReviewService:
     def run_job(self, job_id: str) -> None:
         """The queue's actor: claims the job's heartbeat (so that one worker runs it), keeps it
         beating, and runs its remaining decisions."""
-        token = secrets.token_hex(8)
+        # Names the process running it (read in Redis by an operator, and by the fleet tests).
+        token = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(8)}"
         verdict = self.store.claim(job_id, token)
         if verdict == "failed":  # its workers died too often
             self._finalize(job_id)
@@ -616,7 +662,7 @@ class ReviewService:
         stored = self.store.load(job_id)
         if stored is None:
             return
-        job = ReviewJob.from_stored(stored)
+        job = self._job(stored)
         stop = threading.Event()
 
         def beat() -> None:
@@ -645,7 +691,7 @@ class ReviewService:
                 if self._stopped(job):
                     break
                 result = self._decision(job, item)
-                if result is None:  # cancelled
+                if result is None or self._stopped(job):  # cancelled meanwhile: not recorded
                     break
                 self._record(job, {"index": index, "step": item["step"], **result})
         except ApiError as err:
@@ -693,7 +739,7 @@ class ReviewService:
         stored = self.store.load(job_id)
         if stored is None or stored.status in LIVE:
             return
-        job = ReviewJob.from_stored(stored)
+        job = self._job(stored)
         complete = job.status == "done"
         if complete or job.decisions:
             job.review = assemble(
