@@ -33,11 +33,15 @@ else gets the 404 of an unknown id. A match review's seed is keyed with ``server
 (HMAC), so it reveals nothing about the match's seed. ``DELETE`` cancels a job between two
 decisions.
 
-Jobs live in this process: a ``TTLCache`` of finished jobs (``review_keep`` of them and
-``review_keep_bytes`` in all, kept ``review_ttl_s``) plus the running ones, at most
-``review_max_running`` at once overall (503 ``reviews_full``) and
-``review_max_running_per_client`` per client (429 ``too_many_reviews``). Behind several
-instances a client must poll the instance that answered the POST.
+Jobs go through the job queue (``server.jobs``: Dramatiq, in-process on one host, on the
+fleet's Redis with ``--redis``), and their state lives in its ``JobStore``: any instance
+creates, polls and cancels any job, and any instance's worker runs it, one decision after
+another, writing each to the store and checking the store's cancel between them. A job whose
+worker died resumes elsewhere after its last stored decision, or fails with ``worker_died``.
+At most ``review_max_running`` jobs are queued or running in the whole service (503
+``reviews_full``) and ``review_max_running_per_client`` per client (429
+``too_many_reviews``); finished ones are kept ``review_ttl_s``, at most ``review_keep`` of
+them and ``review_keep_bytes`` in all, in the store's backend.
 """
 
 from __future__ import annotations
