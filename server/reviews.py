@@ -228,6 +228,11 @@ class ReviewService:
         self._match_locks: dict[tuple[str, int], threading.Lock] = {}
         # Drawn here when not configured: then only this instance derives the same values.
         self._secret = (config.server_secret or secrets.token_hex(32)).encode()
+        if shared is not None and not config.server_secret:
+            log.warning(
+                "reviews: --redis without server_secret: jobs made on this instance cannot run "
+                "or be read on another (give every instance the same ATELIER_SERVER_SECRET)"
+            )
 
     # --- who may see a job -------------------------------------------------------------------
     @staticmethod
