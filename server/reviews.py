@@ -33,11 +33,15 @@ else gets the 404 of an unknown id. A match review's seed is keyed with ``server
 (HMAC), so it reveals nothing about the match's seed. ``DELETE`` cancels a job between two
 decisions.
 
-Jobs live in this process: a ``TTLCache`` of finished jobs (``review_keep`` of them and
-``review_keep_bytes`` in all, kept ``review_ttl_s``) plus the running ones, at most
-``review_max_running`` at once overall (503 ``reviews_full``) and
-``review_max_running_per_client`` per client (429 ``too_many_reviews``). Behind several
-instances a client must poll the instance that answered the POST.
+Jobs go through the job queue (``server.jobs``: Dramatiq, in-process on one host, on the
+fleet's Redis with ``--redis``), and their state lives in its ``JobStore``: any instance
+creates, polls and cancels any job, and any instance's worker runs it, one decision after
+another, writing each to the store and checking the store's cancel between them. A job whose
+worker died resumes elsewhere after its last stored decision, or fails with ``worker_died``.
+At most ``review_max_running`` jobs are queued or running in the whole service (503
+``reviews_full``) and ``review_max_running_per_client`` per client (429
+``too_many_reviews``); finished ones are kept ``review_ttl_s``, at most ``review_keep`` of
+them and ``review_keep_bytes`` in all, in the store's backend.
 """
 
 from __future__ import annotations
@@ -46,14 +50,14 @@ import hashlib
 import hmac
 import json
 import logging
+import os
 import secrets
+import socket
 import threading
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
-
-from cachetools import TTLCache
 
 import bots
 import games
@@ -63,6 +67,16 @@ from server.cache import canonical
 from server.config import ServiceConfig
 from server.errors import ApiError, Conflict, NotFound, Unavailable, Unprocessable
 from server.hints import HintService
+from server.jobs import (
+    FINISHED,
+    HEARTBEAT_S,
+    LIVE,
+    JobQueue,
+    JobStore,
+    StoredJob,
+    job_queue,
+    job_store,
+)
 from server.logs import issue_job_id
 from server.schemas import MAX_SEED, BudgetIn, ReviewRequest
 
@@ -89,8 +103,6 @@ RETRIES = {
 # first world), times a safety factor for a loaded machine: its deadline allows for them.
 REPLAYS_PER_DECISION = MAX_POOL + 2
 REPLAY_SAFETY = 3.0
-LIVE = ("queued", "running")
-FINISHED = ("done", "failed", "cancelled")
 
 
 def job_client() -> str | None:
@@ -127,6 +139,43 @@ class ReviewJob:
     cancelled: bool = False
     decision_bytes: int = 0
     record_bytes: int = 0
+    lost: bool = False  # its heartbeat was taken over: another worker runs it now
+
+    def to_spec(self, sealed_client: str) -> dict[str, Any]:
+        """What the job store keeps of it for good: everything but where it stands, with its
+        client sealed (``ReviewService.seal``: an API key is never stored in clear)."""
+        return {
+            "id": self.id,
+            "client": sealed_client,
+            "owner": self.owner,
+            "game": self.game,
+            "params": self.params,
+            "infoset": self.infoset,
+            "plan": self.plan,
+            "spec": self.spec,
+            "budget": self.budget.to_json(),
+            "seed": self.seed,
+            "samples": self.samples,
+            "warnings": self.warnings,
+            "match_id": self.match_id,
+            "created_at": self.created_at,
+            "record_bytes": self.record_bytes,
+        }
+
+    @classmethod
+    def from_stored(cls, stored: StoredJob, client: str) -> ReviewJob:
+        spec = dict(stored.spec)
+        spec["client"] = client
+        spec["budget"] = bots.Budget.from_json(spec["budget"])
+        return cls(
+            **spec,
+            status=stored.status,
+            decisions=stored.decisions,
+            error=stored.error,
+            finished_at=stored.finished_at,
+            decision_bytes=stored.decision_bytes,
+            cancelled=stored.status == "cancelled",
+        )
 
     @property
     def size(self) -> int:
@@ -166,23 +215,24 @@ class ReviewJob:
 class ReviewService:
     """Creates review jobs, runs them in the background and answers their polls."""
 
-    def __init__(self, hints: HintService, config: ServiceConfig) -> None:
+    def __init__(self, hints: HintService, config: ServiceConfig, shared: Any = None) -> None:
         self.hints = hints
         self.config = config
-        self._finished: TTLCache[str, ReviewJob] = TTLCache(
-            maxsize=config.review_keep_bytes,
-            ttl=config.review_ttl_s,
-            getsizeof=lambda job: job.size,
-        )
-        self._live: dict[str, ReviewJob] = {}
-        # (match id, seat) -> job id: a finished match's review is made once per seat.
-        self._by_match: TTLCache[tuple[str, int], str] = TTLCache(
-            maxsize=max(1024, config.review_keep), ttl=config.review_ttl_s
-        )
+        self.shared = shared  # the fleet's ``SharedRedis``, or ``None`` on one host
+        # Job state (in memory, or in the fleet's Redis) and the queue (``server.jobs``).
+        self.store: JobStore = job_store(config, shared)
+        self._queue: JobQueue | None = None
+        self._reaper: threading.Thread | None = None
+        self._closed = threading.Event()
         self._lock = threading.Lock()
         self._match_locks: dict[tuple[str, int], threading.Lock] = {}
         # Drawn here when not configured: then only this instance derives the same values.
         self._secret = (config.server_secret or secrets.token_hex(32)).encode()
+        if shared is not None and not config.server_secret:
+            log.warning(
+                "reviews: --redis without server_secret: jobs made on this instance cannot run "
+                "or be read on another (give every instance the same ATELIER_SERVER_SECRET)"
+            )
 
     # --- who may see a job -------------------------------------------------------------------
     @staticmethod
@@ -191,7 +241,48 @@ class ReviewService:
         the token itself), else the requesting client (``AccessControl.client_id``)."""
         if token:
             return "seat:" + hashlib.sha256(token.encode()).hexdigest()
-        return "client:" + client
+        return "client:" + hashlib.sha256(client.encode()).hexdigest()
+
+    # --- the client, sealed in the store ---------------------------------------------------------
+    def seal(self, text: str) -> str:
+        """``text`` encrypted and authenticated under the server secret (an HMAC-SHA256 key
+        stream and tag): the job store (Redis, on a fleet) holds a job's client, which may be
+        an API key, only sealed; any instance with the same ``server_secret`` opens it."""
+        nonce = secrets.token_bytes(16)
+        data = text.encode()
+        sealed = bytes(a ^ b for a, b in zip(data, self._stream(nonce, len(data)), strict=True))
+        tag = hmac.new(self._secret, b"tag" + nonce + sealed, hashlib.sha256).digest()[:16]
+        return (nonce + tag + sealed).hex()
+
+    def unseal(self, text: str) -> str:
+        """``seal``'s text; ``Unavailable`` when this instance's ``server_secret`` is not the
+        one that sealed it (a fleet's instances must share it)."""
+        raw = bytes.fromhex(text)
+        nonce, tag, sealed = raw[:16], raw[16:32], raw[32:]
+        want = hmac.new(self._secret, b"tag" + nonce + sealed, hashlib.sha256).digest()[:16]
+        if not hmac.compare_digest(tag, want):
+            raise Unavailable(
+                "this job was made by an instance with another server_secret: give every "
+                "instance the same (ATELIER_SERVER_SECRET)",
+                code="server_secret_mismatch",
+            )
+        stream = self._stream(nonce, len(sealed))
+        return bytes(a ^ b for a, b in zip(sealed, stream, strict=True)).decode()
+
+    def _stream(self, nonce: bytes, size: int) -> bytes:
+        blocks = (size + 31) // 32
+        return b"".join(
+            hmac.new(self._secret, b"ks" + nonce + i.to_bytes(4, "big"), hashlib.sha256).digest()
+            for i in range(blocks)
+        )[:size]
+
+    def _job(self, stored: StoredJob) -> ReviewJob:
+        return ReviewJob.from_stored(stored, self.unseal(stored.spec["client"]))
+
+    @staticmethod
+    def client_digest(client: str) -> str:
+        """How the store names a job's client (for the per-client running limit)."""
+        return hashlib.sha256(client.encode()).hexdigest()
 
     def keyed_seed(self, *parts: Any) -> int:
         """A 32-bit seed derived from ``parts`` under the server secret (HMAC-SHA256): without
@@ -201,8 +292,8 @@ class ReviewService:
 
     # --- polling -----------------------------------------------------------------------------
     def find(self, job_id: str) -> ReviewJob | None:
-        with self._lock:
-            return self._live.get(job_id) or self._finished.get(job_id)
+        stored = self.store.load(job_id) if job_id else None
+        return None if stored is None else self._job(stored)
 
     def owned(self, job_id: str, client: str, token: str | None) -> ReviewJob:
         """The job, if ``client`` or ``token`` is its owner; else the 404 of an unknown id
@@ -215,8 +306,7 @@ class ReviewService:
         raise NotFound(
             "no review with this id for this credential (a review answers only the API key, "
             "client or seat token that created it; reviews are kept "
-            f"{self.config.review_ttl_s:g} s after they finish, by the instance that accepted "
-            "them)",
+            f"{self.config.review_ttl_s:g} s after they finish)",
             code="unknown_review",
         )
 
@@ -226,8 +316,10 @@ class ReviewService:
     def body(self, job_id: str, client: str, token: str | None = None) -> bytes:
         """The job's answer as JSON; a finished job's is encoded once, when it finishes."""
         job = self.owned(job_id, client, token)
-        if job.encoded is not None:
-            return job.encoded
+        if job.finished_at is not None:
+            encoded = self.store.answer(job_id)
+            if encoded is not None:
+                return encoded
         return json.dumps(job.answer(), separators=(",", ":")).encode()
 
     def decision(
@@ -257,12 +349,13 @@ class ReviewService:
         """``DELETE``: a queued or running job stops before its next decision and no longer
         counts against the running limits; a finished one is left as it is."""
         job = self.owned(job_id, client, token)
-        with self._lock:
-            if job.status in LIVE:
-                job.cancelled = True
-                job.status = "cancelled"
-                job.error = {"code": "cancelled", "message": "cancelled by its client"}
-        return job.answer()
+        error = {"code": "cancelled", "message": "cancelled by its client"}
+        if self.store.transition(job_id, "cancelled", LIVE, error) and job.status == "queued":
+            # No worker holds it (a claim makes it 'running'): finished here. A running one
+            # is finished by its runner, before its next decision.
+            self._finalize(job_id)
+        now = self.find(job_id)
+        return (now or job).answer()
 
     # --- creating ----------------------------------------------------------------------------
     def request(self, game: str, body: ReviewRequest, client: str) -> dict[str, Any]:
@@ -401,7 +494,7 @@ class ReviewService:
         with self._lock:
             lock = self._match_locks.setdefault(key, threading.Lock())
         with lock:
-            job_id = self._by_match.get(key)
+            job_id = self.store.match_job(match_id, seat)
             job = self.find(job_id) if job_id is not None else None
             if job is not None and job.status not in ("failed", "cancelled"):
                 return job.answer()  # the seat's token, the job's owner
@@ -426,7 +519,7 @@ class ReviewService:
                 [],
                 match_id=match_id,
             )
-            self._by_match[key] = job.id
+            self.store.set_match_job(match_id, seat, job.id)
         with self._lock:
             self._match_locks.pop(key, None)
         return job.queued_answer or job.answer()
@@ -438,14 +531,13 @@ class ReviewService:
 
         require_token(token, "cancelling a review")
         seat = matches.seat_of(matches.load(match_id), token)
-        with self._lock:
-            job_id = self._by_match.get((match_id, seat))
+        job_id = self.store.match_job(match_id, seat)
         return self.cancel(job_id or "", client, token)
 
     def _check_capacity(self, client: str) -> None:
         cfg = self.config
-        running = [j for j in self._live.values() if j.status in LIVE]
-        mine = sum(1 for j in running if j.client == client)
+        running = [c for c, status in self.store.live().values() if status in LIVE]
+        mine = running.count(self.client_digest(client))
         if mine >= cfg.review_max_running_per_client:
             raise ApiError(
                 f"this client already has {mine} reviews queued or running, the limit; poll "
@@ -457,7 +549,7 @@ class ReviewService:
             )
         if len(running) >= cfg.review_max_running:
             raise Unavailable(
-                f"this instance runs {len(running)} reviews, its limit; retry later",
+                f"the service runs {len(running)} reviews, its limit; retry later",
                 code="reviews_full",
                 detail={"max_running": cfg.review_max_running},
                 retry_after=10.0,
@@ -477,8 +569,7 @@ class ReviewService:
         warnings: list[str],
         match_id: str | None = None,
     ) -> ReviewJob:
-        with self._lock:
-            self._check_capacity(client)  # refuse before planning, and again when registering
+        self._check_capacity(client)  # refuse before planning, and again when registering
         payload = {"game": defn.name, "params": params, **record, "seed": seed}
         plan = self.hints.run("review_plan", payload, self.config.validate_timeout_ms / 1000.0)
         self._check_length(len(plan["decisions"]))
@@ -500,11 +591,9 @@ class ReviewService:
         job.record_bytes = len(canonical(job.infoset))
         with self._lock:
             self._check_capacity(client)
-            self._live[job.id] = job
-            job.queued_answer = job.answer()  # what the 202 reports, before the runner starts
-        threading.Thread(
-            target=self._run, args=(job,), name=f"atelier-review-{job.id[:8]}", daemon=True
-        ).start()
+            self.store.create(job.id, self.client_digest(client), job.to_spec(self.seal(client)))
+        job.queued_answer = job.answer()  # what the 202 reports, before a worker takes it
+        self.queue.enqueue(job.id)
         return job
 
     def _check_length(self, decisions: int) -> None:
@@ -517,16 +606,101 @@ class ReviewService:
                 detail={"decisions": decisions, "max_decisions": cap},
             )
 
+    # --- the queue and its workers -----------------------------------------------------------
+    @property
+    def queue(self) -> JobQueue:
+        """The job queue (built on first use: the tests that never enqueue start no worker)."""
+        with self._lock:
+            if self._queue is None:
+                self._queue = job_queue(self.config, self.shared, self.run_job)
+            return self._queue
+
+    def start(self) -> None:
+        """Starts this instance's job worker and its reaper (idempotent): it takes jobs that
+        any instance enqueued, and re-queues those whose worker died."""
+        self.queue.start()
+        with self._lock:
+            if self._reaper is None:
+                self._reaper = threading.Thread(
+                    target=self._reap_loop, name="atelier-job-reaper", daemon=True
+                )
+                self._reaper.start()
+
+    def close(self) -> None:
+        self._closed.set()
+        with self._lock:
+            queue, self._queue = self._queue, None
+        if queue is not None:
+            queue.close()
+
+    def _reap_loop(self) -> None:
+        while not self._closed.wait(HEARTBEAT_S):
+            try:
+                self.reap()
+            except ApiError as err:  # the shared Redis away for a moment: next round
+                log.warning("job reaper: %s", err.message)
+            except Exception:
+                log.exception("job reaper failed")
+
+    def reap(self) -> None:
+        """One round of the reaper: a running job whose heartbeat expired (its worker died)
+        goes back to the queue, or fails with ``worker_died`` past ``MAX_WORKER_DEATHS``; a
+        cancelled or failed one nobody finished is finished."""
+        for job_id, status in self.store.stale():
+            if status == "running":
+                verdict = self.store.retry_or_fail(job_id)
+                if verdict == "queued":
+                    log.warning("review %s lost its worker; queued again", job_id)
+                    self.queue.enqueue(job_id)
+                elif verdict == "failed":
+                    self._finalize(job_id)
+            elif status in FINISHED:
+                self._finalize(job_id)
+
     # --- running -----------------------------------------------------------------------------
+    def run_job(self, job_id: str) -> None:
+        """The queue's actor: claims the job's heartbeat (so that one worker runs it), keeps it
+        beating, and runs its remaining decisions."""
+        # Names the process running it (read in Redis by an operator, and by the fleet tests).
+        token = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(8)}"
+        verdict = self.store.claim(job_id, token)
+        if verdict == "failed":  # its workers died too often
+            self._finalize(job_id)
+        if verdict != "claimed":
+            return
+        stored = self.store.load(job_id)
+        if stored is None:
+            return
+        job = self._job(stored)
+        stop = threading.Event()
+
+        def beat() -> None:
+            while not stop.wait(HEARTBEAT_S):
+                try:
+                    if not self.store.heartbeat(job_id, token):
+                        job.lost = True
+                        return
+                except ApiError as err:
+                    log.warning("review %s heartbeat: %s", job_id, err.message)
+
+        beating = threading.Thread(target=beat, name=f"atelier-beat-{job_id[:8]}", daemon=True)
+        beating.start()
+        try:
+            self._run(job)
+        finally:
+            stop.set()
+            self.store.release(job_id, token)
+
     def _run(self, job: ReviewJob) -> None:
         JOB_CLIENT.set(job.client)
-        with self._lock:
-            if not job.cancelled:
-                job.status = "running"
         try:
-            for index, item in enumerate(job.plan["decisions"]):
+            # A job run again after its worker died resumes after its last stored decision.
+            for index in range(len(job.decisions), job.total):
+                item = job.plan["decisions"][index]
+                if self._stopped(job):
+                    break
                 result = self._decision(job, item)
-                if result is None:  # cancelled
+                if result is None or self._stopped(job):  # cancelled meanwhile: not recorded
                     break
                 self._record(job, {"index": index, "step": item["step"], **result})
         except ApiError as err:
@@ -534,12 +708,22 @@ class ReviewService:
         except Exception as err:  # a bug: keep the trace for the operator
             log.exception("review %s failed", job.id)
             self._fail(job, {"code": "internal", "message": f"{type(err).__name__}: {err}"})
-        finally:
-            self._finish(job)
+        if job.lost:  # another worker runs it now, and finishes it
+            return
+        if len(job.decisions) == job.total:
+            self.store.transition(job.id, "done", LIVE)
+        self._finalize(job.id)
+
+    def _stopped(self, job: ReviewJob) -> bool:
+        """Whether to stop before the next decision: cancelled (in the store: by whichever
+        instance got the DELETE), or taken over by another worker."""
+        if not job.cancelled and self.store.status(job.id) == "cancelled":
+            job.cancelled = True
+        return job.cancelled or job.lost
 
     def _record(self, job: ReviewJob, decision: dict[str, Any]) -> None:
-        """Adds a reviewed decision; past ``review_max_answer_bytes`` the job fails (its
-        decisions so far are kept)."""
+        """Adds a reviewed decision to the store; past ``review_max_answer_bytes`` the job
+        fails (its decisions so far are kept)."""
         size = len(json.dumps(decision, separators=(",", ":")))
         cap = self.config.review_max_answer_bytes
         if job.decision_bytes + size > cap:
@@ -550,19 +734,22 @@ class ReviewService:
                 code="review_too_large",
                 detail={"max_answer_bytes": cap},
             )
+        self.store.add_decision(job.id, decision, size)
         job.decisions.append(decision)
         job.decision_bytes += size
 
-    @staticmethod
-    def _fail(job: ReviewJob, error: dict[str, Any]) -> None:
-        if not job.cancelled:
-            job.error = error
-            job.status = "failed"
+    def _fail(self, job: ReviewJob, error: dict[str, Any]) -> None:
+        """Fails a running job (a cancelled one stays cancelled)."""
+        self.store.transition(job.id, "failed", LIVE, error)
 
-    def _finish(self, job: ReviewJob) -> None:
-        """The review (partial unless done), the answer encoded once, the job moved from the
-        running ones to the bounded store of finished ones."""
-        complete = job.status == "running" and len(job.decisions) == job.total
+    def _finalize(self, job_id: str) -> None:
+        """The review (partial unless done), the answer encoded once and handed to the store,
+        which keeps it (bounded) in place of the running job."""
+        stored = self.store.load(job_id)
+        if stored is None or stored.status in LIVE:
+            return
+        job = self._job(stored)
+        complete = job.status == "done"
         if complete or job.decisions:
             job.review = assemble(
                 job.game,
@@ -576,15 +763,9 @@ class ReviewService:
             )
             if not complete:
                 job.review["partial"] = True
-        if complete:
-            job.status = "done"
         job.finished_at = time.time()
         job.encoded = json.dumps(job.answer(), separators=(",", ":")).encode()
-        with self._lock:
-            self._live.pop(job.id, None)
-            while len(self._finished) >= self.config.review_keep:
-                self._finished.popitem()
-            self._finished[job.id] = job
+        self.store.finish(job.id, job.encoded, job.size)
 
     def deadline(self, job: ReviewJob, step: int) -> float:
         """Seconds a decision at ``step`` may take in its worker: the bot's search and the
@@ -614,7 +795,7 @@ class ReviewService:
         }
         deadline = self.deadline(job, item["step"])
         tried: dict[str, int] = {}
-        while not job.cancelled:
+        while not self._stopped(job):
             try:
                 return self.hints.run("review_decision", payload, deadline)
             except ApiError as err:
@@ -625,9 +806,4 @@ class ReviewService:
         return None
 
     def info(self) -> dict[str, Any]:
-        with self._lock:
-            return {
-                "running": sum(1 for j in self._live.values() if j.status == "running"),
-                "queued": sum(1 for j in self._live.values() if j.status == "queued"),
-                "finished": len(self._finished),
-            }
+        return self.store.info()

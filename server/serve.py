@@ -210,6 +210,8 @@ class AtelierServer(BaseApplication):
         runtime.pool.start()
         for _ in range(runtime.pool.size):
             runtime.pool.run("ping", {}, 30.0)
+        # This instance's job worker: it takes review jobs whichever instance queued them.
+        worker.wsgi.extensions["atelier.reviews"].start()
         worker.log.info(
             "atelier: %d search workers ready; matches in %s",
             runtime.pool.size,

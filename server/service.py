@@ -61,6 +61,7 @@ class Resources:
         )
         self.cache = result_cache(config, self.redis)
         self.store = open_store(config.match_db)  # SQLite or PostgreSQL, by the URL
+        self.closers: list[Any] = []  # what else stops with the app (the job worker)
 
     def request_client(self) -> str | None:
         """The client of the current request for the cost limits; outside requests, the
@@ -70,6 +71,8 @@ class Resources:
         return self.access.client_id(request.headers.get(API_KEY_HEADER), request.remote_addr)
 
     def close(self) -> None:
+        for close in self.closers:
+            close()
         self.pool.close()
         self.store.close()
         if self.redis is not None:
@@ -130,7 +133,10 @@ class Atelier:
         app.extensions["atelier"] = res
         app.extensions["atelier.hints"] = hint_service
         app.extensions["atelier.matches"] = MatchService(res.store, hint_service, config)
-        app.extensions["atelier.reviews"] = ReviewService(hint_service, config)
+        # Review jobs: in this process, or in the fleet's Redis with --redis (server.jobs).
+        review_service = ReviewService(hint_service, config, res.redis)
+        res.closers.append(review_service.close)
+        app.extensions["atelier.reviews"] = review_service
         atexit.register(res.close)
 
 
