@@ -20,12 +20,12 @@ from collections.abc import Iterator
 import pytest
 
 from bots.review import infoset_before
+from evaluation.bench import service as bench
 from games.core.infoset import build_infoset
-from server import bench
 from server.jobs import HEARTBEAT_S, HEARTBEAT_TTL_S
 from tests.postgres_support import REQUIRED, fresh_database
+from tests.support import heuristic_game
 from tests.test_reliability import KEYS, Server, _start
-from tests.test_review import heuristic_game
 
 REDIS_URL = os.environ.get("ATELIER_TEST_REDIS_URL", "")
 KEY = KEYS[0]
