@@ -400,7 +400,7 @@ def test_redis_restarted_empty_mid_match_answers_503_only_and_rebuilds(backends,
         # The limits live in the new Redis again: each player's request bucket and search time.
         fresh = redis.Redis.from_url(backends.redis_url)
         rate_keys = fresh.keys("{atelier}:rate:*")
-        cost_keys = fresh.keys("{atelier}:cost:ms:*")
+        cost_keys = fresh.keys("{atelier}:cost:window:*")
         assert len(rate_keys) >= REDIS_PLAYERS and len(cost_keys) >= REDIS_PLAYERS
         # ... and hold: a client draining its bucket is refused within the burst (plus what
         # each instance may hold, plus the refill while draining).
