@@ -25,7 +25,8 @@ from games.paintings import (
     VAN_GOGH,
     VERMEER,
 )
-from tests.server_support import GAMES, OPEN_DEAL
+from tests.server_support import OPEN_DEAL
+from tests.support import GAMES
 
 
 def gallery_rush(actions: list[int], players: int = 2):

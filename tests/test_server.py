@@ -13,8 +13,8 @@ import bots
 import games
 from server import ServiceConfig, close_app
 from server.config import ConfigError
-from tests.server_support import GAMES, infoset_at, make_app
-from tests.support import playout
+from tests.server_support import infoset_at, make_app
+from tests.support import GAMES, playout
 
 
 def hint(client, game, infoset, **body):

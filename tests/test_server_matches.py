@@ -16,7 +16,8 @@ import games
 from games.core.definition import replay as replay_history
 from games.core.infoset import build_infoset
 from server import close_app
-from tests.server_support import GAMES, make_app, quick_params
+from tests.server_support import make_app, quick_params
+from tests.support import GAMES
 
 # Its own app (tests/conftest.py): the matches these tests count are theirs alone.
 OWN_APP: dict[str, object] = {}

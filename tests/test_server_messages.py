@@ -14,7 +14,8 @@ from bots.cfr import store
 from bots.cfr.bots import CFRBot
 from server.errors import Unprocessable
 from server.schemas import REQUEST_MODELS, BudgetIn, parse
-from tests.server_support import GAMES, infoset_at
+from tests.server_support import infoset_at
+from tests.support import GAMES
 
 
 def solutions() -> list[dict]:

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.server_support import GAMES, varied_infosets
+from tests.server_support import varied_infosets
+from tests.support import GAMES
 
 BASES = {game: varied_infosets(game, 12, seed=5) for game in GAMES}
 # Where a useful message points: a field of the envelope or an indexed event/private entry.
