@@ -173,6 +173,24 @@ def analyse(
     (phase 1); the paired rounds play ``simulations`` more (default: as many as the search
     ran) and stop at the budget's milliseconds again, once the kept moves have
     ``MIN_ROUNDS``. Raises ``InvalidInfoset`` when a move of ``include`` is not legal."""
+    return analyse_with_world(defn, params, infoset, bot, budget, seed, include, top, simulations)[
+        0
+    ]
+
+
+def analyse_with_world(
+    defn: GameDefinition,
+    params: dict[str, Any],
+    infoset: dict[str, Any],
+    bot: Bot,
+    budget: Budget,
+    seed: int,
+    include: Sequence[int] = (),
+    top: int = DEFAULT_TOP,
+    simulations: int | None = None,
+) -> tuple[Analysis, Engine]:
+    """``analyse``, and the first world of the information set it drew (to name the moves:
+    ``Analysis.to_json``), so that a caller need not replay the information set again."""
     started = time.perf_counter()
     if top < 1:
         raise ValueError(f"top must be at least 1, got {top}")
@@ -202,9 +220,10 @@ def analyse(
         time.perf_counter() + budget.milliseconds / 1000.0 if budget.milliseconds else math.inf
     )
     rounds.halve(kept, others, total, deadline)
-    return _assemble(
+    analysis = _assemble(
         defn, run, worlds, rounds, kept, search_move, searcher.name, started, searched.iterations
     )
+    return analysis, worlds.first
 
 
 class _Arm:
