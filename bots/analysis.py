@@ -50,7 +50,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bots.beliefs import HeuristicModel
@@ -105,7 +105,9 @@ class Analysis:
     effective_worlds: float | None
     bot: str
     points_units: str | None = None
-    search_move: int | None = field(default=None)
+    search_move: int | None = field(default=None)  # the search's own move (the hint's)
+    search_ms: float | None = None  # the search's part of ``elapsed_ms`` (the rest: the rounds)
+    rollout: str = ""  # the rounds' rollout, readable
 
     def move(self, action: int) -> MoveValue | None:
         return next((m for m in self.moves if m.action == action), None)
@@ -207,6 +209,7 @@ def analyse_with_world(
     run = Search(worlds, budget, rng, config, knowledge, model)
     run.iterate()
     searched = run.result()
+    search_ms = (time.perf_counter() - started) * 1000.0
     order = sorted(
         range(len(searched.actions)),
         key=lambda i: (-searched.counts[i], -searched.means[i], searched.actions[i]),
@@ -223,7 +226,8 @@ def analyse_with_world(
     analysis = _assemble(
         defn, run, worlds, rounds, kept, search_move, searcher.name, started, searched.iterations
     )
-    return analysis, worlds.first
+    label = rounds.label
+    return replace(analysis, search_ms=round(search_ms, 3), rollout=label), worlds.first
 
 
 class _Arm:
@@ -258,8 +262,12 @@ class _Rounds:
         self.count = 0
         self.simulations = 0
         candidates = run.candidates
+        analysis_config = config.for_analysis(worlds.game, options)
+        policy = "rated heuristic" if analysis_config.rated_rollout else analysis_config.rollout
+        depth = analysis_config.rollout_depth
+        self.label = policy if depth < 0 else f"{policy}, cut after {depth} decisions (decisive)"
         self.rollout = make_rollout(
-            config.for_analysis(worlds.game, options),
+            analysis_config,
             type(worlds.first),
             self.seat,
             knowledge,

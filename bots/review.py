@@ -216,7 +216,11 @@ def review_decision(
             }
             for m in analysis.moves
         ],
-        "elapsed_ms": {"analysis": round((done - started) * 1000.0, 3)},
+        "rollout": analysis.rollout,
+        "elapsed_ms": {
+            "search": analysis.search_ms,
+            "values": round((done - started) * 1000.0 - (analysis.search_ms or 0.0), 3),
+        },
     }
 
 
