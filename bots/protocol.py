@@ -146,9 +146,38 @@ class ActionStat:
     value: float | None = None
 
 
+# Moves in the hint answer's compact ``analysis`` table: the hint's move, then the most visited.
+HINT_TABLE_TOP = 8
+
+
+@dataclass(frozen=True)
+class MoveStat:
+    """One root move of a search as the hint's table reports it (``bots.ismcts.result``).
+
+    ``value``: the mean first-place share of the mover over the iterations through the move
+    (0 to 1; ties share 1/k); ``stderr`` its standard error from the root's per-move sums of
+    squares and ``interval`` the 95% normal interval, clipped to [0, 1]. ``within_noise``:
+    the gap to the hint's move is within 1.96 standard errors of the difference (unpaired: the
+    search's iterations differ per move; ``bots.analysis`` gives paired ones). ``points``: the
+    mean return in the game's own units.
+    """
+
+    action: int
+    value: float
+    stderr: float
+    interval: tuple[float, float]
+    visits: int
+    within_noise: bool
+    points: float | None = None
+
+
 @dataclass
 class Hint:
-    """A bot's answer: the move, the policy it came from, a value estimate and statistics."""
+    """A bot's answer: the move, the policy it came from, a value estimate and statistics.
+
+    ``moves``: the search's per-move table (``MoveStat``), for bots that search; the answer's
+    ``analysis`` entry is made of it.
+    """
 
     action: int
     policy: list[ActionStat]
@@ -157,6 +186,34 @@ class Hint:
     elapsed_ms: float = 0.0
     stopped_by: str = "policy"  # "simulations", "time", "policy" (no search), "single_action"
     extra: dict[str, Any] = field(default_factory=dict)
+    moves: list[MoveStat] | None = None
+
+    def analysis_json(self, describe: Callable[[int], dict[str, Any]]) -> dict[str, Any] | None:
+        """The compact table (docs/api.md): the hint's move's value and interval, and up to
+        ``HINT_TABLE_TOP`` moves, the hint's first, then by visits."""
+        if not self.moves:
+            return None
+        mine = next((m for m in self.moves if m.action == self.action), None)
+        if mine is None:
+            return None
+        rest = sorted(
+            (m for m in self.moves if m.action != self.action and m.visits),
+            key=lambda m: (-m.visits, -m.value, m.action),
+        )
+        return {
+            "value": mine.value,
+            "interval": list(mine.interval),
+            "moves": [
+                {
+                    **describe(m.action),
+                    "value": m.value,
+                    "interval": list(m.interval),
+                    "visits": m.visits,
+                    "within_noise": m.within_noise,
+                }
+                for m in [mine, *rest][:HINT_TABLE_TOP]
+            ],
+        }
 
     def to_json(self, defn: GameDefinition, engine: Engine) -> dict[str, Any]:
         """The hint with every action as id, struct and readable string."""
@@ -169,6 +226,7 @@ class Hint:
                 "string": defn.action_to_string(engine, player, action),
             }
 
+        table = self.analysis_json(describe)
         return {
             "action": describe(self.action),
             "policy": [
@@ -187,6 +245,7 @@ class Hint:
                 "stopped_by": self.stopped_by,
                 **self.extra,
             },
+            **({"analysis": table} if table is not None else {}),
         }
 
 

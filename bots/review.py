@@ -11,25 +11,21 @@ points lost. For each decision of the reviewed seat:
    ``build_infoset`` of the true state at ``k``: the review never sees a hidden card of the
    record, and two records that differ only in what the seat never saw get the same review
    for the same seed (tested).
-2. **The bot's move** there: ``bot.hint`` on that information set with the decision's budget.
-3. **Both moves valued from the same worlds and random numbers** (common random numbers): a
-   pool of worlds of the information set, drawn by the bot's ``Worlds`` sampler with the
-   bot's prior for hidden commits and, for ISMCTS with beliefs, weighted by Bayes' rule with
-   the bot's opponent model (``bots.beliefs``; worlds then drawn by weight). For pair ``i``,
-   one world and one rollout seed: the played move and the bot's move are each applied to a
-   copy of that world and played out by ``bots.rollout.play_out`` with the bot's rollout
-   policy (the game's heuristic playout, with its cut-off evaluation where the game sets
-   one), both from ``random.Random(seed_i)``. The paired difference ``d_i = v_best - v_played``
-   then carries no noise from different worlds or different chance draws up to where the two
-   lines diverge, so its spread is far smaller than two independent estimates' would be.
-4. **The value** of a move is the seat's *share of first place* at the end of the rollout
-   (``first_place_share``): 1 for an outright win, ``1/k`` when ``k`` seats tie for the top
-   return (a draw among all: ``1/players``), 0 otherwise: a win probability, 0 to 1, the same
-   in every game (Modern Art's money or points included), and what tournaments count as a
-   win share. ``value_lost`` is the mean of the ``d_i``; ``stderr`` their standard deviation
-   over ``sqrt(n)``; ``interval`` the 95% normal interval ``mean +- 1.96 stderr`` (at least
-   ``MIN_SAMPLES`` pairs). When the bot's move is the move played the value is measured once
-   and ``value_lost`` is exactly 0.
+2. **One analysis** there (``bots.analysis.analyse`` with the move played included): the
+   bot's own search (the default ``ismcts`` search for bots without one; the decision's
+   ``analysed_by``), then paired rounds that play every candidate (the search's move, its top
+   ``REVIEW_TOP`` others, the move played) from the same world and rollout seed (common random
+   numbers), halving the candidates other than the search's move and the played one.
+3. **The best move** is the analysis's ``best``: the search's own move unless another candidate
+   beats it by more than noise. ``value_lost`` is the paired mean of ``best - played`` over the
+   rounds, clipped at 0 (never negative); ``interval`` its 95% normal interval (not clipped)
+   and ``stderr`` its standard error; ``no_loss`` when the interval reaches 0. A decision is
+   *flagged* when ``interval[0] > 0``: the played move is worse than the best beyond noise;
+   ``class`` is then ``inaccuracy``, ``mistake`` (loss >= 0.10) or ``blunder`` (>= 0.20).
+   When the played move is the best, ``value_lost`` is exactly 0.
+4. **The value** of a move is the seat's *share of first place* (``first_place_share``): 1 for
+   an outright win, ``1/k`` when ``k`` seats tie for the top return, 0 otherwise: a win
+   probability, 0 to 1, the same in every game, and what tournaments count as a win share.
 5. **Accuracy** per decision adapts lichess's formula (lichess.org/page/accuracy, fitted by
    lichess to Stockfish's win percentages): ``103.1668 * exp(-0.04354 * L) - 3.1669`` with
    ``L`` the value lost in percentage points of first-place share (``100 * max(0,
@@ -44,33 +40,31 @@ from __future__ import annotations
 import math
 import random
 import time
-from bisect import bisect_right
 from collections.abc import Callable
-from itertools import accumulate
 from typing import Any
 
-from bots.beliefs import log_likelihood, tempered
-from bots.heuristics import knowledge_for
-from bots.ismcts import IsmctsBot, resolve_beliefs, resolve_rollout
-from bots.protocol import Bot, Budget, Worlds
-from bots.rollout import play_out
-from games.core.definition import GameDefinition, InvalidInfoset
+from bots.analysis import analyse_with_world
+from bots.ismcts.result import Z_95
+from bots.ismcts.tree import first_place_share  # noqa: F401  (the value; long defined here)
+from bots.protocol import Bot, Budget
+from games.core.definition import GameDefinition
 from games.core.engine import Engine
 from games.core.infoset import CANONICAL_KEYS, build_infoset, sample_engine
 from games.core.seeds import derive_seed
 
-# A decision's default budget (the bot's search there) and paired rollouts per decision.
+# A decision's default budget (the search there) and its paired rounds (``2 * samples``
+# simulations, the rollouts of the paired evaluator this replaced).
 DEFAULT_BUDGET = Budget(simulations=200, milliseconds=1000.0)
 DEFAULT_SAMPLES = 100
-MIN_SAMPLES = 32  # pairs always played, even past the time limit: below, no usable interval
+MIN_SAMPLES = 32  # the least ``samples`` a request may ask for
 MAX_SAMPLES = 2000
-MAX_POOL = 64  # worlds drawn (and weighed) per decision; pairs draw from the pool
-Z_95 = 1.959963984540054
+MAX_POOL = 64  # worlds a decision's search draws (and weighs) at most: its belief pool
+REVIEW_TOP = 3  # the search's best moves analysed besides the move played and its own
 
 VALUE = {
     "measures": "the seat's share of first place at the end of the game (1: an outright win, "
-    "1/k: a k-way tie for the top return, 0: otherwise), expected when the game is played on "
-    "from the decision by the bot's rollout policy",
+    "1/k: a k-way tie for the top return, 0: otherwise), expected under the search's "
+    "analysis of the decision (bots.analysis): its tree, its beliefs and its rollouts",
     "scale": "0 to 1 (a win probability); value_lost in the same units",
 }
 
@@ -85,14 +79,6 @@ class InvalidRecord(ValueError):
 
 
 # --- what the seat knew ------------------------------------------------------------------------
-def first_place_share(returns: list[float], seat: int) -> float:
-    """``seat``'s share of the top return: 1/k among k tied leaders, else 0."""
-    top = max(returns)
-    if returns[seat] < top - 1e-9:
-        return 0.0
-    return 1.0 / sum(1 for r in returns if r >= top - 1e-9)
-
-
 def infoset_before(infoset: dict[str, Any], step: int) -> dict[str, Any]:
     """The seat's information set just before ``step``: the record's cut at ``step``.
 
@@ -166,117 +152,7 @@ def describe(defn: GameDefinition, engine: Engine, seat: int, action: int) -> di
     }
 
 
-# --- valuing two moves ---------------------------------------------------------------------------
-class Rollout:
-    """The bot's rollout: policy, candidates and cut-off evaluation, as its search plays."""
-
-    def __init__(self, bot: Bot, game: str) -> None:
-        knowledge = knowledge_for(game)
-        if isinstance(bot, IsmctsBot):
-            rollout, depth = resolve_rollout(
-                bot.config["rollout"], bot.config["rollout_depth"], knowledge
-            )
-        else:  # bots without rollouts of their own: the game's defaults for ISMCTS
-            rollout, depth = resolve_rollout("auto", -1, knowledge)
-        self.policy = (
-            knowledge.playout if knowledge is not None and rollout == "heuristic" else None
-        )
-        self.candidates = (
-            knowledge.candidates if knowledge is not None and knowledge.abstracts else None
-        )
-        self.evaluate = knowledge.evaluate if knowledge is not None and depth >= 0 else None
-        self.depth = depth
-        self.label = rollout if depth < 0 else f"{rollout}, cut after {depth} decisions"
-
-    def value(self, world: Engine, action: int, seat: int, seed: int) -> float:
-        engine = world.copy()
-        engine.apply(action)
-        returns = play_out(
-            engine, random.Random(seed), self.policy, self.candidates, self.evaluate, self.depth
-        )
-        return first_place_share(returns, seat)
-
-
-def world_pool(
-    bot: Bot, worlds: Worlds, size: int, rng: random.Random
-) -> tuple[list[Engine], list[float] | None]:
-    """Worlds of the information set and their cumulative weights (``None``: uniform).
-
-    The bot's sampler draws them (with its prior for hidden commits); an ISMCTS bot with
-    beliefs weighs them by the likelihood of the other seats' moves under its opponent model,
-    tempered as its search tempers them (``bots.beliefs``).
-    """
-    if worlds.public_history:
-        return [worlds.first], None
-    pool = [worlds.first]
-    while len(pool) < size:
-        pool.append(worlds.sample(random.Random(rng.getrandbits(64))))
-    if not isinstance(bot, IsmctsBot) or worlds.fresh is None:
-        return pool, None
-    model = bot.heuristic_model(knowledge_for(worlds.game), worlds)
-    if model is None or resolve_beliefs(bot.config["beliefs"], worlds.game, None) == "uniform":
-        return pool, None
-    logs = [
-        log_likelihood(worlds.fresh, w, worlds.seat, model.probability, bot.config["epsilon"])
-        for w in pool
-    ]
-    weights, _ = tempered(logs, bot.config["belief_effective"] * len(logs))
-    return pool, list(accumulate(weights))
-
-
-def paired_values(
-    bot: Bot,
-    worlds: Worlds,
-    played: int,
-    best: int,
-    samples: int,
-    rng: random.Random,
-    deadline: float = math.inf,
-) -> tuple[list[float], list[float]]:
-    """Values of ``played`` and ``best`` from the same worlds and rollout seeds, pair by pair.
-
-    Stops after ``samples`` pairs, or at ``deadline`` (``time.perf_counter()``) once
-    ``MIN_SAMPLES`` pairs are in. Each pair draws one world (by weight) and one seed; when
-    the two moves are the same, the same rollout gives both values.
-    """
-    rollout = Rollout(bot, worlds.game)
-    pool, cumulative = world_pool(bot, worlds, min(MAX_POOL, samples), rng)
-    seat = worlds.seat
-    v_played: list[float] = []
-    v_best: list[float] = []
-    for i in range(samples):
-        if i >= MIN_SAMPLES and time.perf_counter() >= deadline:
-            break
-        if cumulative is not None:
-            world = pool[
-                min(bisect_right(cumulative, rng.random() * cumulative[-1]), len(pool) - 1)
-            ]
-        else:
-            world = pool[i % len(pool)]
-        seed = rng.getrandbits(64)
-        value = rollout.value(world, played, seat, seed)
-        v_played.append(value)
-        v_best.append(value if best == played else rollout.value(world, best, seat, seed))
-    return v_played, v_best
-
-
-def loss_stats(v_played: list[float], v_best: list[float]) -> dict[str, Any]:
-    """Mean paired difference, its standard error and 95% interval."""
-    n = len(v_played)
-    diffs = [b - p for b, p in zip(v_best, v_played, strict=True)]
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-    stderr = math.sqrt(var / n)
-    return {
-        "value_played": round(sum(v_played) / n, 6),
-        "value_best": round(sum(v_best) / n, 6),
-        "value_lost": round(mean, 6),
-        "stderr": round(stderr, 6),
-        "interval": [round(mean - Z_95 * stderr, 6), round(mean + Z_95 * stderr, 6)],
-        "samples": n,
-    }
-
-
+# --- one analysis per decision -----------------------------------------------------------------
 def review_decision(
     defn: GameDefinition,
     params: dict[str, Any],
@@ -287,46 +163,82 @@ def review_decision(
     seed: int,
     samples: int = DEFAULT_SAMPLES,
 ) -> dict[str, Any]:
-    """One decision: the bot's move for ``infoset`` and both moves' values (module doc).
+    """One decision: one analysis (``bots.analysis.analyse``) of ``infoset`` with the move
+    played included, and the played move's loss against the analysis's best (module doc).
 
     ``infoset`` is the seat's information set before the decision (``infoset_before``); the
-    bot searches with ``budget``, then the paired rollouts take at most ``samples`` pairs and
-    the budget's milliseconds again (at least ``MIN_SAMPLES`` pairs).
+    search runs with ``budget``, then the paired rounds play ``2 * samples`` simulations (the
+    rollouts today's paired evaluator played) within the budget's milliseconds again (at
+    least ``analysis.MIN_ROUNDS`` rounds). A decision is *flagged* when ``interval[0] > 0``:
+    the played move is worse than the best by more than noise (``no_loss`` false).
     """
     started = time.perf_counter()
     seat = infoset["seat"]
-    rng = random.Random(derive_seed(seed, "worlds"))
-    worlds = Worlds.from_infoset(defn, params, infoset, rng, bot.prior_for(defn.name))
-    first = worlds.first
-    if played not in first.legal_actions():
-        raise InvalidInfoset(f"the move played ({played}) is not legal at this decision")
-    hint = bot.hint(defn, params, infoset, budget, derive_seed(seed, "hint"))
-    best = hint.action
-    if best not in first.legal_actions():
-        raise RuntimeError(f"bot {bot.name!r} chose illegal action {best}")
-    started_values = time.perf_counter()
-    deadline = started_values + budget.milliseconds / 1000.0 if budget.milliseconds else math.inf
-    v_played, v_best = paired_values(bot, worlds, played, best, samples, rng, deadline)
-    stats = loss_stats(v_played, v_best)
-    if best == played:
-        stats.update(value_lost=0.0, stderr=0.0, interval=[0.0, 0.0])
+    analysis, first = analyse_with_world(
+        defn,
+        params,
+        infoset,
+        bot,
+        budget,
+        derive_seed(seed, "analysis"),
+        include=(played,),
+        top=REVIEW_TOP,
+        simulations=2 * samples,
+    )
+    mine = analysis.move(played)
+    best = analysis.move(analysis.best)
+    assert mine is not None and best is not None  # ``include`` and ``best`` are analysed
+    lo, hi = mine.loss_interval
     done = time.perf_counter()
     # No information set in the answer: it is the record's cut at the decision's step
     # (``infoset_before``), so a review stays linear in the game's length.
     return {
         "played": describe(defn, first, seat, played),
-        "best": describe(defn, first, seat, best),
-        **stats,
-        "bot_value": hint.value,
-        "rollout": Rollout(bot, defn.name).label,
+        "best": describe(defn, first, seat, analysis.best),
+        "value_played": mine.value,
+        "value_best": best.value,
+        "value_lost": mine.loss,
+        "stderr": round((hi - lo) / (2 * Z_95), 6),
+        "interval": [lo, hi],
+        "no_loss": mine.within_noise,
+        "class": mistake_class(mine.loss, mine.within_noise),
+        "samples": mine.samples,
+        "bot_value": analysis.value,
+        "analysed_by": analysis.bot,
+        "candidates": [
+            {
+                "id": m.action,
+                "value": m.value,
+                "loss": m.loss,
+                "loss_interval": list(m.loss_interval),
+                "within_noise": m.within_noise,
+                "samples": m.samples,
+            }
+            for m in analysis.moves
+        ],
+        "rollout": analysis.rollout,
         "elapsed_ms": {
-            "search": round((started_values - started) * 1000.0, 3),
-            "values": round((done - started_values) * 1000.0, 3),
+            "search": analysis.search_ms,
+            "values": round((done - started) * 1000.0 - (analysis.search_ms or 0.0), 3),
         },
     }
 
 
 # --- the summary -------------------------------------------------------------------------------
+# Mistake classes by the value lost (first-place share), for flagged decisions only (interval
+# above 0), in the spirit of lichess's inaccuracy / mistake / blunder (there: win-percentage
+# drops of 10, 20 and 30 points; here a flag already needs the loss beyond noise).
+CLASSES = (("blunder", 0.20), ("mistake", 0.10), ("inaccuracy", 0.0))
+
+
+def mistake_class(loss: float, within_noise: bool) -> str:
+    """``no_loss`` when the played move is within noise of the best, else the worst class whose
+    threshold the loss reaches (``CLASSES``)."""
+    if within_noise:
+        return "no_loss"
+    return next(name for name, at in CLASSES if loss >= at)
+
+
 def accuracy(value_lost: float) -> float:
     """lichess's accuracy of one move, on first-place share (module doc)."""
     loss = 100.0 * max(0.0, value_lost)
@@ -334,8 +246,9 @@ def accuracy(value_lost: float) -> float:
 
 
 def summarize(decisions: list[dict[str, Any]], forced: int = 0) -> dict[str, Any]:
-    """Totals over the decisions; ``biggest_mistakes``: up to 3 indices with a positive loss,
-    largest first."""
+    """Totals over the decisions: ``total_lost`` is the sum of their ``value_lost`` (each at
+    least 0); ``biggest_mistakes``: up to 3 indices with a positive loss, largest first;
+    ``flagged``: decisions whose loss interval lies above 0; ``classes``: the count of each."""
     n = len(decisions)
     total = sum(d["value_lost"] for d in decisions)
     ranked = sorted(
@@ -351,6 +264,11 @@ def summarize(decisions: list[dict[str, Any]], forced: int = 0) -> dict[str, Any
         "accuracy_formula": ACCURACY_FORMULA,
         "biggest_mistakes": [d["index"] for d in ranked[:3]],
         "best_played": sum(1 for d in decisions if d["played"]["id"] == d["best"]["id"]),
+        "flagged": sum(1 for d in decisions if not d.get("no_loss", True)),
+        "classes": {
+            name: sum(1 for d in decisions if d.get("class") == name)
+            for name in ("no_loss", *(c for c, _ in CLASSES))
+        },
     }
 
 
@@ -369,7 +287,13 @@ def review_game(
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """The whole review of ``infoset``'s seat, decision after decision, in this process
-    (``atelier review``; the service runs ``review_decision`` in its pool instead)."""
+    (``atelier review``; the service runs ``review_decision`` in its pool instead).
+
+    The entry point of reviews and of the review benchmarks. Each decision carries
+    ``value_lost`` (>= 0, first-place share), its paired 95% ``interval`` and ``no_loss``; a
+    decision is **flagged** (a real mistake) when ``interval[0] > 0`` (``no_loss`` false), and
+    ``summary["flagged"]`` counts them; ``summary["total_lost"]`` is the sum of the decisions'
+    ``value_lost``."""
     plan = plan_review(defn, params, infoset, seed)
     decisions = []
     total = len(plan["decisions"])

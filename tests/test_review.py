@@ -22,6 +22,7 @@ from bots.review import (
 )
 from games.core.definition import replay as replay_history
 from games.core.infoset import build_infoset, sample_engine
+from games.core.seeds import derive_seed
 from tests.support import heuristic_game
 
 TINY = bots.Budget(simulations=8)
@@ -80,18 +81,20 @@ def test_records_differing_only_in_hidden_cards_get_the_same_review(name):
     assert reviews[0] == reviews[1]
 
 
-def test_the_bots_own_move_loses_exactly_nothing():
+def test_the_best_move_loses_exactly_nothing():
     defn, params, engine = heuristic_game("gallery_rush", seed=2)
     final = build_infoset(defn, params, engine, 0, with_view=False)
     plan = plan_review(defn, params, final, seed=0)
     step = plan["decisions"][1]["step"]
     infoset = infoset_before(final, step)
-    bot = bots.make_bot("heuristic")
-    chosen = bot.hint(defn, params, infoset, TINY, 3).action
+    bot = bots.make_bot("ismcts")
+    # The search's own move (the hint with the analysis's seed) is kept in every round.
+    chosen = bot.hint(defn, params, infoset, TINY, derive_seed(3, "analysis")).action
     out = review_decision(defn, params, infoset, chosen, bot, TINY, seed=3, samples=MIN_SAMPLES)
     assert out["played"] == out["best"]
     assert out["value_lost"] == 0.0 and out["stderr"] == 0.0 and out["interval"] == [0.0, 0.0]
-    assert out["value_played"] == out["value_best"]
+    assert out["value_played"] == out["value_best"] and out["no_loss"]
+    assert out["class"] == "no_loss" and out["analysed_by"] == "ismcts"
 
 
 def test_a_bad_move_shows_a_loss_with_an_interval_above_zero():
@@ -115,6 +118,8 @@ def test_a_bad_move_shows_a_loss_with_an_interval_above_zero():
     assert out["played"]["id"] == worst != out["best"]["id"]
     lo, _hi = out["interval"]
     assert out["value_lost"] > 0.1 and lo > 0, out
+    assert not out["no_loss"] and out["class"] in ("mistake", "blunder")
+    # Paired over the same rounds (the best is sampled in every one): the difference of means.
     assert out["value_best"] - out["value_played"] == pytest.approx(out["value_lost"], abs=1e-5)
 
 
@@ -145,6 +150,13 @@ def test_summary_and_accuracy():
     losses = [d["value_lost"] for d in review["decisions"]]
     assert summary["decisions"] == len(losses)
     assert summary["total_lost"] == pytest.approx(sum(losses), abs=1e-5)
+    assert all(v >= 0 for v in losses) and summary["total_lost"] >= 0
+    for d in review["decisions"]:
+        lo, hi = d["interval"]
+        assert lo <= d["value_lost"] <= hi or d["value_lost"] == 0.0
+        assert d["no_loss"] == (lo <= 0)
+    assert summary["flagged"] == sum(1 for d in review["decisions"] if d["interval"][0] > 0)
+    assert sum(summary["classes"].values()) == len(losses)
     ranked = sorted((v, -i) for i, v in enumerate(losses) if v > 0)[::-1][:3]
     assert summary["biggest_mistakes"] == [-i for _, i in ranked]
     assert 0 <= summary["accuracy"] <= 100

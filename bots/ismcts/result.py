@@ -6,7 +6,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bots.protocol import ActionStat, Hint
+from bots.protocol import ActionStat, Hint, MoveStat
+
+Z_95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
 
 
 @dataclass
@@ -28,6 +30,47 @@ class SearchResult:
     # Per root action: the UCB1 selections at the root that were also its greedy choice (the
     # highest mean at that moment), i.e. the visits without the exploration samples.
     greedy: list[int] | None = None
+    # Per root action, from the root's moments (``tree.Moments``): the standard error of
+    # ``means``, the mean first-place share of the mover and that mean's standard error.
+    stderrs: list[float] | None = None
+    shares: list[float] | None = None
+    share_stderrs: list[float] | None = None
+
+
+def standard_error(total: float, squares: float, n: int, bound: float) -> float:
+    """The standard error of a mean of ``n`` samples from their sum and sum of squares; with
+    fewer than two samples, ``bound`` (the largest standard deviation the samples can have)
+    over ``sqrt(n)`` instead of nothing."""
+    if n < 2:
+        return bound / math.sqrt(n) if n else bound
+    mean = total / n
+    var = max(0.0, (squares - n * mean * mean) / (n - 1))
+    return math.sqrt(var / n)
+
+
+def move_table(result: SearchResult, best: int) -> list[MoveStat] | None:
+    """The root's per-move first-place shares with standard errors and 95% intervals, and
+    whether each is within noise of the move ``best`` (an index): the hint's table."""
+    shares, ses = result.shares, result.share_stderrs
+    if shares is None or ses is None:
+        return None
+    top, top_se = shares[best], ses[best]
+    out = []
+    for i, action in enumerate(result.actions):
+        v, se = shares[i], ses[i]
+        gap = top - v
+        out.append(
+            MoveStat(
+                action,
+                round(v, 6),
+                round(se, 6),
+                (round(max(0.0, v - Z_95 * se), 6), round(min(1.0, v + Z_95 * se), 6)),
+                result.counts[i],
+                i == best or gap <= Z_95 * math.sqrt(se * se + top_se * top_se),
+                round(result.means[i], 6) if result.counts[i] else None,
+            )
+        )
+    return out
 
 
 def hint_from_result(result: SearchResult, final_policy: str = "visits") -> Hint:
@@ -57,6 +100,7 @@ def hint_from_result(result: SearchResult, final_policy: str = "visits") -> Hint
         iterations=result.iterations,
         elapsed_ms=result.elapsed_ms,
         stopped_by=result.stopped_by,
+        moves=move_table(result, best),
         extra={
             "worlds": result.worlds,
             "nodes": result.nodes,

@@ -47,6 +47,21 @@ class ModelledOpponents:
         return acts[int(rng.random() * len(acts))]
 
 
+def decisive(
+    evaluate: Callable[[Engine], list[float] | None],
+) -> Callable[[Engine], list[float] | None]:
+    """``evaluate`` where it tells the seats apart, else ``None`` (``play_out`` then plays on
+    and asks again at the next decision): the analysis mode's cut-off (``decisive_cut``)."""
+
+    def told_apart(engine: Engine) -> list[float] | None:
+        values = evaluate(engine)
+        if values is None or max(values) - min(values) <= 1e-9:
+            return None
+        return values
+
+    return told_apart
+
+
 def make_rollout(
     config: SearchConfig,
     engine_type: type[Engine],
@@ -64,7 +79,11 @@ def make_rollout(
     """
     depth = config.rollout_depth
     heuristic = knowledge.playout if config.rollout == "heuristic" else None  # type: ignore[union-attr]
+    if config.rated_rollout and has_rating(knowledge):
+        heuristic = knowledge.choose  # type: ignore[union-attr]
     evaluate = knowledge.evaluate if depth >= 0 else None  # type: ignore[union-attr]
+    if evaluate is not None and config.decisive_cut:
+        evaluate = decisive(evaluate)
     model_move = model.choose if model is not None and config.model_opponents else None
     if config.rollout_opponents > 0 and (model_move is not None or has_rating(knowledge)):
         modelled = ModelledOpponents(seat, model_move or knowledge.choose, heuristic, candidates)  # type: ignore[union-attr]

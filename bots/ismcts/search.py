@@ -14,7 +14,7 @@ from collections.abc import Callable
 from bots.beliefs import HeuristicModel, has_rating
 from bots.heuristics import GameKnowledge
 from bots.ismcts.config import SearchConfig
-from bots.ismcts.result import SearchResult
+from bots.ismcts.result import SearchResult, standard_error
 from bots.ismcts.rollout import make_rollout
 from bots.ismcts.tree import (
     Node,
@@ -99,54 +99,95 @@ def search(
     says. ``knowledge`` gives the game's action abstraction, heuristic rollouts, evaluation
     and prior; ``model`` (the heuristic's ``HeuristicModel``) weighs the worlds when
     ``config.weigh_worlds`` and plays the other seats when ``config.model_opponents``."""
-    clock = Clock(budget, worlds.started)
-    seat = worlds.seat
-    first, sample, tail, one_world = _rooted(worlds, config)
-    pool = WorldPool(first, sample, capacity(worlds, config.pool_size, budget))
-    if config.weigh_worlds and model is not None and pool.size > 1 and worlds.fresh is not None:
-        pool.weigh(
-            worlds.fresh,
-            seat,
-            worlds.started,
-            budget,
-            rng,
-            model.probability,
-            config.belief_worlds,
-            config.epsilon,
-            config.belief_effective,
-            same=one_world,
+    run = Search(worlds, budget, rng, config, knowledge, model)
+    run.iterate()
+    return run.result()
+
+
+class Search:
+    """One search's parts, set up from a resolved ``SearchConfig`` (the world pool, the
+    rollout, the tree, the unseen moves before the root), and its loop (``iterate``).
+
+    ``search`` runs it once; the analysis (``bots.analysis``) runs it, then goes on with the
+    same tree and pool to compare candidate moves on common random numbers.
+    """
+
+    def __init__(
+        self,
+        worlds: Worlds,
+        budget: Budget,
+        rng: random.Random,
+        config: SearchConfig,
+        knowledge: GameKnowledge | None,
+        model: HeuristicModel | None,
+    ) -> None:
+        self.clock = Clock(budget, worlds.started)
+        self.rng = rng
+        self.seat = seat = worlds.seat
+        first, sample, tail, one_world = _rooted(worlds, config)
+        self.tail = tail
+        pool = WorldPool(first, sample, capacity(worlds, config.pool_size, budget))
+        if config.weigh_worlds and model is not None and pool.size > 1 and worlds.fresh is not None:
+            pool.weigh(
+                worlds.fresh,
+                seat,
+                worlds.started,
+                budget,
+                rng,
+                model.probability,
+                config.belief_worlds,
+                config.epsilon,
+                config.belief_effective,
+                same=one_world,
+            )
+        self.pool = pool
+        candidates = knowledge.candidates if knowledge is not None and knowledge.abstracts else None
+        self.candidates = candidates
+        self.rollout = make_rollout(config, type(first), seat, knowledge, candidates, model)
+        rated_best = (
+            knowledge.best_rated  # type: ignore[union-attr]
+            if config.prior_weight > 0 and has_rating(knowledge)
+            else None
         )
-    candidates = knowledge.candidates if knowledge is not None and knowledge.abstracts else None
-    rollout = make_rollout(config, type(first), seat, knowledge, candidates, model)
-    rated_best = (
-        knowledge.best_rated  # type: ignore[union-attr]
-        if config.prior_weight > 0 and has_rating(knowledge)
-        else None
-    )
-    tree = _Tree(
-        seat,
-        worlds.first.info_key(seat),  # our turn's information set, after any unseen moves
-        candidates,
-        rated_best,
-        config,
-        model.choose if model is not None and config.model_opponents else None,
-        _Scale(worlds.max_utility - worlds.min_utility, config.exploration, config.prior_weight),
-    )
-    scale = tree.scale
-    world, descend, running, tick = pool.world, tree.walker(), clock.running, clock.tick
-    before_root = tail > 0
-    iteration = 0
-    # At least one iteration, so even a budget spent on sampling the first world answers.
-    while not iteration or running():
-        engine = world(iteration, rng)
-        iteration += 1
-        path = descend(engine, rng, before_root)
-        returns = rollout(engine, rng)
-        backup(path, returns)
-        if min(returns) < scale.lo or max(returns) > scale.hi:
-            scale.see(returns)
-        tick()
-    return tree.result(clock, pool)
+        self.tree = _Tree(
+            seat,
+            worlds.first.info_key(seat),  # our turn's information set, after any unseen moves
+            candidates,
+            rated_best,
+            config,
+            model.choose if model is not None and config.model_opponents else None,
+            _Scale(
+                worlds.max_utility - worlds.min_utility, config.exploration, config.prior_weight
+            ),
+        )
+        self.iteration = 0
+
+    def iterate(self) -> None:
+        """Iterations until the budget is spent: a world, down the tree, roll out, back up."""
+        scale, rng, rollout = self.tree.scale, self.rng, self.rollout
+        world, descend, running, tick = (
+            self.pool.world,
+            self.tree.walker(),
+            self.clock.running,
+            self.clock.tick,
+        )
+        before_root = self.tail > 0
+        iteration = self.iteration
+        # At least one iteration, so even a budget spent on sampling the first world answers.
+        while not iteration or running():
+            engine = world(iteration, rng)
+            iteration += 1
+            path = descend(engine, rng, before_root)
+            returns = rollout(engine, rng)
+            backup(path, returns)
+            if min(returns) < scale.lo or max(returns) > scale.hi:
+                scale.see(returns)
+            tick()
+        self.iteration = iteration
+
+    def result(self) -> SearchResult:
+        """The root's statistics."""
+        return self.tree.result(self.clock, self.pool)
 
 
 class _Tree:
@@ -197,6 +238,7 @@ class _Tree:
         self.table[key] = node
         if key == self.root_key:
             self.root, self.greedy = node, [0] * len(node.actions)
+            node.keep_moments()
         return node
 
     def walker(self) -> Callable[[Engine, random.Random, bool], Path]:
@@ -251,6 +293,8 @@ class _Tree:
         """The root's statistics."""
         root = self.table[self.root_key]
         lo, hi = self.scale.lo, self.scale.hi
+        m = root.moments
+        spread = (hi - lo) / 2.0 if hi > lo else 0.5
         return SearchResult(
             actions=list(root.actions),
             counts=list(root.counts),
@@ -264,4 +308,19 @@ class _Tree:
             low=lo if hi >= lo else 0.0,
             high=hi if hi >= lo else 0.0,
             greedy=list(self.greedy),
+            stderrs=None
+            if m is None
+            else [
+                standard_error(t, q, n, spread)
+                for t, q, n in zip(root.totals, m.squares, root.counts, strict=True)
+            ],
+            shares=None
+            if m is None
+            else [t / n if n else 0.0 for t, n in zip(m.shares, root.counts, strict=True)],
+            share_stderrs=None
+            if m is None
+            else [
+                standard_error(t, q, n, 0.5)
+                for t, q, n in zip(m.shares, m.share_squares, root.counts, strict=True)
+            ],
         )

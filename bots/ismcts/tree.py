@@ -17,11 +17,25 @@ from games.core.engine import weighted_pick
 SMOOTH_ETA, SMOOTH_GAMMA, SMOOTH_D = 0.9, 0.1, 0.001
 
 
+def first_place_share(returns: list[float], seat: int) -> float:
+    """``seat``'s share of the top return: 1/k among k tied leaders, else 0 (the analysis's
+    value, a win probability in every game)."""
+    top = max(returns)
+    if returns[seat] < top - 1e-9:
+        return 0.0
+    return 1.0 / sum(1 for r in returns if r >= top - 1e-9)
+
+
 class Node:
     """One information set's statistics: per action, visits and the sum of returns, and the
-    heuristic's prior when progressive bias is on."""
+    heuristic's prior when progressive bias is on.
 
-    __slots__ = ("actions", "bias", "counts", "totals", "tried", "visits")
+    The root alone also keeps, per action, the sum of squared returns and the sum and sum of
+    squares of the mover's first-place share (``moments``, after ``keep_moments``): standard
+    errors for the hint's table and the analysis, without changing what the search does.
+    """
+
+    __slots__ = ("actions", "bias", "counts", "moments", "totals", "tried", "visits")
 
     def __init__(self, actions: list[int], bias: list[float] | None = None) -> None:
         self.actions = actions
@@ -30,6 +44,29 @@ class Node:
         self.totals = [0.0] * len(actions)
         self.tried = 0
         self.visits = 0
+        self.moments: Moments | None = None
+
+    def keep_moments(self) -> None:
+        self.moments = Moments(len(self.actions))
+
+
+class Moments:
+    """Per action of a node: sum of squared returns, and sum and sum of squares of the
+    mover's first-place share."""
+
+    __slots__ = ("share_squares", "shares", "squares")
+
+    def __init__(self, n: int) -> None:
+        self.squares = [0.0] * n
+        self.shares = [0.0] * n
+        self.share_squares = [0.0] * n
+
+    def add(self, i: int, returns: list[float], player: int) -> None:
+        r = returns[player]
+        self.squares[i] += r * r
+        share = first_place_share(returns, player)
+        self.shares[i] += share
+        self.share_squares[i] += share * share
 
 
 # Where an iteration went: per tree step, the node, the action's index and the player moving.
@@ -95,3 +132,5 @@ def backup(path: Path, returns: list[float]) -> None:
         node.visits += 1
         node.counts[i] += 1
         node.totals[i] += returns[player]
+        if node.moments is not None:
+            node.moments.add(i, returns, player)

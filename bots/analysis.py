@@ -1,0 +1,476 @@
+"""One analysis of a position: per candidate move, a value with an interval, from the search.
+
+The hint, the review (``bots.review``), the analysis endpoint and ``atelier analyse`` read this
+one answer (issue 38; the contract is ``Analysis`` below). It is the bot's own ISMCTS search,
+then an analysis mode of the same search that compares the candidate moves on common random
+numbers:
+
+1. **The search** (phase 1): exactly the search the ``ismcts`` hint runs for this information
+   set, budget and seed (the same worlds, the same generator; so its most visited move is the
+   hint's move), with the bot's resolved ``SearchConfig``: beliefs-weighted world pool, its
+   rollout policy and cut-off, its prior. Bots without a search of their own (heuristic,
+   random, levels, CFR/OOS) are analysed by the default ``ismcts`` search with the same budget,
+   and ``Analysis.bot`` says ``ismcts``: the values are the search's, not that bot's.
+2. **Candidates**: every move the search's root considered when there are at most ``top``,
+   else its ``top`` most visited, plus every move in ``include`` (the move played) and the
+   search's own move. The search's move and the ``include``\\ d ones are *kept*: sampled in every
+   round, so each has the full number of paired samples and an interval.
+3. **Paired rounds with sequential halving** (Karnin, Koren and Somekh, "Almost Optimal
+   Exploration in Multi-Armed Bandits", ICML 2013; the root of Gumbel MuZero, Danihelka et al.
+   2022): each round draws one world of the search's pool (by belief weight; with the other
+   seats' unseen moves before our turn played by the search's own nodes for them) and one
+   seed, and runs one simulation below each live candidate from that world with a generator
+   seeded alike: apply the candidate, descend the search's tree (its subtrees grow as in
+   ISMCTS), roll out, back up. After each of the ``ceil(log2 k)`` stages the other candidates
+   are halved on their means. The rounds roll out in the search's analysis mode
+   (``SearchConfig.for_analysis``): a cut-off whose evaluation leaves every seat level does not
+   end the rollout, and in Detective Eye the rated heuristic plays every seat for 20 decisions
+   (its safe playout ignores the draft, so every draft decision had the same value).
+4. **Values**: a move's ``value`` is the mean first-place share of the seat over its rounds
+   (1 for an outright win, 1/k in a k-way tie for the top return, else 0: a win probability
+   in every game); ``points`` the mean return in the game's own units where they mean
+   something (Modern Art's money or points; ``POINT_UNITS``). ``loss`` is the paired mean of
+   ``best - move`` over the move's rounds (the best is sampled in every round), clipped at 0;
+   ``loss_interval`` its 95% normal interval (not clipped); ``within_noise`` when that
+   interval reaches 0.
+5. **The suggested move** (``best``): the search's own move (the hint's), unless another kept
+   or surviving candidate beats it with a paired interval above 0, then the one of highest
+   mean. So the hint's move is the analysis's best or within noise of it, by construction.
+
+Limits: the intervals are normal approximations over the rounds (at least ``MIN_ROUNDS``); the
+rounds are paired on the world and the seed, but the subtrees below two moves draw from the
+seed differently once they expand, so the pairing is strongest near the root; values are those
+of the search's model of the other seats (its tree, its rollout policy) and of its beliefs,
+not of perfect play.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bots.beliefs import HeuristicModel
+from bots.heuristics import GameKnowledge, knowledge_for
+from bots.ismcts import IsmctsBot, SearchConfig
+from bots.ismcts.result import Z_95
+from bots.ismcts.rollout import make_rollout
+from bots.ismcts.search import Search
+from bots.ismcts.tree import backup, first_place_share
+from bots.protocol import Bot, Budget, Worlds
+from games.core.definition import GameDefinition, InvalidInfoset
+from games.core.engine import CHANCE, Engine
+
+# The game's own units, where a final score means something beyond who won.
+POINT_UNITS = {"modern_art": "expected final money (points with a points table)"}
+VALUE_UNITS = "first-place share (0-1; a k-way tie for the top return shares 1/k)"
+MIN_ROUNDS = 16  # paired rounds always played by the kept moves: below, no usable interval
+CONTINUATION = 6  # steps of the expected continuation reported per move
+DEFAULT_TOP = 8
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """One candidate move (module doc, step 4)."""
+
+    action: int
+    value: float
+    stderr: float
+    interval: tuple[float, float]
+    points: float | None
+    visits: int
+    prior: float | None
+    loss: float
+    loss_interval: tuple[float, float]
+    within_noise: bool
+    continuation: tuple[int, ...]
+    samples: int
+    continuation_strings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The analysis of one position for the seat to move (module doc)."""
+
+    seat: int
+    best: int
+    moves: tuple[MoveValue, ...]
+    value: float
+    interval: tuple[float, float]
+    iterations: int
+    elapsed_ms: float
+    effective_worlds: float | None
+    bot: str
+    points_units: str | None = None
+    search_move: int | None = field(default=None)  # the search's own move (the hint's)
+    search_ms: float | None = None  # the search's part of ``elapsed_ms`` (the rest: the rounds)
+    rollout: str = ""  # the rounds' rollout, readable
+
+    def move(self, action: int) -> MoveValue | None:
+        return next((m for m in self.moves if m.action == action), None)
+
+    def to_json(self, defn: GameDefinition, engine: Engine) -> dict[str, Any]:
+        """The JSON of docs/api.md (``engine``: a world of the seat's information set)."""
+
+        def describe(action: int) -> dict[str, Any]:
+            return {
+                "id": action,
+                "string": defn.action_to_string(engine, self.seat, action),
+                "struct": defn.action_to_struct(engine, self.seat, action),
+            }
+
+        units: dict[str, str] = {"value": VALUE_UNITS}
+        if self.points_units is not None:
+            units["points"] = self.points_units
+        return {
+            "seat": self.seat,
+            "bot": self.bot,
+            "units": units,
+            "best": describe(self.best),
+            "value": self.value,
+            "interval": list(self.interval),
+            "iterations": self.iterations,
+            "elapsed_ms": round(self.elapsed_ms, 3),
+            "effective_worlds": self.effective_worlds,
+            "moves": [
+                {
+                    **describe(m.action),
+                    "value": m.value,
+                    "stderr": m.stderr,
+                    "interval": list(m.interval),
+                    "points": m.points,
+                    "visits": m.visits,
+                    "prior": m.prior,
+                    "loss": m.loss,
+                    "loss_interval": list(m.loss_interval),
+                    "within_noise": m.within_noise,
+                    "continuation": list(m.continuation_strings),
+                    "samples": m.samples,
+                }
+                for m in self.moves
+            ],
+        }
+
+
+def searcher_for(bot: Bot) -> IsmctsBot:
+    """The search that analyses for ``bot``: its own when it is an ISMCTS, else the default."""
+    return bot if isinstance(bot, IsmctsBot) else IsmctsBot()
+
+
+def analyse(
+    defn: GameDefinition,
+    params: dict[str, Any],
+    infoset: dict[str, Any],
+    bot: Bot,
+    budget: Budget,
+    seed: int,
+    include: Sequence[int] = (),
+    top: int = DEFAULT_TOP,
+    simulations: int | None = None,
+) -> Analysis:
+    """The analysis of ``infoset`` for its seat (module doc). ``budget`` is the search's
+    (phase 1); the paired rounds play ``simulations`` more (default: as many as the search
+    ran) and stop at the budget's milliseconds again, once the kept moves have
+    ``MIN_ROUNDS``. Raises ``InvalidInfoset`` when a move of ``include`` is not legal."""
+    return analyse_with_world(defn, params, infoset, bot, budget, seed, include, top, simulations)[
+        0
+    ]
+
+
+def analyse_with_world(
+    defn: GameDefinition,
+    params: dict[str, Any],
+    infoset: dict[str, Any],
+    bot: Bot,
+    budget: Budget,
+    seed: int,
+    include: Sequence[int] = (),
+    top: int = DEFAULT_TOP,
+    simulations: int | None = None,
+) -> tuple[Analysis, Engine]:
+    """``analyse``, and the first world of the information set it drew (to name the moves:
+    ``Analysis.to_json``), so that a caller need not replay the information set again."""
+    started = time.perf_counter()
+    if top < 1:
+        raise ValueError(f"top must be at least 1, got {top}")
+    searcher = searcher_for(bot)
+    rng = random.Random(seed)  # as ``Bot.hint``: the same worlds, then the same search
+    worlds = Worlds.from_infoset(defn, params, infoset, rng, searcher.prior_for(defn.name))
+    legal = worlds.first.legal_actions()
+    for action in include:
+        if action not in legal:
+            raise InvalidInfoset(f"move {action!r} is not legal at this decision")
+    knowledge = knowledge_for(defn.name)
+    config = SearchConfig.resolve(searcher.config, defn.name, budget, knowledge)
+    model = searcher.heuristic_model(knowledge, worlds)
+    run = Search(worlds, budget, rng, config, knowledge, model)
+    run.iterate()
+    searched = run.result()
+    search_ms = (time.perf_counter() - started) * 1000.0
+    order = sorted(
+        range(len(searched.actions)),
+        key=lambda i: (-searched.counts[i], -searched.means[i], searched.actions[i]),
+    )
+    search_move = searched.actions[order[0]]
+    kept = list(dict.fromkeys([search_move, *include]))
+    others = [searched.actions[i] for i in order[:top] if searched.actions[i] not in kept]
+    rounds = _Rounds(run, worlds, config, searcher.config, knowledge, model)
+    total = simulations if simulations is not None else max(searched.iterations, 1)
+    deadline = (
+        time.perf_counter() + budget.milliseconds / 1000.0 if budget.milliseconds else math.inf
+    )
+    rounds.halve(kept, others, total, deadline)
+    analysis = _assemble(
+        defn, run, worlds, rounds, kept, search_move, searcher.name, started, searched.iterations
+    )
+    label = rounds.label
+    return replace(analysis, search_ms=round(search_ms, 3), rollout=label), worlds.first
+
+
+class _Arm:
+    """One candidate's samples, by round: first-place share and the seat's return."""
+
+    __slots__ = ("action", "points", "shares")
+
+    def __init__(self, action: int) -> None:
+        self.action = action
+        self.shares: dict[int, float] = {}
+        self.points: dict[int, float] = {}
+
+    def mean(self) -> float:
+        return sum(self.shares.values()) / len(self.shares) if self.shares else 0.0
+
+
+class _Rounds:
+    """The paired rounds of the analysis mode, on the search's tree and pool."""
+
+    def __init__(
+        self,
+        run: Search,
+        worlds: Worlds,
+        config: SearchConfig,
+        options: dict[str, Any],
+        knowledge: GameKnowledge | None,
+        model: HeuristicModel | None,
+    ) -> None:
+        self.run = run
+        self.seat = worlds.seat
+        self.arms: dict[int, _Arm] = {}
+        self.count = 0
+        self.simulations = 0
+        candidates = run.candidates
+        analysis_config = config.for_analysis(worlds.game, options)
+        policy = "rated heuristic" if analysis_config.rated_rollout else analysis_config.rollout
+        depth = analysis_config.rollout_depth
+        self.label = policy if depth < 0 else f"{policy}, cut after {depth} decisions (decisive)"
+        self.rollout = make_rollout(
+            analysis_config,
+            type(worlds.first),
+            self.seat,
+            knowledge,
+            candidates,
+            model,
+        )
+        self.descend = run.tree.walker()
+        self.root_key = worlds.first.info_key(self.seat)
+
+    def arm(self, action: int) -> _Arm:
+        arm = self.arms.get(action)
+        if arm is None:
+            arm = self.arms[action] = _Arm(action)
+        return arm
+
+    def halve(self, kept: list[int], others: list[int], total: int, deadline: float) -> None:
+        """Sequential halving of ``others`` over ``total`` simulations, ``kept`` sampled in
+        every round; at least ``MIN_ROUNDS`` rounds, and no round started past ``deadline``
+        after those."""
+        stages = max(1, math.ceil(math.log2(len(others)))) if len(others) > 1 else 1
+        alive = list(others)
+        for stage in range(stages):
+            live = kept + alive
+            rounds = max(math.ceil(MIN_ROUNDS / stages), (total // stages) // len(live))
+            for _ in range(rounds):
+                if self.count >= MIN_ROUNDS and time.perf_counter() >= deadline:
+                    return
+                self.play(live)
+            if stage < stages - 1:
+                alive.sort(key=lambda a: (-self.arm(a).mean(), a))
+                alive = alive[: max(1, math.ceil(len(alive) / 2))]
+
+    def play(self, live: list[int]) -> None:
+        """One round: one world and one seed, one simulation below each of ``live``."""
+        run, seat = self.run, self.seat
+        rng = run.rng
+        world = run.pool.world(run.iteration, rng)
+        run.iteration += 1
+        at_root = self.to_root(world, rng) if run.tail else world
+        seed = rng.getrandbits(64)
+        root = run.tree.root
+        index = {a: i for i, a in enumerate(root.actions)} if root is not None else {}
+        scale = run.tree.scale
+        n = self.count
+        for action in live:
+            engine = at_root.copy()
+            r = random.Random(seed)
+            engine.apply(action)
+            path = self.descend(engine, r, False)
+            returns = self.rollout(engine, r)
+            i = index.get(action)
+            if i is not None:
+                path.insert(0, (root, i, seat))
+            backup(path, returns)
+            scale.see(returns)
+            arm = self.arm(action)
+            arm.shares[n] = first_place_share(returns, seat)
+            arm.points[n] = returns[seat]
+            self.simulations += 1
+        self.count = n + 1
+
+    def to_root(self, engine: Engine, rng: random.Random) -> Engine:
+        """A world rewound before the other seats' unseen moves (``bots.ismcts.unseen``)
+        brought to our turn: each of those moves drawn from the search's visits at that
+        seat's node (uniform where the search has none), chance drawn."""
+        seat, table, key = self.seat, self.run.tree.table, self.root_key
+        while not (engine.current_player() == seat and engine.info_key(seat) == key):
+            player = engine.current_player()
+            if player == CHANCE:
+                engine.apply(engine.sample_chance(rng))
+                continue
+            if player < 0:
+                raise RuntimeError("a world ended before the analysed turn")
+            node = table.get(engine.info_key(player))
+            legal = engine.legal_actions()
+            if node is not None and node.visits:
+                pick = rng.random() * node.visits
+                for a, c in zip(node.actions, node.counts, strict=True):
+                    pick -= c
+                    if pick < 0 and a in legal:
+                        engine.apply(a)
+                        break
+                else:
+                    engine.apply(legal[int(rng.random() * len(legal))])
+            else:
+                engine.apply(legal[int(rng.random() * len(legal))])
+        return engine
+
+
+def _paired(best: _Arm, arm: _Arm) -> tuple[float, float, int]:
+    """Mean and standard error of ``best - arm`` over ``arm``'s rounds (``best`` has them all)."""
+    diffs = [best.shares[k] - v for k, v in arm.shares.items() if k in best.shares]
+    n = len(diffs)
+    if not n:
+        return 0.0, 0.5, 0
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 1.0
+    return mean, math.sqrt(var / n), n
+
+
+def _mean_se(values: list[float]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.25
+    return mean, math.sqrt(var / n)
+
+
+def _assemble(
+    defn: GameDefinition,
+    run: Search,
+    worlds: Worlds,
+    rounds: _Rounds,
+    kept: list[int],
+    search_move: int,
+    bot: str,
+    started: float,
+    searched: int,
+) -> Analysis:
+    arms = rounds.arms
+    full = [arms[a] for a in arms if len(arms[a].shares) == rounds.count]
+    leader = max(full, key=lambda a: (a.mean(), a.action == search_move, -a.action))
+    best = arms[search_move]
+    if leader is not best:
+        diff, se, _ = _paired(leader, best)
+        if diff - Z_95 * se > 0:
+            best = leader
+    root = run.tree.root
+    index = {a: i for i, a in enumerate(root.actions)} if root is not None else {}
+    points_units = POINT_UNITS.get(defn.name)
+    moves = []
+    for arm in arms.values():
+        value, se = _mean_se(list(arm.shares.values()))
+        if arm is best:
+            loss, loss_iv, n = 0.0, (0.0, 0.0), len(arm.shares)
+        else:
+            d, dse, n = _paired(best, arm)
+            loss, loss_iv = max(0.0, d), (d - Z_95 * dse, d + Z_95 * dse)
+        i = index.get(arm.action)
+        line, strings = _continuation(defn, run, worlds.first, arm.action)
+        moves.append(
+            MoveValue(
+                action=arm.action,
+                value=round(value, 6),
+                stderr=round(se, 6),
+                interval=(
+                    round(max(0.0, value - Z_95 * se), 6),
+                    round(min(1.0, value + Z_95 * se), 6),
+                ),
+                points=round(sum(arm.points.values()) / len(arm.points), 6)
+                if points_units is not None
+                else None,
+                visits=root.counts[i] if i is not None and root is not None else len(arm.shares),
+                prior=(root.bias[i] if i is not None and root is not None and root.bias else None),
+                loss=round(loss, 6),
+                loss_interval=(round(loss_iv[0], 6), round(loss_iv[1], 6)),
+                within_noise=arm is best or loss_iv[0] <= 0.0,
+                continuation=line,
+                samples=n,
+                continuation_strings=strings,
+            )
+        )
+    moves.sort(key=lambda m: (m.action != best.action, -m.value, m.action))
+    head = moves[0]
+    return Analysis(
+        seat=worlds.seat,
+        best=best.action,
+        moves=tuple(moves),
+        value=head.value,
+        interval=head.interval,
+        iterations=searched + rounds.simulations,
+        elapsed_ms=round((time.perf_counter() - started) * 1000.0, 3),
+        effective_worlds=run.pool.effective,
+        bot=bot,
+        points_units=points_units,
+        search_move=search_move,
+    )
+
+
+def _continuation(
+    defn: GameDefinition, run: Search, first: Engine, action: int
+) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The most visited line after ``action`` in the search's tree, walked on the first world
+    (the other seats' moves are the search's expectation there); a chance step ends it as
+    ``chance`` (id -1): what it deals is not the seat's to know."""
+    engine = first.copy()
+    engine.apply(action)
+    table = run.tree.table
+    line: list[int] = []
+    strings: list[str] = []
+    for _ in range(CONTINUATION):
+        player = engine.current_player()
+        if player == CHANCE:
+            line.append(-1)
+            strings.append("chance")
+            break
+        if player < 0:
+            break
+        node = table.get(engine.info_key(player))
+        if node is None or not node.visits:
+            break
+        i = max(range(len(node.counts)), key=lambda j: (node.counts[j], -j))
+        move = node.actions[i]
+        line.append(move)
+        strings.append(defn.action_to_string(engine, player, move))
+        engine.apply(move)
+    return tuple(line), tuple(strings)
