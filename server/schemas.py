@@ -652,7 +652,9 @@ class AnalysisJobOut(Open):
     error: dict[str, Any] | None = None
 
 
-class HintAnalysisMoveOut(ActionOut):
+class HintAnalysisMoveOut(Open):
+    id: int
+    string: str
     value: float
     interval: list[float]
     visits: int
