@@ -402,6 +402,11 @@ class ExplainOut(BaseModel):
     unavailable: str | None = Field(
         None, description="when the figures could not be computed (an internal error, logged)"
     )
+    recommends: dict[str, Any] | None = Field(
+        None,
+        description="the moves the figures rank best, whether the hint is among them "
+        "('agrees') and, when not, the sentence saying why the search prefers its move ('why')",
+    )
 
 
 class HintOut(BaseModel):
