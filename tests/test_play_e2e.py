@@ -18,6 +18,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import shutil
 import threading
 import time
@@ -234,6 +235,11 @@ def ask_hint(driver) -> None:
     value = driver.find_element(By.ID, "hint-value").text
     float(value)  # the value estimate is a number
     assert "iterations" in driver.find_element(By.ID, "hint-search").text
+    # A search's hint shows each candidate's value with its 95% interval (the hint's
+    # `analysis` table), the suggested move's row marked.
+    chosen = driver.find_elements(By.CSS_SELECTOR, "#hint-analysis tr.chosen td")
+    assert chosen, driver.find_element(By.ID, "hint-result").text
+    assert re.fullmatch(r"-?[0-9.]+ \(-?[0-9.]+ to -?[0-9.]+\)", chosen[1].text), chosen[1].text
     assert driver.find_element(By.ID, "hint-action").text
     words = driver.find_element(By.ID, "hint-result").text.split()
     assert "null" not in words and "undefined" not in words, words
