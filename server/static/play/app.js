@@ -724,7 +724,9 @@ function showHint(hint) {
         h(
           "tr",
           { class: r.id === hint.action.id ? "chosen" : "", dataset: { actionId: String(r.id) } },
-          h("td", { title: r.string }, label(r)),
+          // The renderer's label reads the move's struct: the legal action's (the table lists ids
+          // and strings only); its string otherwise.
+          h("td", { title: r.string }, legal.has(r.id) ? label(legal.get(r.id)) : r.string),
           h("td", { class: "num" }, intervalText(r)),
           h("td", { class: "num" }, String(r.visits)),
           h("td", {}, r.id === hint.action.id ? "suggested" : r.noise ? "within noise" : "worse"),
