@@ -73,6 +73,7 @@ class AtelierGroup(click.Group):
         "serve": "server.commands:serve",  # the hint service (server/)
         "exploitability": "evaluation.exploitability_command:exploitability",  # bots/cfr/
         "review": "evaluation.review_command:review",  # game review (bots/review.py)
+        "analyse": "evaluation.analyse_command:analyse_command",  # bots/analysis.py
     },
 )
 def main() -> None:

@@ -108,3 +108,51 @@ def truncate_policy(policy: list[Any], chosen: int) -> tuple[list[Any], dict[str
         "visits": sum(s.visits or 0 for s in rest),
     }
     return kept, summary
+
+
+# The hint's per-move table lists this many moves (the suggested one first).
+HINT_TABLE_MOVES = 5
+Z_95 = 1.959963984540054
+
+
+def hint_table(hint: Any, describe: Any, top: int = HINT_TABLE_MOVES) -> dict[str, Any] | None:
+    """The hint's compact ``analysis`` table (docs/api.md, "Analysis"): the suggested move and
+    the search's next most visited moves, each with its value, 95% interval and visits, from
+    the same search as the hint; ``None`` for a bot without per-move values (no search).
+
+    The one place the lead switches to the search's own per-move figures: an ``ActionStat``
+    that carries ``interval`` (bots/analysis.py's) is used as it is. Until then the interval
+    is the mean's normal interval with the standard deviation bounded by Popoviciu's
+    inequality (half the range of the root's values): conservative, in the hint's units.
+    """
+    stats = [s for s in hint.policy if s.value is not None and s.visits]
+    if not stats or hint.action not in {s.action for s in stats}:
+        return None
+    values = [s.value for s in stats]
+    sd = (max(values) - min(values)) / 2.0
+
+    def interval(stat: Any) -> list[float]:
+        given = getattr(stat, "interval", None)
+        if given is not None:
+            return [round(float(x), 6) for x in given]
+        half = Z_95 * sd / stat.visits**0.5
+        return [round(stat.value - half, 6), round(stat.value + half, 6)]
+
+    ranked = sorted(stats, key=lambda s: (s.action != hint.action, -s.visits, -s.value, s.action))
+    best = ranked[0]
+    best_low = interval(best)[0]
+    moves = []
+    for stat in ranked[:top]:
+        low, high = interval(stat)
+        entry = describe(stat.action)
+        moves.append(
+            {
+                "id": entry["id"],
+                "string": entry["string"],
+                "value": stat.value,
+                "interval": [low, high],
+                "visits": stat.visits,
+                "within_noise": stat is best or high >= best_low,
+            }
+        )
+    return {"value": best.value, "interval": interval(best), "moves": moves}

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Flask, request
 
+from server.api.analyses import bp as analyses_bp
 from server.api.games import bp as games_bp
 from server.api.matches import bp as matches_bp
 from server.api.meta import bp as meta_bp
@@ -25,6 +26,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(games_bp, url_prefix="/v1")
     app.register_blueprint(matches_bp, url_prefix="/v1/matches")
     app.register_blueprint(reviews_bp, url_prefix="/v1")
+    app.register_blueprint(analyses_bp, url_prefix="/v1")
 
 
 def create_app(config: ServiceConfig | dict[str, Any] | None = None) -> Flask:

@@ -65,6 +65,7 @@ def _responses(ok: dict[str, Any], *codes: str) -> dict[str, Any]:
 PATH_PARAMS: dict[str, dict[str, Any]] = {
     "match_id": {"type": "string", "pattern": "^[0-9a-f]{32}$"},
     "review_id": {"type": "string", "pattern": "^job_[A-Za-z0-9_-]{32}$"},
+    "analysis_id": {"type": "string", "pattern": "^job_[A-Za-z0-9_-]{32}$"},
     "index": {"type": "integer", "minimum": 0},
 }
 

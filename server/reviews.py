@@ -78,7 +78,7 @@ from server.jobs import (
     job_store,
 )
 from server.logs import issue_job_id
-from server.schemas import MAX_SEED, BudgetIn, ReviewRequest
+from server.schemas import MAX_SEED, AnalysisRequest, BudgetIn, ReviewRequest
 
 log = logging.getLogger("atelier.server.reviews")
 
@@ -87,6 +87,7 @@ log = logging.getLogger("atelier.server.reviews")
 JOB_CLIENT: ContextVar[str | None] = ContextVar("atelier_review_client", default=None)
 
 DEFAULT_BUDGET = BudgetIn(simulations=200, milliseconds=1000.0)
+DEFAULT_TOP = 8  # an analysis's candidate moves besides those asked for (bots.analysis)
 # Errors a runner waits out and retries, with how many retries: capacity (a busy pool, the
 # client's limits) many times; a lost worker or an overrun deadline, which may be the
 # decision's own doing and costs a worker each time, twice.
@@ -105,6 +106,29 @@ REPLAYS_PER_DECISION = MAX_POOL + 2
 REPLAY_SAFETY = 3.0
 
 
+# What differs between the kinds of job (one runner, one store, one set of rules for both):
+# a review (``bots.review``: each decision's played move against the bot's, then a summary)
+# and an analysis (``bots.analysis``: each position's candidate moves, nothing to sum up).
+KINDS: dict[str, dict[str, str]] = {
+    "review": {
+        "noun": "review",
+        "url": "/v1/reviews/",
+        "plan": "review_plan",
+        "step": "review_decision",
+        "unknown": "unknown_review",
+        "too_large": "review_too_large",
+    },
+    "analysis": {
+        "noun": "analysis",
+        "url": "/v1/analyses/",
+        "plan": "analysis_plan",
+        "step": "analysis_position",
+        "unknown": "unknown_analysis",
+        "too_large": "analysis_too_large",
+    },
+}
+
+
 def job_client() -> str | None:
     """The client of the review job running in this thread, ``None`` elsewhere."""
     return JOB_CLIENT.get()
@@ -112,8 +136,8 @@ def job_client() -> str | None:
 
 @dataclass(eq=False)
 class ReviewJob:
-    """One review: what to review (the seat's information set and its decisions) and where it
-    stands."""
+    """One job of analysis steps, a review or an analysis (``kind``, ``KINDS``): what to look
+    at (the seat's information set and the steps planned in it) and where it stands."""
 
     id: str
     client: str  # charged for its searches
@@ -140,6 +164,7 @@ class ReviewJob:
     decision_bytes: int = 0
     record_bytes: int = 0
     lost: bool = False  # its heartbeat was taken over: another worker runs it now
+    kind: str = "review"
 
     def to_spec(self, sealed_client: str) -> dict[str, Any]:
         """What the job store keeps of it for good: everything but where it stands, with its
@@ -160,6 +185,7 @@ class ReviewJob:
             "match_id": self.match_id,
             "created_at": self.created_at,
             "record_bytes": self.record_bytes,
+            "kind": self.kind,
         }
 
     @classmethod
@@ -188,6 +214,8 @@ class ReviewJob:
         return len(self.plan["decisions"])
 
     def answer(self) -> dict[str, Any]:
+        if self.kind == "analysis":
+            return self.analysis_answer()
         out: dict[str, Any] = {
             "id": self.id,
             "status": self.status,
@@ -207,6 +235,30 @@ class ReviewJob:
             out["warnings"] = list(self.warnings)
         if self.review is not None:  # a failed or cancelled job's: what it had, partial
             out["review"] = self.review
+        if self.error is not None:
+            out["error"] = self.error
+        return out
+
+    def analysis_answer(self) -> dict[str, Any]:
+        """An analysis job (docs/api.md, "Analysis"): the positions analysed so far, in
+        order, while it runs (partial results), all of them once done."""
+        out: dict[str, Any] = {
+            "id": self.id,
+            "status": self.status,
+            "done": len(self.decisions),
+            "total": self.total,
+            "url": f"/v1/analyses/{self.id}",
+            "game": self.game,
+            "seat": self.infoset["seat"],
+            "bot": self.spec,
+            "budget": self.budget.to_json(),
+            "seed": self.seed,
+            "top": self.plan.get("top", DEFAULT_TOP),
+            "created_at": round(self.created_at, 3),
+            "positions": self.decisions,
+        }
+        if self.warnings:
+            out["warnings"] = list(self.warnings)
         if self.error is not None:
             out["error"] = self.error
         return out
@@ -295,27 +347,33 @@ class ReviewService:
         stored = self.store.load(job_id) if job_id else None
         return None if stored is None else self._job(stored)
 
-    def owned(self, job_id: str, client: str, token: str | None) -> ReviewJob:
-        """The job, if ``client`` or ``token`` is its owner; else the 404 of an unknown id
-        (not 403: whether an id exists is not told to whoever does not own it)."""
+    def owned(self, job_id: str, client: str, token: str | None, kind: str = "review") -> ReviewJob:
+        """The job of this ``kind``, if ``client`` or ``token`` is its owner; else the 404 of
+        an unknown id (not 403: whether an id exists is not told to whoever does not own it;
+        a review's id under /v1/analyses is unknown too)."""
         job = self.find(job_id)
-        if job is not None:
+        if job is not None and job.kind == kind:
             mine = [self.owner_of(client)] + ([self.owner_of(client, token)] if token else [])
             if any(hmac.compare_digest(job.owner, m) for m in mine):
                 return job
+        noun = KINDS[kind]["noun"]
         raise NotFound(
-            "no review with this id for this credential (a review answers only the API key, "
-            "client or seat token that created it; reviews are kept "
+            f"no {noun} with this id for this credential (a job answers only the API "
+            f"key, client or seat token that created it; jobs are kept "
             f"{self.config.review_ttl_s:g} s after they finish)",
-            code="unknown_review",
+            code=KINDS[kind]["unknown"],
         )
 
-    def get(self, job_id: str, client: str, token: str | None = None) -> dict[str, Any]:
-        return self.owned(job_id, client, token).answer()
+    def get(
+        self, job_id: str, client: str, token: str | None = None, kind: str = "review"
+    ) -> dict[str, Any]:
+        return self.owned(job_id, client, token, kind).answer()
 
-    def body(self, job_id: str, client: str, token: str | None = None) -> bytes:
+    def body(
+        self, job_id: str, client: str, token: str | None = None, kind: str = "review"
+    ) -> bytes:
         """The job's answer as JSON; a finished job's is encoded once, when it finishes."""
-        job = self.owned(job_id, client, token)
+        job = self.owned(job_id, client, token, kind)
         if job.finished_at is not None:
             encoded = self.store.answer(job_id)
             if encoded is not None:
@@ -345,10 +403,12 @@ class ReviewService:
         out["infoset"] = infoset_before(job.infoset, item["step"])
         return out
 
-    def cancel(self, job_id: str, client: str, token: str | None = None) -> dict[str, Any]:
+    def cancel(
+        self, job_id: str, client: str, token: str | None = None, kind: str = "review"
+    ) -> dict[str, Any]:
         """``DELETE``: a queued or running job stops before its next decision and no longer
         counts against the running limits; a finished one is left as it is."""
-        job = self.owned(job_id, client, token)
+        job = self.owned(job_id, client, token, kind)
         error = {"code": "cancelled", "message": "cancelled by its client"}
         if self.store.transition(job_id, "cancelled", LIVE, error) and job.status == "queued":
             # No worker holds it (a claim makes it 'running'): finished here. A running one
@@ -360,6 +420,69 @@ class ReviewService:
     # --- creating ----------------------------------------------------------------------------
     def request(self, game: str, body: ReviewRequest, client: str) -> dict[str, Any]:
         """``POST /v1/games/{game}/review``: validated, planned, queued; the 202 answer."""
+        defn, params, record = self._read_record(game, body)
+        spec, budget, warnings = self._bot_and_budget(defn, params, body)
+        samples = body.samples or DEFAULT_SAMPLES
+        seed = self._seed(body.seed, defn, params, record, spec, budget, samples=samples)
+        job = self._create(
+            defn,
+            params,
+            record,
+            spec,
+            budget,
+            seed,
+            samples,
+            client,
+            self.owner_of(client),
+            warnings,
+        )
+        return job.queued_answer or job.answer()
+
+    def request_analysis(self, game: str, body: AnalysisRequest, client: str) -> dict[str, Any]:
+        """``POST /v1/games/{game}/analysis``: one position (an information set where the
+        seat is to move) or every decision of a record (``every_decision``, or a ``state``
+        with its ``seat``); validated, planned, queued as a job of analysis steps."""
+        defn, params, record = self._read_record(game, body)
+        batch = body.every_decision or body.state is not None
+        if body.every_decision is False and body.state is not None:
+            raise Unprocessable(
+                "field 'every_decision': a whole-state record is analysed at every decision "
+                "of its seat; leave 'every_decision' out or true with 'state'",
+                code="invalid_request",
+                detail={"field": "every_decision"},
+            )
+        if batch and body.moves:
+            raise Unprocessable(
+                "field 'moves': moves to include are for one position; every decision of a "
+                "record includes the move played there",
+                code="invalid_request",
+                detail={"field": "moves"},
+            )
+        spec, budget, warnings = self._bot_and_budget(defn, params, body)
+        top = body.top or DEFAULT_TOP
+        options = {"batch": batch, "top": top, "moves": body.moves or []}
+        seed = self._seed(body.seed, defn, params, record, spec, budget, **options)
+        job = self._create(
+            defn,
+            params,
+            record,
+            spec,
+            budget,
+            seed,
+            0,
+            client,
+            self.owner_of(client),
+            warnings,
+            kind="analysis",
+            options=options,
+        )
+        return job.queued_answer or job.answer()
+
+    def _read_record(
+        self, game: str, body: ReviewRequest | AnalysisRequest
+    ) -> tuple[games.GameDefinition, dict[str, Any], dict[str, Any]]:
+        """The game, its parameters and the record (``{"infoset"}`` or ``{"state", "seat"}``)
+        of a review or analysis request, checked as a hint's are (422 naming the field)."""
         hints = self.hints
         defn = hints.definition(game)
         if (body.infoset is None) == (body.state is None):
@@ -370,7 +493,6 @@ class ReviewService:
                 code="invalid_request",
                 detail={"field": "infoset" if body.infoset is None else "state"},
             )
-        record: dict[str, Any]
         if body.infoset is not None:
             params = hints.params_for(defn, body.params, body.infoset)
             hints.check_infoset(defn, params, body.infoset)
@@ -381,41 +503,44 @@ class ReviewService:
                     code="invalid_request",
                     detail={"field": "seat"},
                 )
-            record = {"infoset": body.infoset}
-        else:
-            params = self._state_params(defn, body.params, body.state)
-            seat = self._state_seat(body.seat, params)
-            record = {"state": body.state, "seat": seat}
-        spec = hints.bot_spec(body.bot)
-        hints.check_available(spec, defn, params, "bot")
-        effective = hints.budget(body.budget or DEFAULT_BUDGET)
-        samples = body.samples or DEFAULT_SAMPLES
-        seed = body.seed
-        if seed is None:
-            text = canonical(
-                {
-                    "game": defn.name,
-                    "params": params,
-                    **record,
-                    "bot": spec,
-                    "budget": effective.budget.to_json(),
-                    "samples": samples,
-                }
-            )
-            seed = int(hashlib.sha256(text.encode()).hexdigest()[:8], 16) % (MAX_SEED + 1)
-        job = self._create(
-            defn,
-            params,
-            record,
-            spec,
-            effective.budget,
-            seed,
-            samples,
-            client,
-            self.owner_of(client),
-            effective.warnings,
+            return defn, params, {"infoset": body.infoset}
+        params = self._state_params(defn, body.params, body.state)
+        seat = self._state_seat(body.seat, params)
+        return defn, params, {"state": body.state, "seat": seat}
+
+    def _bot_and_budget(
+        self, defn: games.GameDefinition, params: dict[str, Any], body: Any
+    ) -> tuple[dict[str, Any], bots.Budget, list[str]]:
+        spec = self.hints.bot_spec(body.bot)
+        self.hints.check_available(spec, defn, params, "bot")
+        effective = self.hints.budget(body.budget or DEFAULT_BUDGET)
+        return spec, effective.budget, effective.warnings
+
+    @staticmethod
+    def _seed(
+        given: int | None,
+        defn: games.GameDefinition,
+        params: dict[str, Any],
+        record: dict[str, Any],
+        spec: dict[str, Any],
+        budget: bots.Budget,
+        **options: Any,
+    ) -> int:
+        """The request's seed, else one derived from the request: equal requests, equal
+        answers."""
+        if given is not None:
+            return given
+        text = canonical(
+            {
+                "game": defn.name,
+                "params": params,
+                **record,
+                "bot": spec,
+                "budget": budget.to_json(),
+                **options,
+            }
         )
-        return job.queued_answer or job.answer()
+        return int(hashlib.sha256(text.encode()).hexdigest()[:8], 16) % (MAX_SEED + 1)
 
     @staticmethod
     def _state_params(
@@ -568,10 +693,13 @@ class ReviewService:
         owner: str,
         warnings: list[str],
         match_id: str | None = None,
+        kind: str = "review",
+        options: dict[str, Any] | None = None,
     ) -> ReviewJob:
         self._check_capacity(client)  # refuse before planning, and again when registering
-        payload = {"game": defn.name, "params": params, **record, "seed": seed}
-        plan = self.hints.run("review_plan", payload, self.config.validate_timeout_ms / 1000.0)
+        payload = {"game": defn.name, "params": params, **record, "seed": seed, **(options or {})}
+        timeout = self.config.validate_timeout_ms / 1000.0
+        plan = self.hints.run(KINDS[kind]["plan"], payload, timeout)
         self._check_length(len(plan["decisions"]))
         job = ReviewJob(
             id=issue_job_id(),
@@ -587,6 +715,7 @@ class ReviewService:
             samples=samples,
             warnings=list(warnings),
             match_id=match_id,
+            kind=kind,
         )
         job.record_bytes = len(canonical(job.infoset))
         with self._lock:
@@ -600,8 +729,8 @@ class ReviewService:
         cap = self.config.review_max_decisions
         if decisions > cap:
             raise Unprocessable(
-                f"this record has {decisions} decisions to review, over this service's cap of "
-                f"{cap} per review (review_max_decisions); review a shorter record",
+                f"this record has {decisions} decisions to look at, over this service's cap of "
+                f"{cap} per review or analysis (review_max_decisions); send a shorter record",
                 code="review_too_long",
                 detail={"decisions": decisions, "max_decisions": cap},
             )
@@ -702,7 +831,10 @@ class ReviewService:
                 result = self._decision(job, item)
                 if result is None or self._stopped(job):  # cancelled meanwhile: not recorded
                     break
-                self._record(job, {"index": index, "step": item["step"], **result})
+                where = {"index": index, "step": item["step"]}
+                if job.kind == "analysis" and "played" in item:
+                    where["played"] = item["played"]
+                self._record(job, {**where, **result})
         except ApiError as err:
             self._fail(job, {"code": err.code, "message": err.message})
         except Exception as err:  # a bug: keep the trace for the operator
@@ -728,10 +860,10 @@ class ReviewService:
         cap = self.config.review_max_answer_bytes
         if job.decision_bytes + size > cap:
             raise ApiError(
-                f"the review's decisions would exceed this service's cap of {cap} bytes per "
-                "review (review_max_answer_bytes); the decisions reviewed so far are kept",
+                f"the job's steps would exceed this service's cap of {cap} bytes per review "
+                "or analysis (review_max_answer_bytes); the steps done so far are kept",
                 status=422,
-                code="review_too_large",
+                code=KINDS[job.kind]["too_large"],
                 detail={"max_answer_bytes": cap},
             )
         self.store.add_decision(job.id, decision, size)
@@ -750,7 +882,7 @@ class ReviewService:
             return
         job = self._job(stored)
         complete = job.status == "done"
-        if complete or job.decisions:
+        if job.kind == "review" and (complete or job.decisions):
             job.review = assemble(
                 job.game,
                 job.infoset["seat"],
@@ -787,17 +919,20 @@ class ReviewService:
             "params": job.params,
             "infoset": job.infoset,
             "step": item["step"],
-            "played": item["played"]["id"],
             "bot": job.spec,
             "budget": job.budget.to_json(),
             "seed": decision_seed(job.seed, item["step"]),
-            "samples": job.samples,
         }
+        if job.kind == "review":
+            payload.update(played=item["played"]["id"], samples=job.samples)
+        else:  # the move played (a record's decision) or those asked for, then the top
+            played = [item["played"]["id"]] if "played" in item else []
+            payload.update(include=played + job.plan.get("include", []), top=job.plan["top"])
         deadline = self.deadline(job, item["step"])
         tried: dict[str, int] = {}
         while not self._stopped(job):
             try:
-                return self.hints.run("review_decision", payload, deadline)
+                return self.hints.run(KINDS[job.kind]["step"], payload, deadline)
             except ApiError as err:
                 tried[err.code] = tried.get(err.code, 0) + 1
                 if tried[err.code] > RETRIES.get(err.code, 0):

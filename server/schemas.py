@@ -319,6 +319,43 @@ class ReviewRequest(Strict):
     seed: Seed | None = Field(None, description="default: derived from the request")
 
 
+class AnalysisRequest(Strict):
+    """An analysis (docs/api.md, "Analysis"): one position (an information set where its seat
+    is to move), or every decision of a record (``every_decision`` with an information set,
+    or a whole ``state`` with its ``seat``)."""
+
+    infoset: InfosetJson | None = Field(
+        None, description="the seat's information set: its position, or its whole record"
+    )
+    state: dict[str, Any] | None = Field(
+        None, description="a whole-state record (state.to_struct()); every decision of 'seat'"
+    )
+    seat: json_int(ge=0) | None = Field(None, description="the analysed seat (with 'state')")
+    every_decision: bool | None = Field(
+        None,
+        description="true: every decision of the seat in the record (a batch), each with the "
+        "move played; default: the one position of the information set",
+    )
+    params: dict[str, Any] | None = Field(
+        None, description="game parameters; default: the record's"
+    )
+    bot: BotSpecJson = Field(None, description="the analysing bot; default: the service's default")
+    budget: BudgetIn | None = Field(
+        None,
+        description="the search's budget per position, capped like a hint's; default "
+        "{simulations: 200, milliseconds: 1000}",
+    )
+    moves: Annotated[list[ActionJson], Field(max_length=32)] | None = Field(
+        None, description="moves that must be analysed (one position only), besides the top"
+    )
+    top: json_int(ge=1, le=32) | None = Field(
+        None,
+        description="how many of the search's best moves to analyse (default 8; every legal "
+        "move when there are at most that many)",
+    )
+    seed: Seed | None = Field(None, description="default: derived from the request")
+
+
 # --- responses (documentation; handlers build plain dicts of this shape) ---------------------
 class Open(BaseModel):
     model_config = ConfigDict(extra="allow")
@@ -365,6 +402,11 @@ class ExplainOut(BaseModel):
     unavailable: str | None = Field(
         None, description="when the figures could not be computed (an internal error, logged)"
     )
+    recommends: dict[str, Any] | None = Field(
+        None,
+        description="the moves the figures rank best, whether the hint is among them "
+        "('agrees') and, when not, the sentence saying why the search prefers its move ('why')",
+    )
 
 
 class HintOut(BaseModel):
@@ -385,6 +427,11 @@ class HintOut(BaseModel):
     explain: ExplainOut = Field(
         description="figures a player reasons with, and what 'value' measures (docs/api.md, "
         "'Explained hints')"
+    )
+    analysis: HintAnalysisOut | None = Field(
+        None,
+        description="the search's top moves, each with its value and 95% interval (docs/api.md, "
+        "'Analysis'); absent for bots without per-move values",
     )
 
 
@@ -561,6 +608,75 @@ class ReviewJobOut(Open):
     error: dict[str, Any] | None = None
 
 
+class AnalysisMoveOut(ActionOut):
+    """One candidate move (bots/analysis.py; docs/api.md, "Analysis")."""
+
+    value: float = Field(description="first-place share of the seat, 0-1")
+    stderr: float
+    interval: list[float] = Field(description="95% interval of value")
+    points: float | None = Field(None, description="expected final score in the game's units")
+    visits: int
+    prior: float | None = None
+    loss: float = Field(description="best move's value minus this one's, paired, >= 0")
+    loss_interval: list[float] = Field(description="paired 95% interval of the loss")
+    within_noise: bool = Field(description="not distinguishable from the best move")
+    continuation: list[str] = Field(description="the most visited line after this move")
+    samples: int
+
+
+class AnalysisOut(Open):
+    """The analysis of one position."""
+
+    seat: int
+    units: dict[str, str]
+    best: ActionOut = Field(description="the suggested move: the best analysed move")
+    value: float
+    interval: list[float]
+    iterations: int
+    elapsed_ms: float
+    effective_worlds: float | None
+    moves: list[AnalysisMoveOut] = Field(description="candidates, best first")
+
+
+class AnalysisPositionOut(Open):
+    index: int
+    step: int = Field(description="the step of the record the position is at")
+    played: ActionOut | None = Field(None, description="the move played there (a record)")
+    analysis: AnalysisOut
+
+
+class AnalysisJobOut(Open):
+    """An analysis job; ``positions`` holds the positions finished so far (docs/api.md)."""
+
+    id: str
+    status: Literal["queued", "running", "done", "failed", "cancelled"]
+    done: int
+    total: int
+    url: str
+    positions: list[AnalysisPositionOut]
+    error: dict[str, Any] | None = None
+
+
+class HintAnalysisMoveOut(Open):
+    id: int
+    string: str
+    value: float
+    interval: list[float]
+    visits: int
+    within_noise: bool
+
+
+class HintAnalysisOut(BaseModel):
+    """The hint's per-move table, compact (the top moves of the same search)."""
+
+    value: float | None
+    interval: list[float] | None
+    moves: list[HintAnalysisMoveOut]
+
+
+HintOut.model_rebuild()
+
+
 class HealthOut(BaseModel):
     status: Literal["ok"]
     version: str
@@ -580,6 +696,7 @@ REQUEST_MODELS: tuple[type[BaseModel], ...] = (
     MatchCreate,
     MatchAction,
     ReviewRequest,
+    AnalysisRequest,
 )
 RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
     ErrorOut,
@@ -594,6 +711,7 @@ RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
     MatchCreatedOut,
     HealthOut,
     ReviewJobOut,
+    AnalysisJobOut,
 )
 
 

@@ -23,8 +23,14 @@ from bots.protocol import NotYourTurn
 from games.core.engine import CHANCE
 from games.core.infoset import READER_ERRORS as SAMPLER_ERRORS
 from games.core.infoset import build_view, first_difference, sample_checked
-from server.answers import MAX_ANSWER_BYTES, compact_view, is_compacted, truncate_policy
-from server.errors import GameOver, api_error_for
+from server.answers import (
+    MAX_ANSWER_BYTES,
+    compact_view,
+    hint_table,
+    is_compacted,
+    truncate_policy,
+)
+from server.errors import ApiError, GameOver, Unprocessable, api_error_for
 
 log = logging.getLogger("atelier.server.tasks")
 
@@ -168,8 +174,15 @@ def hint_task(payload: dict[str, Any]) -> dict[str, Any]:
     )
     if hint.action not in legal:
         raise RuntimeError(f"bot {bot.name!r} chose illegal action {hint.action}")
+    # The per-move table from the same search, before the policy is cut for size.
+    table = hint_table(
+        hint,
+        lambda a: {"id": a, "string": defn.action_to_string(engine, seat, a)},
+    )
     hint.policy, omitted = truncate_policy(hint.policy, hint.action)
     out = hint.to_json(defn, engine)
+    if table is not None:
+        out["analysis"] = table
     if omitted is not None:
         out["policy_omitted"] = omitted
     if checked.explain:  # off for hosted bots' own moves (server.matches)
@@ -245,7 +258,8 @@ def run_task(kind: str, payload: dict[str, Any], received: float | None = None) 
             }
         return {"ok": result}
     except Exception as err:
-        known = api_error_for(err)
+        # A task may raise the answer itself (an ``ApiError`` naming a nested field).
+        known = err if isinstance(err, ApiError) else api_error_for(err)
         if known is not None:
             return {
                 "error": {
@@ -311,3 +325,64 @@ def review_decision_task(payload: dict[str, Any]) -> dict[str, Any]:
 
 
 TASKS.update(review_plan=review_plan_task, review_decision=review_decision_task)
+
+
+# --- analysis (bots.analysis) ----------------------------------------------------------------
+def analysis_plan_task(payload: dict[str, Any]) -> dict[str, Any]:
+    """An analysis's positions: every decision of the seat in the record (``batch``: the
+    review's plan, each with the move played), or the one position of the information set,
+    where the seat must be to move; the moves asked for (``moves``: ids, structs or strings)
+    decoded there as ids."""
+    plan = review_plan_task(payload)
+    plan["top"] = payload["top"]
+    if payload["batch"]:
+        plan["include"] = []
+        return plan
+    defn = games.definition(payload["game"])
+    infoset = plan["infoset"]
+    engine = read_infoset(defn, payload["params"], infoset, random.Random(payload["seed"]))
+    seat = infoset["seat"]
+    if engine.is_terminal():
+        raise GameOver("the game in this information set is over: there is no move to analyse")
+    if engine.current_player() != seat:
+        raise NotYourTurn(f"it is not seat {seat}'s turn: {who_moves(engine)} to move")
+    include = []
+    for i, move in enumerate(payload["moves"]):
+        try:
+            include.append(defn.decode_action(engine, move))
+        except games.InvalidAction as err:
+            raise Unprocessable(
+                f"field 'moves[{i}]': {err}",
+                code="invalid_action",
+                detail={"field": f"moves[{i}]"},
+            ) from None
+    plan["include"] = list(dict.fromkeys(include))
+    plan["decisions"] = [{"step": len(infoset["events"])}]
+    return plan
+
+
+def analysis_position_task(payload: dict[str, Any]) -> dict[str, Any]:
+    """One position of an analysis: ``bots.analysis.analyse`` of the seat's information set
+    before ``step``, with the moves to ``include`` and the search's ``top`` others."""
+    from bots.analysis import analyse
+    from bots.review import infoset_before
+
+    defn = games.definition(payload["game"])
+    params = payload["params"]
+    infoset = infoset_before(payload["infoset"], payload["step"])
+    bot = bots.make_bot(payload["bot"])
+    world = read_infoset(defn, params, infoset, random.Random(payload["seed"]), checked=True)
+    found = analyse(
+        defn,
+        params,
+        infoset,
+        bot,
+        bots.Budget.from_json(payload["budget"]),
+        payload["seed"],
+        include=tuple(payload["include"]),
+        top=payload["top"],
+    )
+    return {"analysis": found.to_json(defn, world)}
+
+
+TASKS.update(analysis_plan=analysis_plan_task, analysis_position=analysis_position_task)

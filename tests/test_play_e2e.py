@@ -18,6 +18,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import shutil
 import threading
 import time
@@ -234,6 +235,11 @@ def ask_hint(driver) -> None:
     value = driver.find_element(By.ID, "hint-value").text
     float(value)  # the value estimate is a number
     assert "iterations" in driver.find_element(By.ID, "hint-search").text
+    # A search's hint shows each candidate's value with its 95% interval (the hint's
+    # `analysis` table), the suggested move's row marked.
+    chosen = driver.find_elements(By.CSS_SELECTOR, "#hint-analysis tr.chosen td")
+    assert chosen, driver.find_element(By.ID, "hint-result").text
+    assert re.fullmatch(r"-?[0-9.]+ \(-?[0-9.]+ to -?[0-9.]+\)", chosen[1].text), chosen[1].text
     assert driver.find_element(By.ID, "hint-action").text
     words = driver.find_element(By.ID, "hint-result").text.split()
     assert "null" not in words and "undefined" not in words, words
@@ -877,3 +883,24 @@ def test_only_bots_that_can_play_the_setting_are_offered(browser, base_url):
     finally:
         browser.execute_script("sessionStorage.removeItem('fake-bots')")
         browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script})
+
+
+def test_the_review_reads_a_loss_as_a_positive_number_or_no_loss(browser, base_url):
+    """Issue 38: one sign convention. A review said "Value lost -0.225"; a loss is now never
+    negative, and a move within noise of the best reads "no loss"."""
+    open_setup(browser, base_url)
+    out = browser.execute_async_script(
+        """
+        const done = arguments[0];
+        import("/play/static/review.js").then((r) => done({
+          negative: r.lossText(-0.225, {interval: [-0.3, -0.1]}),
+          noise: r.lossText(0.02, {interval: [-0.01, 0.05]}),
+          flagged: r.lossText(0.3, {interval: [0.1, 0.5], no_loss: false}),
+          told: r.lossText(0.2, {no_loss: true}),
+          bare: r.lossText(-0.3, {}),
+        }), (err) => done({error: String(err)}));
+        """
+    )
+    assert "error" not in out, out
+    assert out["negative"] == out["noise"] == out["told"] == "no loss", out
+    assert out["flagged"] == "0.300" and out["bare"] == "0.000", out

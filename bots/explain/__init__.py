@@ -106,6 +106,62 @@ EXPLAINERS: dict[str, Callable[[Context], dict[str, Any]]] = {
 }
 
 
+def _matches(struct: dict[str, Any], partial: dict[str, Any]) -> bool:
+    return all(struct.get(k) == v for k, v in partial.items())
+
+
+def agree_with_search(ctx: Context, recommends: list[dict[str, Any]], out: dict[str, Any]) -> None:
+    """Reconciles an explanation that names best moves with the search's suggestion.
+
+    ``recommends``: partial action structs of the moves the explanation's figures rank best
+    (a take, a card, a declaration). Its figures weigh one thing (this move's immediate points
+    or odds); the hint comes from the search, which plays the game on. When the hint is not
+    among them, a sentence says so, with both moves' values and intervals from the hint's
+    ``analysis`` table where it lists them, so a reader never sees two unexplained answers.
+    ``out["recommends"]`` records the moves, whether they agree and the sentence.
+    """
+    engine, seat, defn = ctx.engine, ctx.seat, ctx.defn
+    named = [
+        a
+        for a in engine.legal_actions()
+        if any(_matches(defn.action_to_struct(engine, seat, a), r) for r in recommends)
+    ]
+    if not named:
+        return
+    strings = [defn.action_to_string(engine, seat, a) for a in named]
+    chosen = ctx.hint["action"]
+    if chosen["id"] in named:
+        out["recommends"] = {"moves": strings, "agrees": True}
+        return
+    rows = {m["id"]: m for m in (ctx.hint.get("analysis") or {}).get("moves", [])}
+    theirs = max((rows[a] for a in named if a in rows), key=lambda m: m["value"], default=None)
+    mine = rows.get(chosen["id"])
+
+    def rated(m: dict[str, Any]) -> str:
+        lo, hi = m["interval"]
+        return f"{m['value']:.3g} (95% interval {lo:.3g} to {hi:.3g})"
+
+    if mine is not None and theirs is not None and theirs["within_noise"]:
+        why = (
+            f"The search suggests {chosen['string']}, but rates {theirs['string']} within its "
+            f"noise: {rated(mine)} against {rated(theirs)}; either is sound."
+        )
+    else:
+        figures = (
+            f": it values {chosen['string']} at {rated(mine)} and {theirs['string']} at "
+            f"{rated(theirs)}"
+            if mine is not None and theirs is not None
+            else ""
+        )
+        why = (
+            f"The search suggests {chosen['string']} rather than {' or '.join(strings[:3])}"
+            f"{figures}. These figures count only what this move adds now; the search plays "
+            "the rest of the game out (what the others do next, the rounds left)."
+        )
+    out["text"].append(why)
+    out["recommends"] = {"moves": strings, "agrees": False, "why": why}
+
+
 def explain_hint(
     defn: GameDefinition,
     engine: Engine,
@@ -134,7 +190,11 @@ def explain_hint(
         ms = None if budget is None or "simulations" in budget else budget.get("milliseconds")
         ctx = Context(defn, params, infoset, engine, seat, hint, bot, seed, ms)
         try:
-            out.update(explainer(ctx))
+            found = explainer(ctx)
+            recommends = found.pop("recommends", None)
+            out.update(found)
+            if recommends:
+                agree_with_search(ctx, recommends, out)
         except Exception as err:  # a bug, logged; the hint itself stays good
             log.exception("explaining a %s hint failed", defn.name)
             out["unavailable"] = f"internal error while explaining: {type(err).__name__}"

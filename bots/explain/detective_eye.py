@@ -27,6 +27,8 @@ from bots.ismcts import resolve_beliefs
 from games.core.explain import estimate, figure, percent
 from games.detective_eye.engine import (
     BID,
+    DEAL,
+    DRAFT,
     FLIP,
     MISSES_PER_FORGERY,
     TURN,
@@ -115,7 +117,10 @@ def stakes(engine: DetectiveEyeEngine, seat: int) -> dict[str, Any]:
         "a_miss_brings_a_forgery": engine.misses[seat] + 1 >= MISSES_PER_FORGERY,
         "forgeries_held": engine.held[seat],
         "forgery_supply": engine.forgeries,
-        "cards_held": sum(engine.owned[seat]),
+        # Before the draft ends only the hand exists (``owned``, hand plus row, is set then).
+        "cards_held": sum(
+            engine.hands[seat] if engine.phase in (DEAL, DRAFT) else engine.owned[seat]
+        ),
         "misses_by_seat": list(engine.misses),
         "forgeries_by_seat": list(engine.held),
     }

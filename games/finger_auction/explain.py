@@ -97,6 +97,7 @@ def explain(engine: FingerAuctionEngine, seat: int) -> dict[str, Any]:
         ),
     }
     text: list[str] = []
+    recommends: list[dict[str, Any]] = []  # the moves these figures rank best
     me = figures["card_values"]["value"][seat]
     text.append(f"Your score is {me['score']}.")
     if engine.phase == BID and engine.table_size:
@@ -108,6 +109,11 @@ def explain(engine: FingerAuctionEngine, seat: int) -> dict[str, Any]:
         )
         allowed = [t for t in takes if not t.get("banned")]
         best = max(allowed, key=lambda t: (t["points"][seat], -t["take"]))
+        if engine.current_player() == seat:
+            top = best["points"][seat]
+            recommends += [
+                {"type": "bid", "take": t["take"]} for t in allowed if t["points"][seat] == top
+            ]
         rivals = [s for s in engine.active if s != seat]
         line = (
             f"Taking {best['take']} adds up to {best['points'][seat]} points to your score "
@@ -142,9 +148,10 @@ def explain(engine: FingerAuctionEngine, seat: int) -> dict[str, Any]:
             "what each card on the table would add to each player's score, and your best "
             "choice of the cards you still pick",
         )
+        recommends += [{"type": "pick", "card": k} for k in counts_to_names(choice)]
         text.append(
             f"With {counted(engine.picks_left, 'pick')} left, the best "
             f"{'card adds' if engine.picks_left == 1 else 'cards add'} {counted(gain, 'point')}: "
             f"{', '.join(f'{k} x{v}' for k, v in counts_to_names(choice).items())}."
         )
-    return {"figures": figures, "text": text}
+    return {"figures": figures, "text": text, "recommends": recommends}

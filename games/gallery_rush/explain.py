@@ -154,8 +154,12 @@ def explain(engine: GalleryRushEngine, seat: int) -> dict[str, Any]:
             "it and two bonus draws; any forgery costs that painter's Collection cards)",
         )
         best = max(range(3), key=lambda p: (deck[p], -p))
+        top = [
+            {"type": "declare", "call": PAINTER_NAMES[p]} for p in range(3) if deck[p] == deck[best]
+        ]
         text.append(
             f"Declaring {PAINTER_NAMES[best]} succeeds {in_words(deck[best], size)}; forgery "
             f"{in_words(sum(deck[3:6]), size)}; Mona Lisa {in_words(deck[MONA_LISA], size)}."
         )
+        return {"figures": figures, "text": text, "recommends": top}
     return {"figures": figures, "text": text}

@@ -6,7 +6,7 @@
 // waiting, over, error), which the browser tests wait on.
 
 import * as api from "./api.js";
-import { explainOf, flatText, flatValues, policyBars, valueWords } from "./hints.js";
+import { analysisRows, explainOf, flatText, flatValues, intervalText, policyBars, valueWords } from "./hints.js";
 import { highlightMove, renderMoves } from "./moves.js";
 import { rendererFor } from "./renderers.js";
 import { resetReview, reviewOffer } from "./review.js";
@@ -718,6 +718,21 @@ function showHint(hint) {
   const flat = flatValues(hint);
   const explain = explainOf(hint);
   const words = hasValue ? valueWords(explain) : null;
+  const table = analysisRows(hint);
+  const tableRows = table
+    ? table.rows.map((r) =>
+        h(
+          "tr",
+          { class: r.id === hint.action.id ? "chosen" : "", dataset: { actionId: String(r.id) } },
+          // The renderer's label reads the move's struct: the legal action's (the table lists ids
+          // and strings only); its string otherwise.
+          h("td", { title: r.string }, legal.has(r.id) ? label(legal.get(r.id)) : r.string),
+          h("td", { class: "num" }, intervalText(r)),
+          h("td", { class: "num" }, String(r.visits)),
+          h("td", {}, r.id === hint.action.id ? "suggested" : r.noise ? "within noise" : "worse"),
+        ),
+      )
+    : null;
   setChildren(
     $("hint-result"),
     h(
@@ -743,6 +758,15 @@ function showHint(hint) {
         : h("span", { class: "fact", id: "hint-search" }, h("b", {}, "Search"), stats.stopped_by === "single_action" ? " none: only one legal move" : " none: the move comes straight from the bot's policy"),
     ),
     flat ? h("p", { class: "note flat", id: "hint-flat" }, flatText(flat, renderer, ctx)) : null,
+    table
+      ? h(
+          "table",
+          { class: "analysis", id: "hint-analysis" },
+          h("caption", {}, "Each candidate's value with its 95% interval, from the same search"),
+          h("tr", {}, h("th", {}, "Move"), h("th", {}, "Value (interval)"), h("th", {}, "Visits"), h("th", {}, "")),
+          tableRows,
+        )
+      : null,
     h("p", { class: "note", id: "hint-bars-caption" }, bars.caption),
     h("div", { class: "policy", id: "hint-policy", dataset: { kind: bars.kind } }, barRows),
     bars.rows.length > shown.length ? h("p", { class: "note" }, `…and ${bars.rows.length - shown.length} more actions with less weight.`) : null,

@@ -61,3 +61,20 @@ export function policyBars(hint) {
       : "The bot's policy: how likely it is to play each move.";
   return { kind, total, caption, rows };
 }
+
+// The hint's per-move table (`analysis`, docs/api.md "Analysis"): each candidate's value with its
+// 95% interval, the suggested move first, or null when the service sends none (a bot without
+// per-move values, an older service). -> {rows: [{id, string, value, low, high, visits, noise}]}
+export function analysisRows(hint) {
+  const a = hint && hint.analysis;
+  if (!a || !Array.isArray(a.moves) || !a.moves.length) return null;
+  const rows = a.moves
+    .filter((m) => Number.isFinite(m.value) && Array.isArray(m.interval) && m.interval.length === 2)
+    .map((m) => ({ id: m.id, string: m.string, value: m.value, low: m.interval[0], high: m.interval[1], visits: m.visits, noise: m.within_noise === true }));
+  return rows.length ? { rows } : null;
+}
+
+// One candidate's value and interval as the panel prints it: "0.412 (0.371 to 0.455)".
+export function intervalText(row) {
+  return `${row.value.toFixed(3)} (${row.low.toFixed(3)} to ${row.high.toFixed(3)})`;
+}

@@ -52,6 +52,16 @@ export function formatValue(x) {
   return text === "-0.000" ? "0.000" : text;
 }
 
+// A loss in one sign convention (a loss is a positive number, docs/api.md "Analysis"): "no loss"
+// when the review says the played move is within noise of the best (`no_loss`, or a loss interval
+// reaching 0); never negative (a review that reports one, from an older service, reads as 0).
+export function lossText(lost, decision) {
+  const d = decision || {};
+  const interval = Array.isArray(d.interval) ? d.interval : null;
+  if (d.no_loss === true || (interval && Number(interval[0]) <= 0 && d.no_loss !== false)) return "no loss";
+  return formatValue(typeof lost === "number" ? Math.max(0, lost) : lost);
+}
+
 // The summary's accuracy, a percentage (0..100, docs/api.md "Game review").
 export function accuracyText(accuracy) {
   if (typeof accuracy !== "number" || !Number.isFinite(accuracy)) return "—";
@@ -199,7 +209,7 @@ function mistakeRanks(review) {
 function moveTitle(d) {
   const played = d.played ? d.played.string : "?";
   if (samePlay(d)) return `Move ${d.n} (step ${d.step}): ${played}, the bot's choice too`;
-  return `Move ${d.n} (step ${d.step}): you played ${played}, the bot prefers ${d.best.string}; value lost ${formatValue(d.value_lost)}`;
+  return `Move ${d.n} (step ${d.step}): you played ${played}, the bot prefers ${d.best.string}; value lost ${lossText(d.value_lost, d)}`;
 }
 
 // One bar per decision, its height the value lost; whiskers for the interval; mistakes in red
@@ -299,7 +309,7 @@ function showReview(host, given) {
       "div",
       { class: "facts review-summary", id: "review-summary" },
       h("span", { class: "fact" }, h("b", {}, "Accuracy"), " ", h("span", { id: "review-accuracy" }, accuracyText(s.accuracy))),
-      h("span", { class: "fact" }, h("b", {}, "Value lost"), " ", h("span", { id: "review-total" }, formatValue(s.total_lost)), ` in total, ${formatValue(s.mean_lost)} a move`),
+      h("span", { class: "fact" }, h("b", {}, "Value lost"), " ", h("span", { id: "review-total" }, formatValue(Math.max(0, s.total_lost))), ` in total, ${formatValue(Math.max(0, s.mean_lost))} a move`),
       h("span", { class: "fact" }, h("b", {}, "Decisions"), " ", String(s.decisions ?? review.decisions.length)),
     ),
     h(
@@ -402,7 +412,7 @@ function positionBanner(host, review, d, view, ctx) {
       : h(
           "div",
           { class: "position-lost", id: "review-lost" },
-          `Value lost ${formatValue(d.value_lost)}`,
+          `Value lost ${lossText(d.value_lost, d)}`,
           typeof d.stderr === "number" ? ` ± ${formatValue(d.stderr)} (standard error)` : "",
           interval ? `; interval ${formatValue(Number(interval[0]))} to ${formatValue(Number(interval[1]))}` : "",
         ),
