@@ -92,7 +92,7 @@ def test_warm_up_searches_every_game_and_marks_it_warm(monkeypatch):
     for name, entry in report["games"].items():
         assert "error" not in entry, (name, entry)
         assert entry["iterations"] >= 1
-    assert warmup.WARM_GAMES == {(name, "ismcts") for name in games.DEFINITIONS}
+    assert {(name, "ismcts") for name in games.DEFINITIONS} == warmup.WARM_GAMES
     assert warmup.warm_up(0.0) == {"games": {}, "ms": 0.0}
 
 
