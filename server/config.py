@@ -64,6 +64,9 @@ class ServiceConfig:
     search_workers: int = field(default_factory=default_workers)
     start_method: str = "forkserver"
     search_nice: int = 0  # niceness added to search processes (0 = same priority as HTTP)
+    # A small search per game in each new search worker before it is offered work, shared
+    # out between the games (0 = none: each game's first hint in a worker is then cold).
+    warm_up_ms: float = 400.0
     # Budgets (milliseconds unless named otherwise).
     default_budget_ms: float = 500.0
     max_budget_ms: float = 5_000.0
@@ -135,6 +138,7 @@ class ServiceConfig:
             "cache_near_bytes": self.cache_near_bytes >= 0,
             "search_workers": self.search_workers >= 1,
             "search_nice": 0 <= self.search_nice <= 19,
+            "warm_up_ms": 0 <= self.warm_up_ms <= 60_000,
             "default_budget_ms": self.default_budget_ms > 0,
             "max_budget_ms": self.max_budget_ms > 0,
             "max_simulations": self.max_simulations >= 1,

@@ -264,10 +264,11 @@ class HintService:
             answer["warnings"] = effective.warnings
         # One encoding serves both answers: they differ only in the trailing "cached" flag.
         head = json.dumps(answer, separators=(",", ":")).encode()[:-1]
-        hit_body = head + b',"cached":true}'
-        self.cache.put(key, ({**answer, "cached": True}, hit_body))
-        if raw_key is not None:
-            self.cache.put(raw_key, ({**answer, "cached": True}, hit_body))
+        if "degraded" not in answer:  # an under-searched answer is not kept (server.warmup)
+            hit_body = head + b',"cached":true}'
+            self.cache.put(key, ({**answer, "cached": True}, hit_body))
+            if raw_key is not None:
+                self.cache.put(raw_key, ({**answer, "cached": True}, hit_body))
         return {**answer, "cached": False}, head + b',"cached":false}'
 
     def validate(

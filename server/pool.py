@@ -54,12 +54,15 @@ PRELOAD = ["server.tasks"]
 # Task kinds of long jobs, served in the job lane (module docstring).
 JOB_KINDS = frozenset({"review_decision"})
 JOB_POLL_S = 0.02  # how often a waiting job task looks for a free worker
+WARM_TIMEOUT_S = 60.0  # longest a worker may take to warm up before it is replaced
+WARM_RETRY_S = 1.0  # pause before replacing a worker that died warming up (no spawn loop)
 STOP = b"null"  # asks an idle worker to exit (EOF alone is not enough under "fork", where
 # later workers inherit copies of the parent's ends of earlier workers' pipes)
 
 
-def _worker_main(conn: Connection, nice: int = 0) -> None:
-    """Loop of a worker process: read one JSON task, answer one JSON result, repeat."""
+def _worker_main(conn: Connection, nice: int = 0, warm_up_ms: float = 0.0) -> None:
+    """Loop of a worker process: warm up and say so, then read one JSON task, answer one JSON
+    result, repeat."""
     # The server handles Ctrl-C and shutdown; a worker just ends when its pipe closes.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if nice > 0:
@@ -67,13 +70,20 @@ def _worker_main(conn: Connection, nice: int = 0) -> None:
         # process pick up answers and new requests at once instead of queueing for a core.
         os.nice(nice)
     from server.tasks import run_task
+    from server.warmup import degradation, warm_up
 
+    # The first message: the worker is warm (``SearchPool._bring_up`` offers it work only now).
+    try:
+        conn.send_bytes(json.dumps({"warm": warm_up(warm_up_ms), "pid": os.getpid()}).encode())
+    except (OSError, ValueError):
+        return
     while True:
         try:
             raw = conn.recv_bytes()
         except (EOFError, OSError):
             return
         received = time.perf_counter()
+        cpu = time.process_time()
         if raw == STOP:
             return
         try:
@@ -82,6 +92,10 @@ def _worker_main(conn: Connection, nice: int = 0) -> None:
             conn.send_bytes(json.dumps({"error": {"status": 500, "message": str(err)}}).encode())
             continue
         result = run_task(kind, payload, received)
+        wall_s, cpu_s = time.perf_counter() - received, time.process_time() - cpu
+        degraded = degradation(kind, payload, result, wall_s, cpu_s)
+        if degraded is not None:
+            result["ok"]["degraded"] = degraded
         try:
             conn.send_bytes(json.dumps(result).encode())
         except (OSError, ValueError):
@@ -120,8 +134,15 @@ class SearchPool:
         queue_timeout: float = 5.0,
         nice: int = 0,
         job_kinds: frozenset[str] = JOB_KINDS,
+        warm_up_ms: float = 0.0,
+        warm_timeout: float = WARM_TIMEOUT_S,
     ) -> None:
         self.size = size
+        self.warm_up_ms = warm_up_ms
+        self.warm_timeout = warm_timeout
+        self._warming = 0  # workers started and not yet warm
+        self._ready = threading.Event()  # every worker of the first start warmed up
+        self.last_warm_up: dict[str, Any] | None = None
         self.job_kinds = job_kinds
         self.job_slots = max(1, size - 1)
         self._jobs_running = 0
@@ -144,11 +165,14 @@ class SearchPool:
             "deaths": 0,
             "restarts": 0,
             "job_tasks": 0,
+            "warm_ups": 0,
+            "warm_up_failures": 0,
         }
 
     # --- lifecycle ---------------------------------------------------------------------------
     def start(self) -> None:
-        """Starts the workers (done lazily by the first request otherwise)."""
+        """Starts the workers (done lazily by the first request otherwise) and returns at once;
+        each is offered work once warm, and ``ready`` says when all of them are."""
         with self._lock:
             if self._closed:
                 raise PoolClosed("the search pool is shut down")
@@ -156,7 +180,58 @@ class SearchPool:
                 return
             self._started = True
         for _ in range(self.size):
-            self._idle.put(self._spawn())
+            self._launch(self._spawn())
+
+    @property
+    def ready(self) -> bool:
+        """Whether every worker of the first start has warmed up (a worker replaced later,
+        after a crash, warms up too, but the pool stays ready with the others meanwhile)."""
+        return self._ready.is_set()
+
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        """Waits until ``ready`` (at most ``timeout`` seconds); says whether it is."""
+        return self._ready.wait(timeout)
+
+    def _launch(self, worker: _Worker) -> None:
+        """Has ``worker`` warmed up in a thread of its own (a greenlet under gevent), which
+        then offers it work; a request never waits on another worker's warm-up."""
+        with self._lock:
+            self._warming += 1
+        threading.Thread(
+            target=self._bring_up, args=(worker,), name="atelier-warm-up", daemon=True
+        ).start()
+
+    def _bring_up(self, worker: _Worker) -> None:
+        """Waits for ``worker``'s warm-up report, then puts it with the idle workers; a worker
+        that dies or overruns ``warm_timeout`` warming up is replaced, after a pause."""
+        report = None
+        with contextlib.suppress(EOFError, OSError, ValueError):
+            if _readable(worker.conn, self.warm_timeout):
+                report = json.loads(worker.conn.recv_bytes())
+        with self._lock:
+            closed = self._closed
+            if report is None:
+                self.stats["warm_up_failures"] += 1
+            else:
+                self._warming -= 1
+                self.stats["warm_ups"] += 1
+                self.last_warm_up = report
+                if self._warming == 0 and not closed:
+                    self._ready.set()
+        if report is not None:
+            if not closed:
+                self._idle.put(worker)
+            return
+        if not closed:
+            log.error(
+                "search worker %s did not warm up (exit code %s); replacing it",
+                worker.process.pid,
+                worker.process.exitcode,
+            )
+            time.sleep(WARM_RETRY_S)
+            self._retire(worker)  # launches the replacement, which counts as warming
+        with self._lock:
+            self._warming -= 1
 
     def _spawn(self) -> _Worker:
         parent, child = self._ctx.Pipe(duplex=True)
@@ -165,7 +240,10 @@ class SearchPool:
             # worker reading a non-blocking pipe would stop at its first idle moment.
             os.set_blocking(end.fileno(), True)
         process = self._ctx.Process(
-            target=_worker_main, args=(child, self.nice), name="atelier-search", daemon=True
+            target=_worker_main,
+            args=(child, self.nice, self.warm_up_ms),
+            name="atelier-search",
+            daemon=True,
         )
         process.start()
         child.close()
@@ -194,13 +272,13 @@ class SearchPool:
             return
         with self._lock:
             self.stats["restarts"] += 1
-        self._idle.put(replacement)
+        self._launch(replacement)
 
     def _refill(self) -> None:  # pragma: no cover - only after a failed spawn
         with self._lock:
             missing = 0 if self._closed else self.size - len(self._all)
         for _ in range(missing):
-            self._idle.put(self._spawn())
+            self._launch(self._spawn())
 
     def close(self) -> None:
         """Stops every worker; further requests get ``PoolClosed``."""
@@ -236,6 +314,10 @@ class SearchPool:
             self.start()
         if self._closed:
             raise PoolClosed("the search pool is shut down")
+        if not self.wait_ready(self.warm_timeout):
+            raise PoolBusy(
+                f"the search workers did not warm up within {self.warm_timeout:.0f} s; retry later"
+            )
         job = kind in self.job_kinds
         worker = self._acquire_job() if job else self._acquire()
         if on_start is not None:
@@ -357,5 +439,8 @@ class SearchPool:
                 "busy_pids": sorted(w.process.pid for w in self._all if w.busy),
                 "job_slots": self.job_slots,
                 "jobs_running": self._jobs_running,
+                "ready": self._ready.is_set(),
+                "warming": self._warming,
+                "last_warm_up": self.last_warm_up,
                 **self.stats,
             }

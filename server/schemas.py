@@ -424,6 +424,12 @@ class HintOut(BaseModel):
     bot: dict[str, Any]
     budget: dict[str, Any]
     warnings: list[str] | None = None
+    degraded: dict[str, Any] | None = Field(
+        None,
+        description="when the search got far less than its budget for the server's reasons "
+        "(reasons: cold_worker, cpu_starved; cpu_share; message): such an answer is not cached "
+        "(docs/api.md, 'Cold start')",
+    )
     explain: ExplainOut = Field(
         description="figures a player reasons with, and what 'value' measures (docs/api.md, "
         "'Explained hints')"

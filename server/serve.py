@@ -23,6 +23,8 @@ import json
 import logging
 import math
 import socket
+import threading
+import time
 from typing import Any
 
 from gunicorn import util as gunicorn_util
@@ -200,23 +202,34 @@ class AtelierServer(BaseApplication):
         return self.flask_app
 
     def _warm(self, worker: Any) -> None:
-        """Starts the search processes before the first request (a cold start takes seconds)."""
+        """Starts the search processes, which warm up (``server.warmup``) while the HTTP front
+        already answers: ``/healthz`` says 503 ``warming_up`` until every one is warm, then
+        the log says the service is ready."""
         runtime = worker.wsgi.extensions["atelier"]
         if isinstance(worker, GeventWorker):
             runtime.store.count()  # creates the schema here, in the hub, before any request
             # The match service holds the store too: both must see the wrapped one.
             store = InThreadpool(runtime.store)
             runtime.store = worker.wsgi.extensions["atelier.matches"].store = store
+        started = time.monotonic()
         runtime.pool.start()
-        for _ in range(runtime.pool.size):
-            runtime.pool.run("ping", {}, 30.0)
-        # This instance's job worker: it takes review jobs whichever instance queued them.
+        # This instance's job worker: it takes review jobs whichever instance queued them
+        # (their tasks wait for a warm worker like any request).
         worker.wsgi.extensions["atelier.reviews"].start()
-        worker.log.info(
-            "atelier: %d search workers ready; matches in %s",
-            runtime.pool.size,
-            runtime.store.display,
-        )
+
+        def announce() -> None:
+            if not runtime.pool.wait_ready(runtime.pool.warm_timeout + 5.0):
+                worker.log.error("atelier: the search workers did not warm up; see above")
+                return
+            worker.log.info(
+                "atelier: ready: %d search workers warmed up in %.1f s; matches in %s",
+                runtime.pool.size,
+                time.monotonic() - started,
+                runtime.store.display,
+            )
+
+        # A thread (a greenlet under gevent): the front answers meanwhile.
+        threading.Thread(target=announce, name="atelier-ready", daemon=True).start()
 
     def _stop(self, server: Any, worker: Any) -> None:
         app = getattr(worker, "wsgi", None)

@@ -19,6 +19,7 @@ import bots
 import games
 from server.cache import result_cache
 from server.config import ServiceConfig
+from server.errors import Unavailable
 from server.hints import HintService
 from server.limits import API_KEY_HEADER, MeteredPool, access_control, cost_limiter
 from server.matches import MatchService
@@ -55,6 +56,7 @@ class Resources:
                 start_method=config.start_method,
                 queue_timeout=config.queue_timeout_ms / 1000.0,
                 nice=config.search_nice,
+                warm_up_ms=config.warm_up_ms,
             ),
             self.costs,
             self.request_client,
@@ -78,10 +80,25 @@ class Resources:
         if self.redis is not None:
             self.redis.close()
 
+    def check_ready(self) -> None:
+        """Raises 503 ``warming_up`` while the search workers of a started pool warm up, so
+        that a health check (and ``atelier serve``'s own start-up) sends no request to a
+        worker that would spend its budget on one-time costs. A pool not started yet (an app
+        without ``atelier serve``, whose first request starts it) is not warming."""
+        info = self.pool.info()
+        if info["started"] and not info["ready"]:
+            raise Unavailable(
+                f"the search workers are warming up ({info['warming']} of {info['size']} "
+                "still warming); retry in a moment",
+                code="warming_up",
+                detail={"warming": info["warming"], "size": info["size"]},
+            )
+
     def check_shared(self) -> None:
         """Raises ``RedisUnavailable`` or ``StoreUnavailable`` (503) when the shared Redis or
         the match database does not answer, so that a health check takes this instance out of
         rotation while it cannot serve matches."""
+        self.check_ready()
         if self.redis is not None:
             self.redis.call(self.redis.client.ping)
         self.store.ping()
