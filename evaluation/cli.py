@@ -73,6 +73,7 @@ class AtelierGroup(click.Group):
         "serve": "server.commands:serve",  # the hint service (server/)
         "exploitability": "evaluation.exploitability_command:exploitability",  # bots/cfr/
         "review": "evaluation.review_command:review",  # game review (bots/review.py)
+        "mcp": "evaluation.mcp_command:mcp",  # MCP tool server (clients/python's client)
     },
 )
 def main() -> None:
