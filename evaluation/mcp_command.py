@@ -51,7 +51,12 @@ def mcp(url: str | None, api_key: str | None, http_port: int | None) -> None:
         raise click.ClickException(
             "atelier mcp needs the MCP SDK: pip install 'atelier[mcp]'"
         ) from None
-    from atelier_client import Client
+    try:
+        from atelier_client import Client
+    except ImportError:
+        raise click.ClickException(
+            "atelier mcp needs the client package: pip install -e clients/python"
+        ) from None
 
     with _service(url) as base_url, Client(base_url, api_key=api_key) as client:
         server = build_server(client, port=http_port or 8000)

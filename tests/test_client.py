@@ -14,6 +14,7 @@ import os
 import random
 import typing
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -24,6 +25,7 @@ from evaluation.bench import service as bench
 atelier_client = pytest.importorskip("atelier_client")
 from atelier_client import models  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[1]
 REQUIRED = os.environ.get("ATELIER_REQUIRE_SERVER_TESTS") == "1"
 KEY = "client-test-key"
 # Small settings of each game, played against cheap bots, so that a match ends in a second.
@@ -339,3 +341,13 @@ def test_analyse_a_position(client):
     assert analysis["best"]["string"] in legal
     assert {m["string"] for m in analysis["moves"]} <= legal
     assert all(0.0 <= m["value"] <= 1.0 for m in analysis["moves"])
+
+
+def test_the_readme_example_plays_a_whole_match(url, capsys):
+    readme = (ROOT / "clients" / "python" / "README.md").read_text()
+    code = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    default = 'Client("http://127.0.0.1:8000")'
+    assert default in code
+    exec(code.replace(default, f"Client({url!r}, api_key={KEY!r})"), {})
+    out = capsys.readouterr().out
+    assert "legal: " in out and "returns: [" in out
