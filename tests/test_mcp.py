@@ -12,8 +12,10 @@ import json
 import os
 import random
 import socket
+import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -46,13 +48,17 @@ def url(tmp_path_factory) -> Iterator[str]:
     yield from serve(tmp_path_factory.mktemp("mcp"))
 
 
+def child_env() -> dict[str, str]:
+    """This source tree first on the child's path."""
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    return dict(os.environ, PYTHONPATH=path)
+
+
 def run_session(
     args: list[str], body: Callable[[ClientSession], Awaitable[Any]], errlog: Any = None
 ) -> Any:
     """Starts ``atelier mcp ARGS`` as a child over stdio and runs ``body`` in a session."""
-    env = dict(
-        os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
-    )
+    env = child_env()
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "evaluation.cli", "mcp", *args], env=env
     )
@@ -199,3 +205,40 @@ def test_the_embedded_service_starts_and_stops_with_the_mcp_server():
     port = int(log.split("embedded service on 127.0.0.1:")[1].split()[0])
     with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port), timeout=2):
         pass
+
+
+def test_streamable_http_on_a_loopback_port(url):
+    from mcp.client import streamable_http
+
+    # The SDK renamed it in 1.2x; the old name warns.
+    connect = getattr(streamable_http, "streamable_http_client", None)
+    connect = connect or streamable_http.streamablehttp_client
+
+    from evaluation.bench import service as bench
+
+    port = bench.free_port()
+    env = child_env()
+    args = ["-m", "evaluation.cli", "mcp", "--url", url, "--api-key", KEY, "--http", str(port)]
+    process = subprocess.Popen([sys.executable, *args], env=env, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert process.poll() is None and time.monotonic() < deadline, "no MCP server"
+                time.sleep(0.2)
+
+        async def main() -> Any:
+            async with (
+                connect(f"http://127.0.0.1:{port}/mcp") as (read, write, _),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                return await call(session, "list_games")
+
+        assert len(asyncio.run(main())["games"]) == len(CHEAP)
+    finally:
+        process.terminate()
+        process.wait(20)
