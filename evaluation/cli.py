@@ -74,6 +74,7 @@ class AtelierGroup(click.Group):
         "exploitability": "evaluation.exploitability_command:exploitability",  # bots/cfr/
         "review": "evaluation.review_command:review",  # game review (bots/review.py)
         "analyse": "evaluation.analyse_command:analyse_command",  # bots/analysis.py
+        "mcp": "evaluation.mcp_command:mcp",  # MCP tool server (clients/python's client)
     },
 )
 def main() -> None:
