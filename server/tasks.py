@@ -26,7 +26,6 @@ from games.core.infoset import build_view, first_difference, sample_checked
 from server.answers import (
     MAX_ANSWER_BYTES,
     compact_view,
-    hint_table,
     is_compacted,
     truncate_policy,
 )
@@ -174,15 +173,8 @@ def hint_task(payload: dict[str, Any]) -> dict[str, Any]:
     )
     if hint.action not in legal:
         raise RuntimeError(f"bot {bot.name!r} chose illegal action {hint.action}")
-    # The per-move table from the same search, before the policy is cut for size.
-    table = hint_table(
-        hint,
-        lambda a: {"id": a, "string": defn.action_to_string(engine, seat, a)},
-    )
     hint.policy, omitted = truncate_policy(hint.policy, hint.action)
     out = hint.to_json(defn, engine)
-    if table is not None:
-        out["analysis"] = table
     if omitted is not None:
         out["policy_omitted"] = omitted
     if checked.explain:  # off for hosted bots' own moves (server.matches)

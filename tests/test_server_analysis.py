@@ -9,9 +9,9 @@ import time
 
 import pytest
 
+from bots.protocol import HINT_TABLE_TOP
 from bots.review import infoset_before
 from games.core.infoset import build_infoset
-from server.answers import HINT_TABLE_MOVES, hint_table
 from tests.server_support import infoset_at
 from tests.support import GAMES, heuristic_game
 
@@ -258,13 +258,14 @@ def test_a_hint_carries_the_per_move_table_of_its_own_search(client, game):
     table = out["analysis"]
     moves = table["moves"]
     assert moves[0]["id"] == out["action"]["id"] and moves[0]["within_noise"] is True
-    assert table["value"] == moves[0]["value"] == out["value"]
+    assert table["value"] == moves[0]["value"]
     assert table["interval"] == moves[0]["interval"]
     visits = {p["id"]: p.get("visits") for p in out["policy"]}
     for m in moves:
         lo, hi = m["interval"]
         assert lo <= m["value"] <= hi and set(m) == {
             "id",
+            "struct",
             "string",
             "value",
             "interval",
@@ -272,39 +273,10 @@ def test_a_hint_carries_the_per_move_table_of_its_own_search(client, game):
             "within_noise",
         }
         assert m["visits"] == visits[m["id"]] and m["visits"] > 0
-    assert len(moves) <= HINT_TABLE_MOVES
+    assert len(moves) <= HINT_TABLE_TOP
 
 
 def test_a_bot_without_per_move_values_has_no_table(client):
     _, infoset = infoset_at("gallery_rush", seed=11, min_steps=5)
     out = client.post("/v1/games/gallery_rush/hint", json={"infoset": infoset, "bot": "random"})
     assert out.status_code == 200 and "analysis" not in out.json
-
-
-def test_the_table_uses_the_searchs_own_intervals_when_a_move_carries_them():
-    from dataclasses import dataclass
-
-    @dataclass
-    class Stat:
-        action: int
-        value: float
-        visits: int
-        interval: tuple[float, float] | None = None
-
-    @dataclass
-    class FakeHint:
-        action: int
-        policy: list
-
-    def describe(a):
-        return {"id": a, "string": f"m{a}"}
-
-    hint = FakeHint(1, [Stat(0, 0.2, 10, (0.1, 0.3)), Stat(1, 0.5, 40, (0.45, 0.55))])
-    table = hint_table(hint, describe)
-    assert [m["id"] for m in table["moves"]] == [1, 0]
-    assert table["moves"][1]["interval"] == [0.1, 0.3]
-    assert table["moves"][1]["within_noise"] is False  # 0.3 < 0.45
-    # Without them: the bounded normal interval, narrower with more visits.
-    plain = hint_table(FakeHint(1, [Stat(0, 0.2, 10), Stat(1, 0.5, 40)]), describe)
-    (lo1, hi1), (lo0, hi0) = (m["interval"] for m in plain["moves"])
-    assert hi1 - lo1 < hi0 - lo0

@@ -111,6 +111,10 @@ class Hint(Model):
     explain: dict[str, Any]
     policy_omitted: dict[str, Any] | None = None
     warnings: list[str] | None = None
+    # The search's per-move table (value, 95% interval, visits, within_noise per move).
+    analysis: dict[str, Any] | None = None
+    # Set when the search got far less than its budget for the server's reasons (not cached).
+    degraded: dict[str, Any] | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
@@ -265,7 +269,8 @@ class AnalysisJob(Model):
     done: int
     total: int
     url: str
-    positions: list[dict[str, Any]] = field(default_factory=list)
+    positions: list[dict[str, Any]]
+    error: dict[str, Any] | None = None  # why a failed job failed ({code, message})
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
     seat_token: str | None = field(default=None, repr=False)
 
