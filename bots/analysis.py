@@ -262,7 +262,9 @@ class _Rounds:
         self.count = 0
         self.simulations = 0
         candidates = run.candidates
-        analysis_config = config.for_analysis(worlds.game, options)
+        analysis_config = config.for_analysis(
+            worlds.game, options, getattr(worlds.first, "phase", None)
+        )
         policy = "rated heuristic" if analysis_config.rated_rollout else analysis_config.rollout
         depth = analysis_config.rollout_depth
         self.label = policy if depth < 0 else f"{policy}, cut after {depth} decisions (decisive)"
