@@ -33,9 +33,13 @@ numbers:
    ``best - move`` over the move's rounds (the best is sampled in every round), clipped at 0;
    ``loss_interval`` its 95% normal interval (not clipped); ``within_noise`` when that
    interval reaches 0.
-5. **The suggested move** (``best``): the search's own move (the hint's), unless another kept
-   or surviving candidate beats it with a paired interval above 0, then the one of highest
-   mean. So the hint's move is the analysis's best or within noise of it, by construction.
+5. **The suggested move** (``best``): the search's own move (the hint's), unless the kept or
+   surviving candidate of highest mean beats it with a paired interval above 0 at a level
+   corrected for the ``k`` rivals it was picked from (one-sided 0.025 / k, ``overturn_z``).
+   So the hint's move is the analysis's best unless the rounds find it worse beyond noise:
+   they are more search (as many simulations again, spread evenly over the candidates), and
+   where the search's 200 simulations had not settled they can overturn it (Detective Eye:
+   19 of 200 random positions at 200 simulations, in its play phases).
 
 Limits: the intervals are normal approximations over the rounds (at least ``MIN_ROUNDS``); the
 rounds are paired on the world and the seed, but the subtrees below two moves draw from the
@@ -51,6 +55,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from statistics import NormalDist
 from typing import Any
 
 from bots.beliefs import HeuristicModel
@@ -359,6 +364,14 @@ class _Rounds:
         return engine
 
 
+def overturn_z(rivals: int) -> float:
+    """The one-sided normal quantile another candidate's paired lead over the search's move
+    must pass to replace it: 0.025 split over the ``rivals`` it was picked from (Bonferroni),
+    since the leader is the best of them on the same rounds and a maximum of noisy means
+    passes a single 95% test far more often than 2.5% of the time."""
+    return NormalDist().inv_cdf(1.0 - 0.025 / max(1, rivals))
+
+
 def _paired(best: _Arm, arm: _Arm) -> tuple[float, float, int]:
     """Mean and standard error of ``best - arm`` over ``arm``'s rounds (``best`` has them all)."""
     diffs = [best.shares[k] - v for k, v in arm.shares.items() if k in best.shares]
@@ -394,7 +407,7 @@ def _assemble(
     best = arms[search_move]
     if leader is not best:
         diff, se, _ = _paired(leader, best)
-        if diff - Z_95 * se > 0:
+        if diff - overturn_z(len(arms) - 1) * se > 0:
             best = leader
     root = run.tree.root
     index = {a: i for i, a in enumerate(root.actions)} if root is not None else {}
