@@ -175,14 +175,17 @@ def analyse(
     include: Sequence[int] = (),
     top: int = DEFAULT_TOP,
     simulations: int | None = None,
+    per_kept: int | None = None,
 ) -> Analysis:
     """The analysis of ``infoset`` for its seat (module doc). ``budget`` is the search's
     (phase 1); the paired rounds play ``simulations`` more (default: as many as the search
     ran) and stop at the budget's milliseconds again, once the kept moves have
-    ``MIN_ROUNDS``. Raises ``InvalidInfoset`` when a move of ``include`` is not legal."""
-    return analyse_with_world(defn, params, infoset, bot, budget, seed, include, top, simulations)[
-        0
-    ]
+    ``MIN_ROUNDS``; with ``per_kept``, ``per_kept`` simulations for each kept move instead
+    (the review: the rollouts of the paired evaluator it replaced, ``samples`` per move).
+    Raises ``InvalidInfoset`` when a move of ``include`` is not legal."""
+    return analyse_with_world(
+        defn, params, infoset, bot, budget, seed, include, top, simulations, per_kept
+    )[0]
 
 
 def analyse_with_world(
@@ -195,6 +198,7 @@ def analyse_with_world(
     include: Sequence[int] = (),
     top: int = DEFAULT_TOP,
     simulations: int | None = None,
+    per_kept: int | None = None,
 ) -> tuple[Analysis, Engine]:
     """``analyse``, and the first world of the information set it drew (to name the moves:
     ``Analysis.to_json``), so that a caller need not replay the information set again."""
@@ -223,7 +227,10 @@ def analyse_with_world(
     kept = list(dict.fromkeys([search_move, *include]))
     others = [searched.actions[i] for i in order[:top] if searched.actions[i] not in kept]
     rounds = _Rounds(run, worlds, config, searcher.config, knowledge, model)
-    total = simulations if simulations is not None else max(searched.iterations, 1)
+    if per_kept is not None:
+        total = per_kept * len(kept)
+    else:
+        total = simulations if simulations is not None else max(searched.iterations, 1)
     deadline = (
         time.perf_counter() + budget.milliseconds / 1000.0 if budget.milliseconds else math.inf
     )

@@ -52,8 +52,8 @@ from games.core.engine import Engine
 from games.core.infoset import CANONICAL_KEYS, build_infoset, sample_engine
 from games.core.seeds import derive_seed
 
-# A decision's default budget (the search there) and its paired rounds (``2 * samples``
-# simulations, the rollouts of the paired evaluator this replaced).
+# A decision's default budget (the search there) and its paired rounds (``samples``
+# simulations per kept move, the rollouts of the paired evaluator this replaced).
 DEFAULT_BUDGET = Budget(simulations=200, milliseconds=1000.0)
 DEFAULT_SAMPLES = 100
 MIN_SAMPLES = 32  # the least ``samples`` a request may ask for
@@ -167,8 +167,10 @@ def review_decision(
     played included, and the played move's loss against the analysis's best (module doc).
 
     ``infoset`` is the seat's information set before the decision (``infoset_before``); the
-    search runs with ``budget``, then the paired rounds play ``2 * samples`` simulations (the
-    rollouts today's paired evaluator played) within the budget's milliseconds again (at
+    search runs with ``budget``, then the paired rounds play ``samples`` simulations per kept
+    move (the search's and the played one: the rollouts the paired evaluator it replaced
+    played, so a review costs no more; issue 38, target 4)
+    within the budget's milliseconds again (at
     least ``analysis.MIN_ROUNDS`` rounds). A decision is *flagged* when ``interval[0] > 0``:
     the played move is worse than the best by more than noise (``no_loss`` false).
     """
@@ -183,7 +185,7 @@ def review_decision(
         derive_seed(seed, "analysis"),
         include=(played,),
         top=REVIEW_TOP,
-        simulations=2 * samples,
+        per_kept=samples,
     )
     mine = analysis.move(played)
     best = analysis.move(analysis.best)

@@ -130,6 +130,7 @@ def play(
     lazy={
         "tournament": "evaluation.tournament.command:bench_tournament",
         "service": "evaluation.bench.service_command:bench_service",
+        "review": "evaluation.bench.review:bench_review",
         "cfr": "evaluation.exploitability_command:bench_cfr",
     },
 )

@@ -161,3 +161,27 @@ def test_summary_and_accuracy():
     assert summary["biggest_mistakes"] == [-i for _, i in ranked]
     assert 0 <= summary["accuracy"] <= 100
     assert review["value"]["scale"].startswith("0 to 1")
+
+
+def test_a_reviews_rounds_play_samples_per_kept_move():
+    # Target 4 of issue 38: the rounds play what the paired evaluator they replaced did,
+    # ``samples`` simulations per kept move (before: ``2 * samples`` whatever was played).
+    from bots.analysis import analyse
+
+    defn = games.definition("gallery_rush")
+    params = defn.validate_params({})
+    engine = defn.new_engine(params)
+    rng = random.Random(4)
+    while engine.current_player() < 0 or len(engine.legal_actions()) < 3:
+        engine.apply(
+            engine.sample_chance(rng)
+            if engine.current_player() < 0
+            else knowledge_for("gallery_rush").choose(engine, rng)
+        )
+    infoset = build_infoset(defn, params, engine, engine.current_player())
+    bot = bots.make_bot("ismcts")
+    budget = bots.Budget(simulations=60)
+    seed = 3
+    own = analyse(defn, params, infoset, bot, budget, derive_seed(seed, "analysis"))
+    result = review_decision(defn, params, infoset, own.search_move, bot, budget, seed, 100)
+    assert sum(c["samples"] for c in result["candidates"]) <= 100

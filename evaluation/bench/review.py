@@ -4,19 +4,27 @@
 ``decisions`` real decisions of each) with ``bots.review.review_decision`` at the same budget
 and ``samples``, here and, with ``baseline=REV``, in a subprocess on that revision's exported
 tree (``evaluation.bench.baseline.export_revision``): this file runs there as a script with the
-old tree first on ``sys.path``, so ``bots.review`` is the old one. The lead wires it as
-``atelier bench review``; by hand:
-``python -m evaluation.bench.review --baseline main --decisions 6``.
+old tree first on ``sys.path``, so ``bots.review`` is the old one. The exported tree gets this
+checkout's compiled extensions where their source is the same (``with_compiled``: Modern Art's
+``_playout``), so both sides run the same compiled code. ``atelier bench review --baseline
+0efcab7`` (the revision before the analysis landed), or
+``python -m evaluation.bench.review --baseline 0efcab7 --decisions 6``.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import click
+
+from evaluation.bench.baseline import BaselineError
 
 DEFAULT_GAMES = ("detective_eye", "finger_auction", "gallery_rush", "modern_art")
 
@@ -71,6 +79,26 @@ def time_reviews(
     return {"decisions": len(chosen), "ms_per_decision": round(elapsed / max(1, len(chosen)), 1)}
 
 
+def with_compiled(root: Path) -> Path:
+    """``root`` (an exported revision) with this checkout's compiled extensions copied in
+    where the revision's source (``.pyx``) is byte for byte this checkout's: ``git archive``
+    exports no build products, and without them the baseline would time the pure-Python
+    fallback (Modern Art's random playout)."""
+    here = Path(__file__).resolve().parents[2]
+    for built in here.glob("games/**/*.so"):
+        rel = built.relative_to(here)
+        source = built.with_name(built.name.split(".")[0] + ".pyx")
+        theirs = root / rel.parent / source.name
+        if (
+            source.is_file()
+            and theirs.is_file()
+            and theirs.read_bytes() == source.read_bytes()
+            and not (root / rel).exists()
+        ):
+            shutil.copy2(built, root / rel)
+    return root
+
+
 def run(
     names: list[str] | None = None,
     decisions: int = 6,
@@ -78,23 +106,33 @@ def run(
     samples: int = 100,
     seed: int = 0,
     baseline: str | None = None,
+    progress: Any = None,
 ) -> dict[str, Any]:
-    """Per game: today's milliseconds per decision and, with ``baseline``, that revision's."""
+    """Per game: today's milliseconds per decision and, with ``baseline``, that revision's
+    (``progress``: called with a short text before each game)."""
     from evaluation.bench.baseline import export_revision
 
     budget = budget or {"simulations": 200, "milliseconds": 1000}
-    old_root = export_revision(baseline) if baseline else None
+    old_root = with_compiled(export_revision(baseline)) if baseline else None
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the old tree only
     rows = []
     for game in names or list(DEFAULT_GAMES):
+        if progress is not None:
+            progress(game)
         args = [game, seed, decisions, budget, samples]
         row: dict[str, Any] = {"game": game, "new": time_reviews(*args)}  # type: ignore[arg-type]
         if old_root is not None:
-            out = subprocess.run(
+            done = subprocess.run(
                 [sys.executable, __file__, str(old_root), json.dumps(args)],
                 capture_output=True,
                 text=True,
-                check=True,
-            ).stdout
+                env=env,
+            )
+            if done.returncode:
+                raise BaselineError(
+                    f"the review at baseline {baseline} failed: {done.stderr.strip()[-400:]}"
+                )
+            out = done.stdout
             row["baseline"] = json.loads(out.strip().splitlines()[-1])
             row["ratio"] = round(
                 row["new"]["ms_per_decision"] / row["baseline"]["ms_per_decision"], 2
@@ -118,6 +156,54 @@ def format_table(report: dict[str, Any]) -> str:
             f"{row.get('ratio', '-'):>6}"
         )
     return "\n".join(lines)
+
+
+@click.command("review")
+@click.option("--game", "names", multiple=True, help="A game (repeatable; default: all four).")
+@click.option("--decisions", default=6, show_default=True, help="Decisions reviewed per game.")
+@click.option("--samples", default=100, show_default=True, help="The review's samples.")
+@click.option("--simulations", default=200, show_default=True, help="The search's budget.")
+@click.option("--milliseconds", default=1000.0, show_default=True, help="The search's budget.")
+@click.option("--seed", default=0, show_default=True)
+@click.option(
+    "--baseline",
+    default=None,
+    help="Git revision reviewed too, in a subprocess on its exported tree (e.g. 0efcab7, the "
+    "revision before the one-analysis review).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
+def bench_review(
+    names: tuple[str, ...],
+    decisions: int,
+    samples: int,
+    simulations: int,
+    milliseconds: float,
+    seed: int,
+    baseline: str | None,
+    as_json: bool,
+) -> None:
+    """Review time per decision, today's against a baseline revision's (issue 38, target 4)."""
+    import games
+    from evaluation.cli import _baseline_bench
+
+    unknown = [n for n in names if n not in games.DEFINITIONS]
+    if unknown:
+        raise click.BadParameter(f"unknown game(s) {unknown}", param_hint="--game")
+    if decisions < 1 or samples < 1 or simulations < 1 or milliseconds <= 0:
+        raise click.BadParameter(
+            "--decisions, --samples, --simulations and --milliseconds must be positive"
+        )
+    budget = {"simulations": simulations, "milliseconds": milliseconds}
+    _baseline_bench(
+        sys.modules[__name__],
+        as_json,
+        list(names) or None,
+        decisions,
+        budget,
+        samples,
+        seed,
+        baseline,
+    )
 
 
 if __name__ == "__main__":
