@@ -272,6 +272,9 @@ SPLIT_VALUE: dict[str, dict[str, Any]] = {
 }
 
 
+MAX_OUTCOMES = 6  # chance outcomes valued per step; more are sampled (``_chance_terms``)
+
+
 def luck_split(
     defn: games.GameDefinition,
     params: dict[str, Any],
@@ -361,16 +364,7 @@ def _step_terms(
             raise ValueError(f"step {index}: {action} is not a chance outcome here")
         if len(dist) < 2:
             return None, []
-        expected = [0.0] * value.rollouts
-        taken: list[float] = []
-        for outcome, prob in dist:
-            child = engine.copy()
-            child.apply(outcome)
-            v = value.streams(child, index, seat)
-            expected = [e + prob * x for e, x in zip(expected, v, strict=True)]
-            if outcome == action:
-                taken = v
-        return "chance", [t - e for t, e in zip(taken, expected, strict=True)]
+        return "chance", _chance_terms(engine, dist, action, value, seed, index, seat)
     legal = engine.legal_actions()
     if action not in legal:
         raise ValueError(f"step {index}: {action} is not a legal move of seat {player}")
@@ -386,6 +380,39 @@ def _step_terms(
     a = value.streams(played, index, seat)
     b = value.streams(other, index, seat)
     return key, [x - y for x, y in zip(a, b, strict=True)]
+
+
+def _chance_terms(
+    engine: Engine,
+    dist: list[tuple[int, float]],
+    action: int,
+    value: ValueEstimate,
+    seed: int,
+    index: int,
+    seat: int,
+) -> list[float]:
+    """``V(h a_t) - E_a V(h a)`` per stream. With more than ``MAX_OUTCOMES`` outcomes (Modern
+    Art's deals) the expectation is the mean over ``MAX_OUTCOMES`` outcomes drawn from ``p`` by
+    a stream of their own: still unbiased, since those draws never depend on ``a_t``."""
+
+    def values(outcome: int) -> list[float]:
+        child = engine.copy()
+        child.apply(outcome)
+        return value.streams(child, index, seat)
+
+    taken = values(action)
+    expected = [0.0] * value.rollouts
+    if len(dist) <= MAX_OUTCOMES:
+        weighted = dist
+    else:
+        rng = random.Random(derive_seed(seed, "outcomes", index))
+        outcomes, probs = zip(*dist, strict=True)
+        drawn = rng.choices(outcomes, probs, k=MAX_OUTCOMES)
+        weighted = [(o, 1.0 / MAX_OUTCOMES) for o in drawn]
+    for outcome, prob in weighted:
+        v = taken if outcome == action else values(outcome)
+        expected = [e + prob * x for e, x in zip(expected, v, strict=True)]
+    return [t - e for t, e in zip(taken, expected, strict=True)]
 
 
 def _stderr(values: list[float]) -> float:
