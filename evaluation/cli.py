@@ -129,6 +129,7 @@ def play(
         "tournament": "evaluation.tournament.command:bench_tournament",
         "service": "evaluation.bench.service_command:bench_service",
         "cfr": "evaluation.exploitability_command:bench_cfr",
+        "blunders": "evaluation.bench.review_flags:bench_blunders",  # issue 38, target 1
     },
 )
 def bench() -> None:
