@@ -7,9 +7,10 @@ seat always played the bot's own suggestion it flags at most 5% of the decisions
 **The set** (``evaluation/data/blunders.json``, rebuilt by ``python -m evaluation.blunders
 build``) is data: per game, positions reached by a seeded game the heuristic plays against
 itself (``positions``: game seed ``s``, every decision of every seat in order), and at each the
-first rule of the game's ``RULES`` that names a move there (a rule reads the public state, the
-seat's own cards and the heuristic's move, ``reference``). A candidate is kept when an
-*independent* estimate confirms it: ``CONFIRM_SAMPLES`` paired samples, each a world of the
+rules of the game's ``RULES`` that name a move there (game seed ``s`` skips each rule's first
+``s % SPREAD`` candidates, so the positions come from every stage of a game); a rule reads
+the public state, the seat's own cards and the heuristic's move, ``reference``. A candidate is kept
+when an *independent* estimate confirms it: ``CONFIRM_SAMPLES`` paired samples, each a world of the
 seat's information set (``sample_engine``) and one rollout seed, the blunder and the
 reference each played out to the end by the game's heuristic playout (no cut-off, no search,
 nothing of the review's settings); the loss is the reference's first-place share minus the
@@ -39,6 +40,7 @@ from games.core.definition import GameDefinition, replay
 from games.core.engine import CHANCE, Engine
 from games.core.infoset import build_infoset, sample_engine
 from games.core.seeds import derive_seed
+from games.detective_eye.actions import BID as _DE_BID
 from games.paintings import MONA_LISA, NUM_KINDS, PAINTERS, forgery_painter, is_forgery
 
 GAMES = ("gallery_rush", "finger_auction", "detective_eye", "modern_art")
@@ -50,6 +52,7 @@ THRESHOLD = 0.10
 Z_95 = 1.959963984540054
 MAX_GAMES = 60  # seeded games scanned per game before the builder gives up
 PER_RULE_PER_GAME = 1  # at most this many candidates of one rule from one seeded game
+SPREAD = 4  # game seed s skips the first s % SPREAD candidates of each rule
 
 Rule = Callable[[GameDefinition, Engine, int, list[int], int], int | None]
 
@@ -125,27 +128,21 @@ def _fa_pick_stray(defn, engine, seat, legal, reference):
     return None
 
 
-def _bid_quantity(defn, engine, seat, action):
-    text = defn.action_to_string(engine, seat, action)
-    words = text.split()
-    if words and words[0] in ("declare", "raise") and len(words) >= 3 and words[1].isdigit():
-        return int(words[1])
-    return None
-
-
-def _de_overbid(defn, engine, seat, legal, reference):
-    """Detective Eye: declare or raise the largest quantity the table allows (two or more)
-    where the heuristic places or passes: a bid nobody's cards can support, which the seat must
-    then challenge and fail."""
-    if _bid_quantity(defn, engine, seat, reference) is not None:
-        return None
-    bids = [(q, a) for a in legal if (q := _bid_quantity(defn, engine, seat, a)) is not None]
-    if not bids:
-        return None
-    top = max(q for q, _ in bids)
-    if top < 2:
-        return None
-    return min(a for q, a in bids if q == top)
+def _de_impossible_bid(defn, engine, seat, legal, reference):
+    """Detective Eye: declare or raise a quantity of a painter that the seat's own row rules
+    out: more than its own cards of that painter plus every face-down card of the others, so a
+    challenge of it must fail (the smallest such bid; the heuristic does something else)."""
+    ids = engine.ids
+    row = engine.rows[seat]
+    others = engine.table - len(row)
+    impossible = []
+    for action in legal:
+        if action == reference or ids.kind(action) != _DE_BID:
+            continue
+        painter, quantity = ids.bid_of(action)
+        if quantity > row.count(painter) + others:
+            impossible.append((quantity, action))
+    return min(impossible)[1] if impossible else None
 
 
 def _ma_overpay(defn, engine, seat, legal, reference):
@@ -173,7 +170,7 @@ RULES: dict[str, tuple[tuple[str, Rule], ...]] = {
         ("pick_own_forgery", _fa_pick_own_forgery),
         ("pick_stray_painter", _fa_pick_stray),
     ),
-    "detective_eye": (("overbid", _de_overbid),),
+    "detective_eye": (("impossible_bid", _de_impossible_bid),),
     "modern_art": (("overpay", _ma_overpay),),
 }
 
@@ -250,6 +247,7 @@ def build_game(
     found: list[dict[str, Any]] = []
     for game_seed in range(seed, seed + MAX_GAMES):
         taken: dict[str, int] = {}
+        seen: dict[str, int] = {}
         for history, seat, legal, reference, engine in positions(defn, params, game_seed):
             for name, rule in RULES[game]:
                 if taken.get(name, 0) >= PER_RULE_PER_GAME:
@@ -257,6 +255,9 @@ def build_game(
                 blunder = rule(defn, engine, seat, legal, reference)
                 if blunder is None or blunder == reference:
                     continue
+                seen[name] = seen.get(name, 0) + 1
+                if seen[name] <= game_seed % SPREAD:
+                    continue  # later in the game for later seeds: positions of every stage
                 check = confirm(defn, params, history, seat, blunder, reference, samples, seed)
                 if check["interval"][0] < THRESHOLD:
                     continue
