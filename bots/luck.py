@@ -272,7 +272,7 @@ SPLIT_VALUE: dict[str, dict[str, Any]] = {
 }
 
 
-MAX_OUTCOMES = 6  # chance outcomes valued per step; more are sampled (``_chance_terms``)
+MAX_OUTCOMES = 8  # chance outcomes valued per step; more are sampled (``_chance_terms``)
 
 
 def luck_split(
