@@ -433,3 +433,29 @@ def luck_sentence(split: dict[str, Any]) -> str:
     cards = part(split["chance"], "of a win lost to the cards", "of a win won from the cards")
     moves = part(split["decisions"], "to decisions", "gained by decisions")
     return f"{cards}, {moves}"
+
+
+def review_luck(
+    defn: games.GameDefinition,
+    params: dict[str, Any],
+    infoset: dict[str, Any],
+    seed: int = 0,
+    config: dict[str, Any] | None = None,
+) -> dict[str, Any] | None:
+    """The review summary's luck: ``luck_split`` of the reviewed seat, with ``sentence``.
+
+    The review reads only the seat's information set, so the split runs on one world of it
+    (``sample_engine`` from ``derive_seed(seed, "luck")``): every step the seat saw is the
+    record's, and cards it never saw are a draw consistent with what it did see. Two records
+    that differ only in those cards therefore get the same split, as they get the same review.
+    ``None`` when the record does not reach the end of the game (nothing to split yet).
+    """
+    from games.core.infoset import sample_engine
+
+    world = sample_engine(defn, params, infoset, random.Random(derive_seed(seed, "luck")))
+    if not world.is_terminal():
+        return None
+    split = luck_split(
+        defn, params, list(world.history), infoset["seat"], config, derive_seed(seed, "luck")
+    )
+    return {**split, "sentence": luck_sentence(split)}

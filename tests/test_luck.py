@@ -343,3 +343,31 @@ def test_evaluation_luck_is_the_bots_implementation():
 
     for name in evaluation.luck.__all__:
         assert getattr(evaluation.luck, name) is getattr(bots.luck, name)
+
+
+@pytest.mark.parametrize("game", ["gallery_rush", "detective_eye", "finger_auction"])
+def test_the_review_luck_reads_the_seat_information_set_only(game):
+    """``review_luck`` splits a finished record from the seat's information set: the same
+    split for a record with other hidden cards the seat never saw, and ``None`` for a record
+    that has not ended."""
+    from bots.luck import review_luck
+    from games.core.definition import replay
+    from games.core.infoset import build_infoset
+    from tests.test_review import another_world
+
+    defn, full, history = _mixed_game(game, {"players": 2}, seed=3, seat=0)
+    record = replay(defn, full, history)
+    infoset = build_infoset(defn, full, record, 0, with_view=False)
+    split = review_luck(defn, full, infoset, seed=1, config=FEW)
+    assert split["sentence"] and split["seat"] == 0
+    assert split["result"] == pytest.approx(
+        sum(split[p] for p in ("baseline", "chance", "decisions", "opponents", "residual"))
+    )
+    partial = build_infoset(defn, full, replay(defn, full, history[:-3]), 0, with_view=False)
+    assert review_luck(defn, full, partial, seed=1, config=FEW) is None
+    if game == "detective_eye":  # the others hide nothing once the game is over
+        seat, cut, other = another_world(defn, full, record)
+        assert cut.is_terminal() and other.is_terminal()  # the whole record, other cards
+        a = build_infoset(defn, full, cut, seat, with_view=False)
+        b = build_infoset(defn, full, other, seat, with_view=False)
+        assert review_luck(defn, full, a, 1, FEW) == review_luck(defn, full, b, 1, FEW)
