@@ -132,6 +132,7 @@ def play(
         "service": "evaluation.bench.service_command:bench_service",
         "review": "evaluation.bench.review:bench_review",
         "cfr": "evaluation.exploitability_command:bench_cfr",
+        "blunders": "evaluation.bench.review_flags:bench_blunders",  # issue 38, target 1
     },
 )
 def bench() -> None:

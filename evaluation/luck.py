@@ -1,238 +1,38 @@
-"""Luck-corrected scores of a game record: AIVAT (Burch, Schmid, Moravcik, Morrill and Bowling,
-"AIVAT: A New Variance Reduction Technique for Agent Evaluation in Imperfect Information
-Games", AAAI 2018).
+"""Luck-corrected scores of a game record (AIVAT): the rules live in ``bots.luck``.
 
-A game's return is skill plus luck. AIVAT removes the luck it can see: at every step whose
-distribution is known, it subtracts how much the step moved a value estimate ``V`` beyond what
-was expected there,
-
-    corrected(s) = return(s) - sum over corrected steps t of [V_s(h_t a_t) - E_{a~p_t} V_s(h_t a)]
-
-where ``p_t`` is the chance distribution at a chance step, and at a decision the policy the
-bot drew its action from. Each bracket has expectation 0 given the history (``a_t`` is drawn
-from ``p_t``), so the corrected score is unbiased for the expected return *whatever* ``V``
-is, as long as ``V`` is fixed in advance and does not peek at ``a_t``; a ``V`` close to the
-true value removes most of the variance. ``V`` may read the whole state (hidden cards
-included): the evaluator sees everything after the game, no player does.
-
-Which decisions count as "policy known". A bot whose hint says ``stopped_by == "policy"``
-answered straight from the policy it reports (``random`` draws uniformly from it; the
-``heuristic`` reports a point mass on its move, so its correction is exactly 0). A search bot
-(``ismcts``) reports visit shares but plays the most visited move, which is not a draw from
-them, so its decisions are never corrected: that is the skill being measured. A decision is
-also left alone when the action taken has probability 0 in the reported policy.
-
-Value estimates (``VALUES``; the tournament's ``luck`` setting names one, and its default per
-game is in ``DEFAULT_VALUE``):
-
-* ``rollout``: the mean return of ``rollouts`` playouts to the end by the game's heuristic
-  playout policy (``GameKnowledge.playout``; uniform where a game has none), chance drawn by
-  the engine. Common random numbers: every alternative of one step is rolled out with the
-  same streams ``derive_seed(seed, step, j)``, so the bracket compares the outcomes, not the
-  luck of their rollouts. The streams never depend on the outcome taken, which keeps the
-  estimator unbiased.
-* ``heuristic``: the game's heuristic evaluation (``GameKnowledge.evaluate``), no search:
-  cheap, for games whose rollouts are slow (Modern Art).
-
-Terminal states are valued by their returns in both. On the *first-place share* scale
-(``scale="share"``, what ``atelier bench strength`` reports) a rollout is scored by each seat's
-share of first place instead of its return, so the corrected score is an unbiased estimate of
-the expected share; only rollout estimates have that scale.
+The review (``bots``, ``server``) splits a seat's result into luck and decisions with the same
+machinery, and the layers let it import only downwards, so the one implementation sits in
+``bots/luck.py``; tournaments and benchmarks keep importing these names from here.
 """
 
 from __future__ import annotations
 
-import random
-from typing import Any
+from bots.luck import (
+    DEFAULT_VALUE,
+    POLICIES,
+    SCALES,
+    SPLIT_VALUE,
+    VALUES,
+    InvalidLuckConfig,
+    LuckRecorder,
+    ValueEstimate,
+    corrected_shares,
+    known_policy,
+    luck_config,
+    luck_split,
+)
 
-import games
-from bots.heuristics import GameKnowledge, knowledge_for
-from evaluation.tournament.stats import win_shares
-from games.core.engine import CHANCE, Engine
-from games.core.episode import Step, play_episode, sampled_chance
-from games.core.seeds import derive_seed
-
-VALUES = ("rollout", "heuristic")
-DEFAULT_VALUE: dict[str, dict[str, Any]] = {
-    "gallery_rush": {"value": "rollout", "rollouts": 128, "policy": "random"},
-    "detective_eye": {"value": "rollout", "rollouts": 16, "policy": "heuristic"},
-    "finger_auction": {"value": "rollout", "rollouts": 16, "policy": "heuristic"},
-    "modern_art": {"value": "heuristic"},
-}
-POLICIES = ("heuristic", "random")
-SCALES = ("return", "share")
-
-
-class InvalidLuckConfig(ValueError):
-    """A value-estimate setting that names an unknown estimate or gives a bad size."""
-
-
-def luck_config(game: str, config: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The full value-estimate setting for ``game``: the default, or ``config`` checked."""
-    if config is None:
-        config = DEFAULT_VALUE.get(game, {"value": "rollout", "rollouts": 8, "policy": "random"})
-    if not isinstance(config, dict):
-        raise InvalidLuckConfig("the luck setting must be an object like {'value': 'rollout'}")
-    value = config.get("value")
-    if value not in VALUES:
-        raise InvalidLuckConfig(f"unknown value estimate {value!r}; known: {list(VALUES)}")
-    if value == "heuristic":
-        extra = sorted(set(config) - {"value"})
-        if extra:
-            raise InvalidLuckConfig(f"the heuristic value estimate takes no {extra[0]!r}")
-        knowledge = knowledge_for(game)
-        if knowledge is None or type(knowledge).evaluate is GameKnowledge.evaluate:
-            raise InvalidLuckConfig(f"{game} has no heuristic evaluation; use 'rollout'")
-        return {"value": "heuristic"}
-    extra = sorted(set(config) - {"value", "rollouts", "policy"})
-    if extra:
-        raise InvalidLuckConfig(f"unknown field {extra[0]!r} of the rollout value estimate")
-    rollouts = config.get("rollouts", 8)
-    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or not 1 <= rollouts <= 1000:
-        raise InvalidLuckConfig(f"'rollouts' must be a whole number 1..1000, got {rollouts!r}")
-    policy = config.get("policy", "heuristic" if knowledge_for(game) else "random")
-    if policy not in POLICIES:
-        raise InvalidLuckConfig(f"unknown rollout policy {policy!r}; known: {list(POLICIES)}")
-    if policy == "heuristic" and knowledge_for(game) is None:
-        raise InvalidLuckConfig(f"{game} has no heuristic playout; use policy 'random'")
-    return {"value": "rollout", "rollouts": rollouts, "policy": policy}
-
-
-def _uniform(engine: Engine, rng: random.Random) -> int:
-    legal = engine.legal_actions()
-    return legal[int(rng.random() * len(legal))]
-
-
-class ValueEstimate:
-    """``V(engine)``: every seat's estimated return, fixed before any game is looked at."""
-
-    def __init__(self, game: str, config: dict[str, Any], seed: int, scale: str = "return") -> None:
-        if scale not in SCALES:
-            raise InvalidLuckConfig(f"unknown scale {scale!r}; known: {list(SCALES)}")
-        if scale == "share" and config["value"] != "rollout":
-            raise InvalidLuckConfig(
-                f"the first-place share scale needs a rollout value estimate; {game}'s is "
-                f"{config['value']!r}"
-            )
-        self.config = config
-        self.seed = seed
-        self.score = win_shares if scale == "share" else list
-        knowledge = knowledge_for(game)
-        self.evaluate = knowledge.evaluate if knowledge is not None else None
-        if config["value"] == "rollout":
-            self.rollouts = config["rollouts"]
-            self.policy = knowledge.playout if config["policy"] == "heuristic" else _uniform
-
-    def __call__(self, engine: Engine, step: int) -> list[float]:
-        """The value of ``engine``, a child of step ``step`` (whose rollout streams it uses)."""
-        if engine.is_terminal():
-            return [float(r) for r in self.score(engine.returns())]
-        if self.config["value"] == "heuristic":
-            return [float(v) for v in self.evaluate(engine)]
-        total = [0.0] * engine.num_players
-        policy = self.policy
-        for j in range(self.rollouts):
-            world = engine.copy()
-            rng = random.Random(derive_seed(self.seed, step, j))
-            play_episode(world, lambda e, seat, k, r=rng: policy(e, r), sampled_chance(rng))
-            for s, r in enumerate(self.score(world.returns())):
-                total[s] += r
-        return [t / self.rollouts for t in total]
-
-
-def known_policy(answer: Any) -> list[tuple[int, float]] | None:
-    """The distribution a decision's action was drawn from, when the bot's hint states it.
-
-    ``None`` for a search bot's answer, a bare action id, or a policy the action is not in.
-    """
-    if answer is None or isinstance(answer, int) or getattr(answer, "stopped_by", "") != "policy":
-        return None
-    stats = [(s.action, float(s.probability)) for s in answer.policy if s.probability > 0.0]
-    total = sum(p for _, p in stats)
-    if total <= 0.0 or answer.action not in {a for a, _ in stats}:
-        return None
-    return [(a, p / total) for a, p in stats]
-
-
-class LuckRecorder:
-    """Accumulates a game's AIVAT corrections; ``on_step`` goes to ``play_episode``."""
-
-    def __init__(
-        self,
-        defn: games.GameDefinition,
-        params: dict[str, Any],
-        config: dict,
-        seed: int,
-        scale: str = "return",
-    ) -> None:
-        self.config = config
-        self.value = ValueEstimate(defn.name, config, seed, scale)
-        n = int(params["players"])
-        self.chance = [0.0] * n
-        self.decisions = [0.0] * n
-        self.chance_steps = 0
-        self.decision_steps = 0
-
-    def on_step(self, engine: Engine, step: Step) -> None:
-        if step.player == CHANCE:
-            dist = engine.chance_outcomes()
-            into = self.chance
-        else:
-            dist = known_policy(step.answer)
-            into = self.decisions
-        if dist is None or len(dist) < 2:
-            return  # nothing to correct: no known distribution, or no alternative
-        expected = [0.0] * len(into)
-        taken: list[float] | None = None
-        for action, prob in dist:
-            child = engine.copy()
-            child.apply(action)
-            v = self.value(child, step.index)
-            for s, x in enumerate(v):
-                expected[s] += prob * x
-            if action == step.action:
-                taken = v
-        assert taken is not None, "the action taken is not in its distribution"
-        for s in range(len(into)):
-            into[s] += taken[s] - expected[s]
-        if step.player == CHANCE:
-            self.chance_steps += 1
-        else:
-            self.decision_steps += 1
-
-    def result(self, returns: list[float]) -> dict[str, Any]:
-        """The record's ``luck`` field: corrected returns and what was subtracted."""
-        return {
-            "corrected": [
-                r - c - d for r, c, d in zip(returns, self.chance, self.decisions, strict=True)
-            ],
-            "chance": list(self.chance),
-            "decisions": list(self.decisions),
-            "steps": {"chance": self.chance_steps, "decisions": self.decision_steps},
-            "value": dict(self.config),
-        }
-
-
-def corrected_shares(
-    defn: games.GameDefinition,
-    params: dict[str, Any],
-    history: list[int],
-    config: dict[str, Any],
-    seed: int,
-) -> dict[str, Any]:
-    """AIVAT on the first-place share scale for a finished game, replayed from its actions.
-
-    Only chance steps are corrected (the decisions carry no reported policy here): that is
-    every correction the strength benchmark's pairings allow, since ISMCTS's moves are the
-    skill measured and the heuristic's reported policy is a point mass (correction 0). The
-    result is ``LuckRecorder.result`` over the seats' first-place shares.
-    """
-    recorder = LuckRecorder(defn, params, config, seed, scale="share")
-    engine = defn.new_engine(params)
-    for index, action in enumerate(history):
-        if engine.current_player() == CHANCE:
-            recorder.on_step(engine, Step(index, CHANCE, action))
-        engine.apply(action)
-    if not engine.is_terminal():
-        raise ValueError("the history does not reach the end of the game")
-    return recorder.result(win_shares(engine.returns()))
+__all__ = [
+    "DEFAULT_VALUE",
+    "POLICIES",
+    "SCALES",
+    "SPLIT_VALUE",
+    "VALUES",
+    "InvalidLuckConfig",
+    "LuckRecorder",
+    "ValueEstimate",
+    "corrected_shares",
+    "known_policy",
+    "luck_config",
+    "luck_split",
+]

@@ -243,3 +243,131 @@ def test_corrected_first_place_shares_still_share_one_first_place():
     assert out == corrected_shares(defn, params, history, config, seed=3)
     with pytest.raises(ValueError, match="does not reach the end"):
         corrected_shares(defn, params, history[:-1], config, seed=3)
+
+
+# --- the review's split (bots.luck.luck_split) --------------------------------------------------
+FEW = {"value": "rollout", "rollouts": 8, "policy": "heuristic"}
+SPLIT_CASES = [
+    ("gallery_rush", {"players": 2}, FEW),
+    ("finger_auction", {"players": 2}, FEW),
+    ("detective_eye", {"players": 2}, None),  # the game's own setting (bots.luck.SPLIT_VALUE)
+    ("modern_art", {"players": 3}, {**FEW, "rollouts": 3}),
+]
+
+
+def _mixed_game(game: str, params: dict, seed: int, seat: int):
+    """A finished game where ``seat`` plays uniformly at random and the others the heuristic:
+    the seat's decisions then cost something, which the split must show."""
+    from bots.heuristics import knowledge_for
+
+    defn = games.definition(game)
+    full = defn.validate_params(params)
+    knowledge = knowledge_for(game)
+    rng = random.Random(seed)
+    engine = defn.new_engine(full)
+    while not engine.is_terminal():
+        player = engine.current_player()
+        if player == CHANCE:
+            engine.apply(engine.sample_chance(rng))
+        elif player == seat:
+            engine.apply(rng.choice(engine.legal_actions()))
+        else:
+            engine.apply(knowledge.playout(engine, rng))
+    return defn, full, list(engine.history)
+
+
+@pytest.mark.parametrize(("game", "params", "config"), SPLIT_CASES)
+def test_the_luck_split_adds_up_and_is_deterministic(game, params, config):
+    """result = baseline + chance + decisions + opponents + residual exactly, the residual (the
+    estimate's disagreement with itself) within noise of 0, and a rerun gives the same split."""
+    from bots.luck import luck_split
+
+    defn, full, history = _mixed_game(game, params, seed=2, seat=0)
+    split = luck_split(defn, full, history, 0, config, seed=5)
+    parts = ("baseline", "chance", "decisions", "opponents", "residual")
+    assert split["result"] == pytest.approx(sum(split[p] for p in parts))
+    assert abs(split["residual"]) <= 4 * split["stderr"]["residual"] + 1e-9, split
+    assert split["steps"]["chance"] > 0 and split["steps"]["decisions"] > 0
+    assert luck_split(defn, full, history, 0, config, seed=5) == split
+
+
+def test_random_decisions_cost_and_the_chance_terms_average_out():
+    """Over Gallery Rush games where seat 0 plays at random against the heuristic, the seat's
+    decisions term is negative on average (random play costs first-place share) while the
+    chance term averages to 0 within its interval (each term has mean 0) and the residual too."""
+    from bots.luck import luck_split
+
+    config = {"value": "rollout", "rollouts": 16, "policy": "heuristic"}
+    splits = [
+        luck_split(*_mixed_game("gallery_rush", {"players": 2}, seed=s, seat=0), 0, config, seed=s)
+        for s in range(12)
+    ]
+    decisions, ci = mean_ci([s["decisions"] for s in splits])
+    assert ci[1] < 0.0, (decisions, ci)
+    for part in ("chance", "residual"):
+        mean, ci = mean_ci([s[part] for s in splits])
+        assert ci[0] <= 0.0 <= ci[1], (part, mean, ci)
+
+
+def test_the_luck_split_names_bad_input():
+    from bots.luck import luck_split
+
+    defn, full, history = _mixed_game("gallery_rush", {"players": 2}, seed=1, seat=0)
+    with pytest.raises(ValueError, match=r"seat must be 0\.\.1"):
+        luck_split(defn, full, history, 2)
+    with pytest.raises(ValueError, match="does not reach the end"):
+        luck_split(defn, full, history[:-1], 0)
+    with pytest.raises(ValueError, match="goes on after the end"):
+        luck_split(defn, full, [*history, 0], 0)
+    with pytest.raises(ValueError, match="step 3: 99 is not"):
+        luck_split(defn, full, [*history[:3], 99, *history[4:]], 0)
+    with pytest.raises(InvalidLuckConfig, match="needs a rollout value estimate"):
+        luck_split(defn, full, history, 0, {"value": "heuristic"})
+
+
+def test_the_luck_sentence_reads_losses_and_gains():
+    from bots.luck import luck_sentence
+
+    assert luck_sentence({"chance": -0.314, "decisions": -0.08}) == (
+        "0.31 of a win lost to the cards, 0.08 to decisions"
+    )
+    assert luck_sentence({"chance": 0.2, "decisions": 0.05}) == (
+        "0.20 of a win won from the cards, 0.05 gained by decisions"
+    )
+
+
+def test_evaluation_luck_is_the_bots_implementation():
+    """One rule in one place: the tournament's names are the review's objects."""
+    import bots.luck
+    import evaluation.luck
+
+    for name in evaluation.luck.__all__:
+        assert getattr(evaluation.luck, name) is getattr(bots.luck, name)
+
+
+@pytest.mark.parametrize("game", ["gallery_rush", "detective_eye", "finger_auction"])
+def test_the_review_luck_reads_the_seat_information_set_only(game):
+    """``review_luck`` splits a finished record from the seat's information set: the same
+    split for a record with other hidden cards the seat never saw, and ``None`` for a record
+    that has not ended."""
+    from bots.luck import review_luck
+    from games.core.definition import replay
+    from games.core.infoset import build_infoset
+    from tests.test_review import another_world
+
+    defn, full, history = _mixed_game(game, {"players": 2}, seed=3, seat=0)
+    record = replay(defn, full, history)
+    infoset = build_infoset(defn, full, record, 0, with_view=False)
+    split = review_luck(defn, full, infoset, seed=1, config=FEW)
+    assert split["sentence"] and split["seat"] == 0
+    assert split["result"] == pytest.approx(
+        sum(split[p] for p in ("baseline", "chance", "decisions", "opponents", "residual"))
+    )
+    partial = build_infoset(defn, full, replay(defn, full, history[:-3]), 0, with_view=False)
+    assert review_luck(defn, full, partial, seed=1, config=FEW) is None
+    if game == "detective_eye":  # the others hide nothing once the game is over
+        seat, cut, other = another_world(defn, full, record)
+        assert cut.is_terminal() and other.is_terminal()  # the whole record, other cards
+        a = build_infoset(defn, full, cut, seat, with_view=False)
+        b = build_infoset(defn, full, other, seat, with_view=False)
+        assert review_luck(defn, full, a, 1, FEW) == review_luck(defn, full, b, 1, FEW)

@@ -32,6 +32,8 @@ from typing import Any
 
 import numpy as np
 
+from bots.luck import win_shares  # one rule for a win share (the review's split uses it)
+
 ELO_LABEL = (
     "Elo (OpenSpiel pyspiel.elo: Bradley-Terry maximum likelihood, draws count half, "
     "smoothing 0.01), 95% percentile bootstrap over deals"
@@ -112,13 +114,6 @@ def mean_ci(values: Sequence[float]) -> tuple[float, list[float] | None]:
     var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     half = t_quantile(n - 1) * math.sqrt(var / n)
     return mean, [mean - half, mean + half]
-
-
-def win_shares(returns: Sequence[float]) -> list[float]:
-    """One win per game split among the seats with the top return (a full draw: 1/n each)."""
-    top = max(returns)
-    winners = [s for s, r in enumerate(returns) if r == top]
-    return [1.0 / len(winners) if s in winners else 0.0 for s in range(len(returns))]
 
 
 def bot_table(labels: Sequence[str], records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
