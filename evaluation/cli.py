@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 import games
-from evaluation.params import echo_report, parse_params
+from evaluation.params import baseline_bench, echo_report, parse_params
 
 
 def user_error(err: BaseException) -> str | None:
@@ -139,18 +139,6 @@ def bench() -> None:
     """Benchmarks; each prints ratios against a reference measured in the same run."""
 
 
-def _baseline_bench(bench_mod: Any, as_json: bool, *args: Any, **kwargs: Any) -> None:
-    """``bench_mod.run(*args, **kwargs)`` with progress on stderr, printed as JSON or a table; a
-    baseline revision that cannot be exported or run is a command error naming it."""
-    try:
-        report = bench_mod.run(
-            *args, progress=lambda text: click.echo(f"measuring {text} ...", err=True), **kwargs
-        )
-    except bench_mod.BaselineError as err:
-        raise click.ClickException(str(err)) from None
-    echo_report(report, as_json, bench_mod.format_table)
-
-
 @bench.command("engine")
 @click.option("--game", "names", multiple=True, type=click.Choice(sorted(games.DEFINITIONS)))
 @click.option("--seconds", default=3.0, show_default=True, help="Wall time per contender.")
@@ -175,7 +163,7 @@ def bench_engine(
 
     if seconds <= 0 or rounds < 1:
         raise click.BadParameter("--seconds and --rounds must be positive")
-    _baseline_bench(
+    baseline_bench(
         bench_mod, as_json, list(names) or None, seconds, seed, rounds=rounds, baseline=baseline
     )
 
@@ -216,7 +204,7 @@ def bench_ismcts(
 
     if seconds <= 0 or rounds < 1 or worlds < 1:
         raise click.BadParameter("--seconds, --rounds and --worlds must be positive")
-    _baseline_bench(
+    baseline_bench(
         bench_mod,
         as_json,
         list(names) or None,

@@ -1,6 +1,7 @@
 """Parsing what the command line gives: game parameters (``--param players=3`` or JSON) and
 bot specs (``--bot ismcts``, ``--bot '{"name": "ismcts", ...}'``, ``--bot LABEL=SPEC``, and
-the aliases of ``bot_aliases``); and printing a command's report (``echo_report``)."""
+the aliases of ``bot_aliases``); and printing a command's report (``echo_report``, and
+``baseline_bench`` for the benches measured against a baseline revision)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,18 @@ def echo_report(report: Any, as_json: bool, table: Callable[[Any], str]) -> None
         sys.stdout.write("\n")
     else:
         click.echo(table(report))
+
+
+def baseline_bench(bench_mod: Any, as_json: bool, *args: Any, **kwargs: Any) -> None:
+    """``bench_mod.run(*args, **kwargs)`` with progress on stderr, printed as JSON or a table; a
+    baseline revision that cannot be exported or run is a command error naming it."""
+    try:
+        report = bench_mod.run(
+            *args, progress=lambda text: click.echo(f"measuring {text} ...", err=True), **kwargs
+        )
+    except bench_mod.BaselineError as err:
+        raise click.ClickException(str(err)) from None
+    echo_report(report, as_json, bench_mod.format_table)
 
 
 def parse_params(items: tuple[str, ...]) -> dict[str, Any]:

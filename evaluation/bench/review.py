@@ -184,7 +184,7 @@ def bench_review(
 ) -> None:
     """Review time per decision, today's against a baseline revision's (issue 38, target 4)."""
     import games
-    from evaluation.cli import _baseline_bench
+    from evaluation.params import baseline_bench
 
     unknown = [n for n in names if n not in games.DEFINITIONS]
     if unknown:
@@ -194,7 +194,7 @@ def bench_review(
             "--decisions, --samples, --simulations and --milliseconds must be positive"
         )
     budget = {"simulations": simulations, "milliseconds": milliseconds}
-    _baseline_bench(
+    baseline_bench(
         sys.modules[__name__],
         as_json,
         list(names) or None,
