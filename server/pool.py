@@ -52,7 +52,7 @@ log = logging.getLogger("atelier.server.pool")
 
 PRELOAD = ["server.tasks"]
 # Task kinds of long jobs, served in the job lane (module docstring).
-JOB_KINDS = frozenset({"review_decision"})
+JOB_KINDS = frozenset({"review_decision", "review_luck"})
 JOB_POLL_S = 0.02  # how often a waiting job task looks for a free worker
 WARM_TIMEOUT_S = 60.0  # longest a worker may take to warm up before it is replaced
 WARM_RETRY_S = 1.0  # pause before replacing a worker that died warming up (no spawn loop)
