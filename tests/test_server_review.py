@@ -654,3 +654,13 @@ def test_a_job_made_by_one_service_is_read_and_cancelled_through_another(tmp_pat
     assert b"key:k" not in b"".join(
         one.shared.client.hget(one.shared.key("job", "job_x"), f) or b"" for f in (b"spec",)
     )
+
+
+def test_every_jobs_steps_run_in_the_job_lane():
+    """A review's decisions and an analysis's positions are long work: their pool tasks are
+    job tasks, which never take the last free worker (an analysis step outside the lane would
+    let a batch analysis lock interactive clients out, as reviews once did)."""
+    from server.pool import JOB_KINDS
+    from server.reviews import KINDS
+
+    assert {kind["step"] for kind in KINDS.values()} <= JOB_KINDS
