@@ -33,6 +33,13 @@ points lost. For each decision of the reviewed seat:
 
 Only decisions count: a step where the seat had a single legal move is left out (and counted
 as ``forced`` in the summary).
+
+6. **Luck** (``summary["luck"]``): the seat's result split by AIVAT into what chance dealt it
+   and what its decisions cost (``bots.luck.review_luck`` on the seat's information set, seeded
+   ``luck_seed(seed)``), with per-term standard errors and a ``sentence``; computed once per
+   review, after the decisions (``summary_luck``: the one rule of the CLI and the service).
+   ``None`` with ``luck_skipped`` saying why when the record has not ended, the review did not
+   finish, or the split was not computed (off, or over the service's ``review_luck_ms``).
 """
 
 from __future__ import annotations
@@ -278,6 +285,38 @@ def decision_seed(seed: int, step: int) -> int:
     return derive_seed(seed, "review", step)
 
 
+# --- luck: what chance dealt the seat, what its decisions cost ----------------------------------
+LUCK_UNFINISHED = "the record does not reach the end of the game: no result to split"
+LUCK_PARTIAL = "the review did not finish: the split is computed after its last decision"
+LUCK_NOT_ASKED = "not asked for"
+
+
+def luck_seed(seed: int) -> int:
+    """The luck split's seed, derived from the review's (its own stream: the decisions'
+    seeds are untouched, so adding the split changed no decision)."""
+    return derive_seed(seed, "luck")
+
+
+def summary_luck(
+    defn: GameDefinition,
+    params: dict[str, Any],
+    infoset: dict[str, Any],
+    seed: int,
+    config: dict[str, Any] | None = None,
+) -> tuple[dict[str, Any] | None, str | None]:
+    """The summary's ``luck`` and, when it is ``None``, the reason (``luck_skipped``).
+
+    ``bots.luck.review_luck`` of the seat's information set with ``luck_seed(seed)``;
+    ``config`` overrides its value estimate (``bots.luck.SPLIT_VALUE``: tests use fewer
+    rollouts). Run once per review: by ``review_game`` here and by the service's
+    ``review_luck`` task, so both give the same split for the same seed.
+    """
+    from bots.luck import review_luck
+
+    split = review_luck(defn, params, infoset, luck_seed(seed), config)
+    return (split, None) if split is not None else (None, LUCK_UNFINISHED)
+
+
 def review_game(
     defn: GameDefinition,
     params: dict[str, Any],
@@ -287,6 +326,8 @@ def review_game(
     seed: int = 0,
     samples: int = DEFAULT_SAMPLES,
     progress: Callable[[int, int], None] | None = None,
+    luck: bool = True,
+    luck_value: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The whole review of ``infoset``'s seat, decision after decision, in this process
     (``atelier review``; the service runs ``review_decision`` in its pool instead).
@@ -295,7 +336,8 @@ def review_game(
     ``value_lost`` (>= 0, first-place share), its paired 95% ``interval`` and ``no_loss``; a
     decision is **flagged** (a real mistake) when ``interval[0] > 0`` (``no_loss`` false), and
     ``summary["flagged"]`` counts them; ``summary["total_lost"]`` is the sum of the decisions'
-    ``value_lost``."""
+    ``value_lost``. ``summary["luck"]`` is the luck split (``summary_luck``, after the
+    decisions; ``luck=False`` skips it, ``luck_value`` overrides its value estimate)."""
     plan = plan_review(defn, params, infoset, seed)
     decisions = []
     total = len(plan["decisions"])
@@ -316,7 +358,21 @@ def review_game(
         decisions.append({"index": index, "step": step, **result})
         if progress is not None:
             progress(index + 1, total)
-    return assemble(defn.name, infoset["seat"], bot.spec(), budget, seed, samples, decisions, plan)
+    split, skipped = (
+        summary_luck(defn, params, infoset, seed, luck_value) if luck else (None, LUCK_NOT_ASKED)
+    )
+    return assemble(
+        defn.name,
+        infoset["seat"],
+        bot.spec(),
+        budget,
+        seed,
+        samples,
+        decisions,
+        plan,
+        luck=split,
+        luck_skipped=skipped,
+    )
 
 
 def assemble(
@@ -328,8 +384,18 @@ def assemble(
     samples: int,
     decisions: list[dict[str, Any]],
     plan: dict[str, Any],
+    luck: dict[str, Any] | None = None,
+    luck_skipped: str | None = None,
 ) -> dict[str, Any]:
-    """The review object (docs/api.md, "Game review")."""
+    """The review object (docs/api.md, "Game review").
+
+    ``luck`` is the split of ``summary_luck`` (computed by the caller: in this process, or in
+    the service's pool); when it is ``None`` the summary says why in ``luck_skipped``.
+    """
+    summary = summarize(decisions, plan.get("forced", 0))
+    summary["luck"] = luck
+    if luck is None:
+        summary["luck_skipped"] = luck_skipped or LUCK_NOT_ASKED
     return {
         "game": game,
         "seat": seat,
@@ -339,5 +405,5 @@ def assemble(
         "seed": seed,
         "value": dict(VALUE),
         "decisions": decisions,
-        "summary": summarize(decisions, plan.get("forced", 0)),
+        "summary": summary,
     }

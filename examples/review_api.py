@@ -109,6 +109,12 @@ def main() -> None:
             f"#{k} step {d['step']}: played {d['played']['string']!r}, bot {d['best']['string']!r}"
             f": lost {d['value_lost']:.3f} [{lo:.3f}, {hi:.3f}]"
         )
+    luck = s["luck"]  # the AIVAT split of the result (null, with luck_skipped, when skipped)
+    if luck is None:
+        print(f"luck: not split ({s['luck_skipped']})")
+    else:
+        se = luck["stderr"]
+        print(f"luck: {luck['sentence']} (+- {se['chance']:.2f}, +- {se['decisions']:.2f})")
     if isinstance(api, InProcess):
         api.close()
 

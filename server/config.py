@@ -118,6 +118,10 @@ class ServiceConfig:
     review_max_decisions: int = 200
     review_max_answer_bytes: int = 1024 * 1024
     review_keep_bytes: int = 64 * 1024 * 1024
+    # The deadline of a review's luck split (one pool task after its decisions: about 40 s in
+    # Modern Art, seconds elsewhere). Past it the summary's luck is null with luck_skipped;
+    # 0 = never computed. The review itself never fails for it.
+    review_luck_ms: float = 120_000.0
     # The key of every value the service derives from a secret seed and publishes (a match
     # review's seed): HMAC-SHA256 under it. Empty = a random one drawn at start; a fleet gives
     # every instance the same (ATELIER_SERVER_SECRET). Never shown by to_json.
@@ -162,6 +166,7 @@ class ServiceConfig:
             "review_ttl_s": self.review_ttl_s > 0,
             "review_max_decisions": self.review_max_decisions >= 1,
             "review_max_answer_bytes": self.review_max_answer_bytes >= 1024,
+            "review_luck_ms": self.review_luck_ms >= 0,
             # One finished review (its answer and its record) always fits in the store.
             "review_keep_bytes": self.review_keep_bytes
             >= 2 * self.review_max_answer_bytes + self.max_request_bytes,

@@ -10,12 +10,13 @@ one pipe per worker instead, so each request owns its worker while it runs:
   is killed and replaced, and only that request fails (``DeadlineExceeded``);
 * a worker that dies mid-request fails only that request (``WorkerDied``) and is replaced.
 
-Long jobs' tasks (``JOB_KINDS``: a review's decisions) run in a lane of their own at a lower
-priority, so that interactive work (hints, validations, match moves) always finds a worker: a
-job task takes a worker only while no interactive request is waiting for one and another
-stays free after it (with one worker: only while nobody waits), and at most ``size - 1`` job
-tasks run at once (at least 1). Jobs wait for their turn; interactive requests never wait
-for a job's worker beyond the one task it is running with a single worker.
+Long jobs' tasks (``JOB_KINDS``: a review's decisions and luck split, an analysis's positions)
+run in a lane of their own at a lower priority, so that interactive work (hints, validations,
+match moves) always finds a worker: a job task takes a worker only while no interactive request
+is waiting for one and another stays free after it (with one worker: only while nobody waits),
+and at most ``size - 1`` job tasks run at once (at least 1). Jobs wait for their turn;
+interactive requests never wait for a job's worker beyond the one task it is running with a
+single worker.
 
 Only JSON text crosses the pipes (game name, parameters, infoset, bot spec, budget, seed), never
 pickled states.
@@ -52,7 +53,7 @@ log = logging.getLogger("atelier.server.pool")
 
 PRELOAD = ["server.tasks"]
 # Task kinds of long jobs, served in the job lane (module docstring).
-JOB_KINDS = frozenset({"review_decision"})
+JOB_KINDS = frozenset({"review_decision", "review_luck", "analysis_position"})
 JOB_POLL_S = 0.02  # how often a waiting job task looks for a free worker
 WARM_TIMEOUT_S = 60.0  # longest a worker may take to warm up before it is replaced
 WARM_RETRY_S = 1.0  # pause before replacing a worker that died warming up (no spawn loop)

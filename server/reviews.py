@@ -10,6 +10,10 @@ decision through the service's ``MeteredPool``, charged to the client who asked 
 limits of hints apply: a review is as many searches as it has decisions, one at a time), and
 updates the job's progress. Capacity problems on the way (a busy pool, the client's search
 time used up) are waited out and retried, so a long review slows down instead of failing.
+After the last decision one more task, ``review_luck``, splits the seat's result into luck and
+decisions (``bots.review.summary_luck``: the summary's ``luck``) within ``review_luck_ms`` of
+its own; past it (or off, or failing) the summary's luck is null with ``luck_skipped`` saying
+why, and the review is done all the same. A cancel is honoured before and after it.
 
 Under gunicorn's gevent worker the runner thread is a greenlet (threading is monkey-patched):
 it waits for its worker on the pipe through the cooperative selector ``SearchPool`` uses, as
@@ -61,7 +65,14 @@ from typing import Any
 
 import bots
 import games
-from bots.review import DEFAULT_SAMPLES, MAX_POOL, assemble, decision_seed, infoset_before
+from bots.review import (
+    DEFAULT_SAMPLES,
+    LUCK_PARTIAL,
+    MAX_POOL,
+    assemble,
+    decision_seed,
+    infoset_before,
+)
 from games.core.infoset import build_infoset
 from server.cache import canonical
 from server.config import ServiceConfig
@@ -100,6 +111,12 @@ RETRIES = {
     "deadline_exceeded": 2,
     "worker_died": 2,
 }
+# The luck split's task is retried on capacity errors only: over its deadline (``review_luck_ms``)
+# it would overrun again, and the summary says it was skipped instead.
+LUCK_RETRIES = {**RETRIES, "deadline_exceeded": 0, "worker_died": 0}
+# Why a finished review has no luck though it ended (``summary.luck_skipped``).
+LUCK_LOST = "its worker stopped between the last decision and the luck split"
+
 # Replays of the record's prefix a decision makes besides its search (its world pool and the
 # first world), times a safety factor for a loaded machine: its deadline allows for them.
 REPLAYS_PER_DECISION = MAX_POOL + 2
@@ -822,6 +839,7 @@ class ReviewService:
 
     def _run(self, job: ReviewJob) -> None:
         JOB_CLIENT.set(job.client)
+        luck: tuple[dict[str, Any] | None, str | None] | None = None
         try:
             # A job run again after its worker died resumes after its last stored decision.
             for index in range(len(job.decisions), job.total):
@@ -835,6 +853,8 @@ class ReviewService:
                 if job.kind == "analysis" and "played" in item:
                     where["played"] = item["played"]
                 self._record(job, {**where, **result})
+            if job.kind == "review" and len(job.decisions) == job.total and not self._stopped(job):
+                luck = self._luck(job)  # ``None``: cancelled meanwhile
         except ApiError as err:
             self._fail(job, {"code": err.code, "message": err.message})
         except Exception as err:  # a bug: keep the trace for the operator
@@ -844,7 +864,7 @@ class ReviewService:
             return
         if len(job.decisions) == job.total:
             self.store.transition(job.id, "done", LIVE)
-        self._finalize(job.id)
+        self._finalize(job.id, luck)
 
     def _stopped(self, job: ReviewJob) -> bool:
         """Whether to stop before the next decision: cancelled (in the store: by whichever
@@ -874,15 +894,21 @@ class ReviewService:
         """Fails a running job (a cancelled one stays cancelled)."""
         self.store.transition(job.id, "failed", LIVE, error)
 
-    def _finalize(self, job_id: str) -> None:
+    def _finalize(
+        self, job_id: str, luck: tuple[dict[str, Any] | None, str | None] | None = None
+    ) -> None:
         """The review (partial unless done), the answer encoded once and handed to the store,
-        which keeps it (bounded) in place of the running job."""
+        which keeps it (bounded) in place of the running job. ``luck`` is ``_luck``'s split and
+        reason, from the runner that just computed it (a partial review has none)."""
         stored = self.store.load(job_id)
         if stored is None or stored.status in LIVE:
             return
         job = self._job(stored)
         complete = job.status == "done"
         if job.kind == "review" and (complete or job.decisions):
+            if not complete:
+                luck = (None, LUCK_PARTIAL)
+            split, skipped = luck if luck is not None else (None, LUCK_LOST)
             job.review = assemble(
                 job.game,
                 job.infoset["seat"],
@@ -892,6 +918,8 @@ class ReviewService:
                 job.samples,
                 job.decisions,
                 job.plan,
+                luck=split,
+                luck_skipped=skipped,
             )
             if not complete:
                 job.review["partial"] = True
@@ -928,17 +956,54 @@ class ReviewService:
         else:  # the move played (a record's decision) or those asked for, then the top
             played = [item["played"]["id"]] if "played" in item else []
             payload.update(include=played + job.plan.get("include", []), top=job.plan["top"])
-        deadline = self.deadline(job, item["step"])
+        return self._task(job, KINDS[job.kind]["step"], payload, self.deadline(job, item["step"]))
+
+    def _task(
+        self,
+        job: ReviewJob,
+        kind: str,
+        payload: dict[str, Any],
+        deadline: float,
+        retries: dict[str, int] = RETRIES,
+    ) -> dict[str, Any] | None:
+        """One pool task of ``job``; the errors in ``retries`` are waited out that many times
+        (the others, and one too many, raise); ``None`` once the job is cancelled."""
         tried: dict[str, int] = {}
         while not self._stopped(job):
             try:
-                return self.hints.run(KINDS[job.kind]["step"], payload, deadline)
+                return self.hints.run(kind, payload, deadline)
             except ApiError as err:
                 tried[err.code] = tried.get(err.code, 0) + 1
-                if tried[err.code] > RETRIES.get(err.code, 0):
+                if tried[err.code] > retries.get(err.code, 0):
                     raise
                 time.sleep(min(10.0, max(0.2, err.retry_after or 1.0)))
         return None
+
+    def _luck(self, job: ReviewJob) -> tuple[dict[str, Any] | None, str | None] | None:
+        """The review's luck split (``review_luck`` task: ``bots.review.summary_luck``) and,
+        when it is null, why; ``None`` once the job is cancelled. Never raises a pool error:
+        a split over ``review_luck_ms`` or failing leaves the review done without it."""
+        ms = self.config.review_luck_ms
+        if ms <= 0:
+            return None, "off on this service (review_luck_ms = 0)"
+        payload = {"game": job.game, "params": job.params, "infoset": job.infoset, "seed": job.seed}
+        # Not charged to the client's search time: admitted at its deadline, the split would
+        # wait for a whole idle minute of the client's (``client_search_ms_per_minute``) after
+        # the decisions. It is bounded instead by ``review_luck_ms``, by the running-review
+        # limits (one split per review) and by the job lane, which leaves a worker free.
+        uncharged = JOB_CLIENT.set(None)
+        try:
+            out = self._task(job, "review_luck", payload, ms / 1000.0, LUCK_RETRIES)
+        except ApiError as err:
+            if err.code == "deadline_exceeded":
+                return None, f"took longer than {ms:g} ms (review_luck_ms)"
+            log.warning("review %s: no luck split: %s", job.id, err.message)
+            return None, f"could not be computed ({err.code}): {err.message}"
+        finally:
+            JOB_CLIENT.reset(uncharged)
+        if out is None:
+            return None
+        return out["luck"], out["skipped"]
 
     def info(self) -> dict[str, Any]:
         return self.store.info()

@@ -316,7 +316,19 @@ def review_decision_task(payload: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-TASKS.update(review_plan=review_plan_task, review_decision=review_decision_task)
+def review_luck_task(payload: dict[str, Any]) -> dict[str, Any]:
+    """A review's luck split, once after its decisions (``bots.review.summary_luck``: the
+    rule ``atelier review`` runs too): ``{"luck": split or None, "skipped": reason or None}``."""
+    from bots.review import summary_luck
+
+    defn = games.definition(payload["game"])
+    luck, skipped = summary_luck(defn, payload["params"], payload["infoset"], payload["seed"])
+    return {"luck": luck, "skipped": skipped}
+
+
+TASKS.update(
+    review_plan=review_plan_task, review_decision=review_decision_task, review_luck=review_luck_task
+)
 
 
 # --- analysis (bots.analysis) ----------------------------------------------------------------

@@ -105,6 +105,9 @@ def test_review_reads_a_games_file_an_infoset_or_a_state_and_draws_the_plot(tmp_
     assert result.exit_code == 0, result.output
     assert "accuracy" in result.output and "biggest mistakes" in result.output
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # The summary's luck split: its sentence with its standard errors.
+    luck = next(line for line in result.output.splitlines() if line.startswith("luck: "))
+    assert " of a win " in luck and "decisions (standard errors " in luck, luck
     # Two games in the file: which one?
     ambiguous = runner.invoke(main, ["review", str(games_file), "--seat", "0", *fast])
     assert ambiguous.exit_code != 0 and "--index" in ambiguous.output
@@ -129,6 +132,8 @@ def test_review_reads_a_games_file_an_infoset_or_a_state_and_draws_the_plot(tmp_
         assert out.exit_code == 0, out.output
         tables.append(out.stdout)
     assert tables[0] == tables[1] == result.stdout.replace(f"plot written to {png}\n", "")
+    skipped = runner.invoke(main, ["review", str(infoset_file), *fast, "--no-luck"])
+    assert skipped.exit_code == 0 and "luck: not split (not asked for)" in skipped.output
     no_seat = runner.invoke(main, ["review", str(state_file), *fast])
     assert no_seat.exit_code != 0 and "--seat is required" in no_seat.output
 

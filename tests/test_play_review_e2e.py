@@ -254,6 +254,9 @@ def test_a_finished_game_shows_its_review(page, served, shots, scratch_shots, ga
     assert math.isclose(total, review["summary"]["total_lost"], abs_tol=0.051)
     meaning = page.find_element(By.ID, "review-meaning").text
     assert str(review["value"]["measures"]) in meaning
+    # The luck split (a finished match: always computed here), its sentence and its noise.
+    luck = page.find_element(By.ID, "review-luck").text
+    assert review["summary"]["luck"]["sentence"] in luck and "standard errors ±" in luck, luck
     # The timeline: one bar per decision, the biggest mistakes marked (and ranked) there and in
     # the list of moves.
     bars = page.find_elements(By.CSS_SELECTOR, "#review-timeline .tl-move")
@@ -510,6 +513,12 @@ def test_the_figures_read_well_whatever_the_service_sends(page, served):
           .then(([r, hints]) => done({
             acc: [r.accuracyText(87.34), r.accuracyText(0.5), r.accuracyText(100),
                   r.accuracyText(null)],
+            luck: [r.luckText({luck: {
+                     sentence: "0.31 of a win lost to the cards, 0.08 to decisions",
+                     stderr: {chance: 0.141, decisions: 0.1}}}),
+                   r.luckText({luck: {sentence: "s", stderr: null}}),
+                   r.luckText({luck: null, luck_skipped: "took longer than 1 ms (review_luck_ms)"}),
+                   r.luckText({luck: null}), r.luckText({}), r.luckText(undefined)],
             values: [r.formatValue(-0.0001), r.formatValue(0.17649), r.formatValue(12.345),
                      r.formatValue(1234.5), r.formatValue(undefined)],
             meaning: [r.valueMeaning({measures: "money", scale: [0, 200]}),
@@ -525,6 +534,15 @@ def test_the_figures_read_well_whatever_the_service_sends(page, served):
     )
     assert "error" not in out, out
     assert out["acc"] == ["87.3%", "0.5%", "100%", "—"]
+    assert out["luck"] == [
+        "0.31 of a win lost to the cards, 0.08 to decisions (standard errors ±0.14 and ±0.10: "
+        "the split is an estimate).",
+        "s (standard errors ±? and ±?: the split is an estimate).",
+        "No luck split: took longer than 1 ms (review_luck_ms).",
+        "No luck split: not computed.",
+        None,
+        None,
+    ]
     assert out["values"] == ["0.000", "0.176", "12.3", "1235", "—"]
     assert out["meaning"] == [
         "Values are money (from 0 to 200).",

@@ -185,3 +185,46 @@ def test_a_reviews_rounds_play_samples_per_kept_move():
     own = analyse(defn, params, infoset, bot, budget, derive_seed(seed, "analysis"))
     result = review_decision(defn, params, infoset, own.search_move, bot, budget, seed, 100)
     assert sum(c["samples"] for c in result["candidates"]) <= 100
+
+
+# Cheap settings for the luck split (``bots.luck.SPLIT_VALUE`` plays 8-64 rollouts per value).
+CHEAP_LUCK = {"value": "rollout", "rollouts": 2, "policy": "heuristic"}
+SHORT = {"modern_art": {"players": 3, "rounds": 1}}  # one round: seconds, not minutes
+
+
+@pytest.mark.parametrize("name", ["gallery_rush", "detective_eye", "finger_auction", "modern_art"])
+def test_the_summary_splits_a_finished_records_result_and_not_an_unfinished_ones(name):
+    from bots.luck import review_luck
+    from bots.review import LUCK_NOT_ASKED, LUCK_UNFINISHED, luck_seed, summary_luck
+
+    defn, params, engine = heuristic_game(name, seed=1, params=SHORT.get(name))
+    final = build_infoset(defn, params, engine, 0, with_view=False)
+    bot = bots.make_bot("heuristic")
+    budget = bots.Budget(simulations=4)
+
+    def review(infoset, **luck):
+        return review_game(
+            defn, params, infoset, bot, budget, 2, MIN_SAMPLES, luck_value=CHEAP_LUCK, **luck
+        )
+
+    done = review(final)
+    luck = done["summary"]["luck"]
+    assert luck is not None and "luck_skipped" not in done["summary"]
+    # The one rule: the split of the seat's information set with the review's luck seed.
+    assert luck == review_luck(defn, params, final, luck_seed(2), CHEAP_LUCK)
+    assert (luck, None) == summary_luck(defn, params, final, 2, CHEAP_LUCK)
+    terms = ("baseline", "chance", "decisions", "opponents", "residual")
+    assert luck["result"] == pytest.approx(sum(luck[t] for t in terms), abs=1e-9)
+    assert set(luck["stderr"]) == set(terms) and luck["seat"] == 0
+    assert "of a win" in luck["sentence"] and "decisions" in luck["sentence"]
+    # The split has its own seed: the decisions are those of a review without it.
+    skipped = review(final, luck=False)
+    assert skipped["summary"]["luck"] is None
+    assert skipped["summary"]["luck_skipped"] == LUCK_NOT_ASKED
+    for d in (*done["decisions"], *skipped["decisions"]):
+        d.pop("elapsed_ms")
+    assert done["decisions"] == skipped["decisions"]
+    # An unfinished record: nothing to split yet, and the summary says so.
+    cut = review(infoset_before(final, len(final["events"]) // 2))
+    assert cut["summary"]["luck"] is None
+    assert cut["summary"]["luck_skipped"] == LUCK_UNFINISHED

@@ -64,6 +64,98 @@ def test_a_review_is_a_job_polled_to_its_review(client):
     summary = review["summary"]
     assert summary["decisions"] == len(review["decisions"])
     assert len(summary["biggest_mistakes"]) <= 3 and 0 <= summary["accuracy"] <= 100
+    # The luck split, one more task after the decisions: the rule ``atelier review`` runs.
+    import games
+    from bots.review import summary_luck
+
+    defn = games.definition("gallery_rush")
+    params = defn.validate_params({})
+    assert "luck_skipped" not in summary, summary
+    assert summary["luck"] == summary_luck(defn, params, infoset, 4)[0]
+    assert "of a win" in summary["luck"]["sentence"] and summary["luck"]["stderr"]["chance"] > 0
+
+
+def test_an_unfinished_records_review_has_no_luck_and_says_why(client):
+    from bots.review import LUCK_UNFINISHED, infoset_before
+
+    _, infoset = gallery_record()
+    body = {"infoset": infoset_before(infoset, 12), "bot": "heuristic", "budget": TINY}
+    job = client.post("/v1/games/gallery_rush/review", json={**body, "samples": 32}).json
+    done = poll(client, job["url"])
+    assert done["status"] == "done", done
+    assert done["review"]["summary"]["luck"] is None
+    assert done["review"]["summary"]["luck_skipped"] == LUCK_UNFINISHED
+
+
+def test_a_luck_split_over_its_deadline_leaves_the_review_done_without_it(tmp_path):
+    from server import close_app
+    from tests.server_support import make_app
+
+    # 1 ms: no split of a whole game finishes in it (Gallery Rush's takes seconds).
+    app = make_app(tmp_path, search_workers=1, review_luck_ms=1)
+    try:
+        client = app.test_client()
+        _, infoset = gallery_record()
+        body = {"infoset": infoset, "bot": "heuristic", "budget": TINY, "samples": 32}
+        job = client.post("/v1/games/gallery_rush/review", json=body).json
+        done = poll(client, job["url"])
+        assert done["status"] == "done" and "error" not in done, done
+        summary = done["review"]["summary"]
+        assert summary["luck"] is None and "partial" not in done["review"]
+        assert summary["luck_skipped"] == "took longer than 1 ms (review_luck_ms)"
+        assert summary["decisions"] == job["progress"]["total"]
+        # The worker killed at the deadline was replaced: the service still answers.
+        again = client.post("/v1/games/gallery_rush/review", json={**body, "seed": 5}).json
+        assert poll(client, again["url"])["status"] == "done"
+    finally:
+        close_app(app)
+
+
+def test_the_luck_task_is_skipped_with_a_reason_never_failing_the_review(monkeypatch):
+    import bots
+    from server.config import ServiceConfig
+    from server.errors import ApiError
+    from server.reviews import JOB_CLIENT, ReviewJob, ReviewService, job_client
+
+    class FakeHints:
+        def __init__(self, errors, answer=None):
+            self.errors, self.answer, self.kinds = list(errors), answer, []
+
+        def run(self, kind, payload, deadline):
+            self.kinds.append((kind, deadline))
+            assert job_client() is None  # not charged to the client (ReviewService._luck)
+            if self.errors:
+                code = self.errors.pop(0)
+                raise ApiError(code, status=503, code=code, retry_after=0.0)
+            return self.answer
+
+    monkeypatch.setattr("server.reviews.time.sleep", lambda s: None)
+    job = ReviewJob(
+        "j", "c", "o", "gallery_rush", {}, {"seat": 0}, {"decisions": []}, {}, bots.Budget(1), 0, 32
+    )
+    split = {"sentence": "0.31 of a win lost to the cards, 0.08 to decisions"}
+    busy = FakeHints(["busy", "busy"], {"luck": split, "skipped": None})
+    config = ServiceConfig(review_luck_ms=5000)
+    outside = JOB_CLIENT.set("c")
+    assert ReviewService(busy, config)._luck(job) == (split, None)
+    assert job_client() == "c"  # the decisions' client again after it
+    JOB_CLIENT.reset(outside)
+    assert busy.kinds == [("review_luck", 5.0)] * 3  # its own deadline, capacity waited out
+    slow = FakeHints(["deadline_exceeded"])
+    assert ReviewService(slow, config)._luck(job) == (
+        None,
+        "took longer than 5000 ms (review_luck_ms)",
+    )
+    assert len(slow.kinds) == 1  # never run again: it would overrun again
+    broken = FakeHints(["internal"])
+    luck, why = ReviewService(broken, config)._luck(job)
+    assert luck is None and why.startswith("could not be computed (internal)")
+    off = FakeHints([])
+    assert ReviewService(off, ServiceConfig(review_luck_ms=0))._luck(job) == (
+        None,
+        "off on this service (review_luck_ms = 0)",
+    )
+    assert off.kinds == []
 
 
 def test_a_whole_state_record_reviews_like_the_seats_information_set(client):
@@ -562,3 +654,13 @@ def test_a_job_made_by_one_service_is_read_and_cancelled_through_another(tmp_pat
     assert b"key:k" not in b"".join(
         one.shared.client.hget(one.shared.key("job", "job_x"), f) or b"" for f in (b"spec",)
     )
+
+
+def test_every_jobs_steps_run_in_the_job_lane():
+    """A review's decisions and an analysis's positions are long work: their pool tasks are
+    job tasks, which never take the last free worker (an analysis step outside the lane would
+    let a batch analysis lock interactive clients out, as reviews once did)."""
+    from server.pool import JOB_KINDS
+    from server.reviews import KINDS
+
+    assert {kind["step"] for kind in KINDS.values()} <= JOB_KINDS

@@ -99,8 +99,8 @@ def false_flags(
         seat = i % params["players"]
         record = follower_record(defn, params, seat, bot, budget, derive_seed(seed, "record", i))
         infoset = build_infoset(defn, params, record, seat, with_view=False)
-        review = review_game(
-            defn, params, infoset, bot, budget, derive_seed(seed, "review", i), samples
+        review = review_game(  # flags only: no luck split (seconds to a minute a record)
+            defn, params, infoset, bot, budget, derive_seed(seed, "review", i), samples, luck=False
         )
         total += len(review["decisions"])
         flagged_n += sum(1 for d in review["decisions"] if flagged(d))

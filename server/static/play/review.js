@@ -68,6 +68,22 @@ export function accuracyText(accuracy) {
   return `${Math.round(accuracy * 10) / 10}%`;
 }
 
+// The summary's luck split (docs/api.md "Game review", `summary.luck`): its sentence with the
+// standard errors of its two terms, which are large (0.1-0.3 of a win, about 1 in Modern Art);
+// or why there is none (`luck_skipped`); null for a service older than the split.
+export function luckText(summary) {
+  const s = summary || {};
+  const luck = s.luck;
+  if (luck && typeof luck.sentence === "string") {
+    const se = luck.stderr || {};
+    const num = (x) => (typeof x === "number" && Number.isFinite(x) ? `±${x.toFixed(2)}` : "±?");
+    return `${luck.sentence} (standard errors ${num(se.chance)} and ${num(se.decisions)}: the split is an estimate).`;
+  }
+  if (!("luck" in s)) return null;
+  const why = typeof s.luck_skipped === "string" && s.luck_skipped ? s.luck_skipped : "not computed";
+  return `No luck split: ${why}.`;
+}
+
 function scaleText(scale) {
   if (scale === null || scale === undefined || scale === "") return "";
   if (Array.isArray(scale) && scale.length === 2) return `from ${scale[0]} to ${scale[1]}`;
@@ -303,6 +319,7 @@ function showReview(host, given) {
   const bot = typeof review.bot === "string" ? review.bot : review.bot ? botName(review.bot) : "";
   const by = [bot, budgetText(review.budget)].filter(Boolean).join(", ");
   const mistakes = [...ranks.keys()].map((i) => byIndex.get(i)).filter(Boolean);
+  const luck = luckText(s);
   host.box.replaceChildren(
     h("h3", {}, "Review of your game"),
     h(
@@ -318,6 +335,7 @@ function showReview(host, given) {
       meaning ? `${meaning} ` : "",
       `Scored by ${by || "the bot"}; the value lost is how much better the bot's move scored than yours, from the same sampled worlds.`,
     ),
+    ...(luck ? [h("p", { class: "note review-luck", id: "review-luck" }, h("b", {}, "Luck: "), luck)] : []),
     review.decisions.length
       ? timeline(review, ranks, pick)
       : h("p", { class: "note" }, "You made no decision in this game: there is nothing to review."),
