@@ -9,12 +9,18 @@ import pytest
 
 import bots
 import games
-from bots.analysis import MIN_ROUNDS, VALUE_UNITS, analyse
+from bots.analysis import (
+    MIN_ROUNDS,
+    VALUE_UNITS,
+    WIN_CHANCE_EVALUATIONS,
+    analyse,
+    cut_share,
+)
 from bots.heuristics import knowledge_for
 from games.core.definition import InvalidInfoset
 from games.core.infoset import build_infoset
 from games.detective_eye.engine import DRAFT
-from tests.support import GAMES, decision_states
+from tests.support import GAMES, decision_states, heuristic_position
 
 BUDGET = bots.Budget(simulations=100)
 
@@ -113,23 +119,55 @@ def test_the_hints_move_is_the_best_or_within_noise(name):
         assert mine is not None and (a.best == hint.action or mine.within_noise), (i, a)
 
 
-def agreement_rate(name: str, count: int, simulations: int) -> float:
+@pytest.mark.parametrize("name", sorted(WIN_CHANCE_EVALUATIONS))
+def test_a_cut_rollout_scores_the_win_chance_its_evaluation_states(name):
+    # The games named there evaluate by race_returns: the win chances it stands for are a
+    # distribution over the seats, and the leader of a close race is not a sure winner.
+    engine = heuristic_position(name, 3, 16)[2]
+    values = knowledge_for(name).evaluate(engine)
+    chances = [cut_share(values, s) for s in range(3)]
+    assert sum(chances) == pytest.approx(1.0)
+    assert max(chances) < 1.0 and all(c > 0.0 for c in chances)
+
+
+def test_a_rival_below_a_thin_subtree_does_not_overturn_the_search():
+    # Detective Eye, 200 simulations: the rounds put move 7 (47 visits) 0.27 [0.19, 0.36]
+    # ahead of the search's move 0 (93 visits), where 2,000 rounds gave 0.03 and three
+    # 4,000-simulation searches put 0 first twice and 7 never. The fresh rounds of
+    # ``_Rounds.confirm``, after 7's subtree caught up, do not repeat the lead.
+    defn, params, infoset = positions("detective_eye", 16, seed=23)[15]
+    a = analyse(defn, params, infoset, bots.make_bot("ismcts"), bots.Budget(simulations=200), 15)
+    assert a.search_move == 0 and a.best == 0
+
+
+# Target 3 of issue 38 on 200 random positions per game, at 200 simulations and at the
+# service's default budget (500 ms, ``server.config``): the hint's move is the analysis's best
+# or within its interval (the analysis names the hint's move, as a review names the played
+# one). The rule: an overturn must pass a Bonferroni-corrected paired test and then a fresh
+# one-sided 2.5% test (``_Rounds.confirm``), so by chance well under 2.5% of positions
+# disagree; the rest are positions where the search had not settled at its budget (more
+# search moves off its move too). Measured figures: docs/evaluation.md, "Analysis and review".
+AGREEMENT = 0.95
+SERVED = bots.Budget(milliseconds=500.0)
+
+
+def agreement_rate(name: str, count: int, budget: bots.Budget) -> float:
     bot = bots.make_bot("ismcts")
-    budget = bots.Budget(simulations=simulations)
     agree = 0
     cases = positions(name, count, seed=23)
     for i, (defn, params, infoset) in enumerate(cases):
         hint = bot.hint(defn, params, infoset, budget, seed=i)
-        a = analyse(defn, params, infoset, bot, budget, seed=i)
+        a = analyse(defn, params, infoset, bot, budget, seed=i, include=[hint.action])
         mine = a.move(hint.action)
         agree += mine is not None and (a.best == hint.action or mine.within_noise)
     return agree / len(cases)
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("budget", [bots.Budget(simulations=200), SERVED], ids=["200", "500ms"])
 @pytest.mark.parametrize("name", GAMES)
-def test_hint_agreement_over_200_positions(name):
-    assert agreement_rate(name, 200, 200) >= 0.95
+def test_hint_agreement_over_200_positions(name, budget):
+    assert agreement_rate(name, 200, budget) >= AGREEMENT
 
 
 def test_the_hint_carries_the_searchs_per_move_table():
