@@ -76,6 +76,10 @@ VALUE_UNITS = "first-place share (0-1; a k-way tie for the top return shares 1/k
 # returns of a softmax win chance (the 28-card games' +1 / -1 share), so a cut rollout's
 # first-place share is that win chance (``cut_share``), as the search's own means take it.
 WIN_CHANCE_EVALUATIONS = frozenset({"detective_eye", "finger_auction", "gallery_rush"})
+# How much more first-place share than the search's move a rival must be worth, beyond noise,
+# to replace it: with the thousands of rounds of a 500 ms budget, differences of 0.005 pass
+# the test, and a hint that is within 0.02 of the best is not a wrong hint.
+OVERTURN_MARGIN = 0.02
 MIN_ROUNDS = 16  # paired rounds always played by the kept moves: below, no usable interval
 CONTINUATION = 6  # steps of the expected continuation reported per move
 DEFAULT_TOP = 8
@@ -391,7 +395,7 @@ class _Rounds:
         if search_move not in fresh or leader not in fresh:
             return False
         diff, se, _ = _paired(fresh[leader], fresh[search_move])
-        return diff - overturn_z(1) * se > 0
+        return diff - overturn_z(1) * se > OVERTURN_MARGIN
 
     def to_root(self, engine: Engine, rng: random.Random) -> Engine:
         """A world rewound before the other seats' unseen moves (``bots.ismcts.unseen``)
@@ -445,7 +449,7 @@ def _suggested(rounds: _Rounds, search_move: int, deadline: float) -> int:
     if leader.action == search_move:
         return search_move
     diff, se, _ = _paired(leader, arms[search_move])
-    if diff - overturn_z(len(arms) - 1) * se > 0 and rounds.confirm(
+    if diff - overturn_z(len(arms) - 1) * se > OVERTURN_MARGIN and rounds.confirm(
         search_move, leader.action, deadline
     ):
         return leader.action
