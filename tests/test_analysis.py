@@ -184,3 +184,33 @@ def test_the_hint_carries_the_searchs_per_move_table():
     assert table["moves"][0]["id"] == hint.action
     assert table["value"] == mine.value and table["interval"] == list(mine.interval)
     assert {"id", "string", "value", "interval", "visits", "within_noise"} <= set(table["moves"][0])
+
+
+class _Stub:
+    """Rounds whose confirmation always agrees: ``_suggested``'s own rule alone."""
+
+    def __init__(self, shares: dict[int, list[float]]) -> None:
+        from bots.analysis import _Arm
+
+        self.arms = {}
+        for action, values in shares.items():
+            arm = self.arms[action] = _Arm(action)
+            arm.shares = dict(enumerate(values))
+        self.count = len(next(iter(shares.values())))
+
+    def confirm(self, search_move, leader, deadline):
+        return True
+
+
+def test_a_small_sure_lead_does_not_overturn_but_a_material_one_does():
+    # 4,000 rounds: a rival ahead by 0.01 on every 100th round passes the bare paired test
+    # (the 500 ms budget's many rounds), but is within OVERTURN_MARGIN; ahead by 0.1, it wins.
+    from bots.analysis import OVERTURN_MARGIN, _suggested
+
+    n = 4000
+    search = [0.5] * n
+    slight = [0.5 + (1.0 if k % 100 == 0 else 0.0) for k in range(n)]
+    assert 0 < sum(slight) / n - 0.5 < OVERTURN_MARGIN
+    assert _suggested(_Stub({0: search, 1: slight}), 0, float("inf")) == 0
+    material = [0.5 + (1.0 if k % 10 == 0 else 0.0) for k in range(n)]
+    assert _suggested(_Stub({0: search, 1: material}), 0, float("inf")) == 1
