@@ -28,18 +28,22 @@ numbers:
    (its safe playout ignores the draft, so every draft decision had the same value).
 4. **Values**: a move's ``value`` is the mean first-place share of the seat over its rounds
    (1 for an outright win, 1/k in a k-way tie for the top return, else 0: a win probability
-   in every game); ``points`` the mean return in the game's own units where they mean
-   something (Modern Art's money or points; ``POINT_UNITS``). ``loss`` is the paired mean of
-   ``best - move`` over the move's rounds (the best is sampled in every round), clipped at 0;
-   ``loss_interval`` its 95% normal interval (not clipped); ``within_noise`` when that
-   interval reaches 0.
+   in every game; a rollout cut off by an evaluation that states win chances scores that
+   chance, ``WIN_CHANCE_EVALUATIONS``, as the search's means take it); ``points`` the mean
+   return in the game's own units where they mean something (Modern Art's money or points;
+   ``POINT_UNITS``). ``loss`` is the paired mean of ``best - move`` over the move's rounds
+   (the best is sampled in every round), clipped at 0; ``loss_interval`` its 95% normal
+   interval (not clipped); ``within_noise`` when that interval reaches 0.
 5. **The suggested move** (``best``): the search's own move (the hint's), unless the kept or
-   surviving candidate of highest mean beats it with a paired interval above 0 at a level
-   corrected for the ``k`` rivals it was picked from (one-sided 0.025 / k, ``overturn_z``).
-   So the hint's move is the analysis's best unless the rounds find it worse beyond noise:
-   they are more search (as many simulations again, spread evenly over the candidates), and
-   where the search's 200 simulations had not settled they can overturn it (Detective Eye:
-   19 of 200 random positions at 200 simulations, in its play phases).
+   surviving candidate of highest mean beats it by more than ``OVERTURN_MARGIN`` (0.02) with
+   a paired bound at a level corrected for the ``k`` rivals it was picked from (one-sided
+   0.025 / k, ``overturn_z``), and again on fresh paired rounds once its subtree is as
+   searched as the search's move's (``_Rounds.confirm``: below a thin subtree the other seats
+   still answer weakly, which flatters the rival). So the hint's move is the analysis's best
+   unless the rounds find it materially worse, twice: they are more search, and where the
+   search had not settled they overturn it (Detective Eye at 200 simulations: 3 of 200
+   random positions; in 2 of them three 4,000-simulation searches leave the hint's move too,
+   in the third they keep it, the analysis's move within 0.03 of it).
 
 Limits: the intervals are normal approximations over the rounds (at least ``MIN_ROUNDS``); the
 rounds are paired on the world and the seed, but the subtrees below two moves draw from the
