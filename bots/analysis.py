@@ -392,9 +392,14 @@ class _Rounds:
             while root.counts[j] < root.counts[i] and time.perf_counter() < deadline:
                 self.play([leader], {})
         fresh: dict[int, _Arm] = {}
-        for _ in range(max(MIN_ROUNDS, self.count)):
+        planned = max(MIN_ROUNDS, self.count)
+        for k in range(planned):
             if len(fresh) and time.perf_counter() >= deadline:
                 break
+            if k == planned // 2 and k >= MIN_ROUNDS:
+                lead, _, _ = _paired(fresh[leader], fresh[search_move])
+                if lead <= 0.0:  # futile: not even ahead halfway (half the cost in a review)
+                    return False
             self.play([search_move, leader], fresh)
         if search_move not in fresh or leader not in fresh:
             return False
