@@ -57,7 +57,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from statistics import NormalDist
 from typing import Any
@@ -84,7 +84,14 @@ WIN_CHANCE_EVALUATIONS = frozenset({"detective_eye", "finger_auction", "gallery_
 # to replace it: with the thousands of rounds of a 500 ms budget, differences of 0.005 pass
 # the test, and a hint that is within 0.02 of the best is not a wrong hint.
 OVERTURN_MARGIN = 0.02
-MIN_ROUNDS = 16  # paired rounds always played by the kept moves: below, no usable interval
+MIN_ROUNDS = 16
+# A review's rounds stop early (``_Rounds.settled``) once the played move's loss against the
+# search's move is decided at this two-sided 99% normal quantile (looked at every
+# ``SETTLE_EVERY`` rounds, so stricter than the reported 95%): above 0 (flagged whatever more
+# rounds say: an overturn could only raise the loss), or below ``SETTLE_BAND``.
+SETTLE_Z = 2.576
+SETTLE_BAND = 0.05
+SETTLE_EVERY = 8  # paired rounds always played by the kept moves: below, no usable interval
 CONTINUATION = 6  # steps of the expected continuation reported per move
 DEFAULT_TOP = 8
 
@@ -246,7 +253,8 @@ def analyse_with_world(
     deadline = (
         time.perf_counter() + budget.milliseconds / 1000.0 if budget.milliseconds else math.inf
     )
-    rounds.halve(kept, others, total, deadline)
+    settled = (lambda: rounds.settled(kept, search_move)) if per_kept is not None else None
+    rounds.halve(kept, others, total, deadline, settled)
     best = _suggested(rounds, search_move, deadline)
     analysis = _assemble(
         defn, run, worlds, rounds, search_move, best, searcher.name, started, searched.iterations
@@ -321,22 +329,43 @@ class _Rounds:
             arm = self.arms[action] = _Arm(action)
         return arm
 
-    def halve(self, kept: list[int], others: list[int], total: int, deadline: float) -> None:
+    def halve(
+        self,
+        kept: list[int],
+        others: list[int],
+        total: int,
+        deadline: float,
+        settled: Callable[[], bool] | None = None,
+    ) -> None:
         """Sequential halving of ``others`` over ``total`` simulations, ``kept`` sampled in
         every round; at least ``MIN_ROUNDS`` rounds, and no round started past ``deadline``
-        after those."""
+        after those, nor once ``settled()`` says so (asked every ``SETTLE_EVERY`` rounds)."""
         stages = max(1, math.ceil(math.log2(len(others)))) if len(others) > 1 else 1
         alive = list(others)
         for stage in range(stages):
             live = kept + alive
             rounds = max(math.ceil(MIN_ROUNDS / stages), (total // stages) // len(live))
             for _ in range(rounds):
-                if self.count >= MIN_ROUNDS and time.perf_counter() >= deadline:
+                if self.count >= MIN_ROUNDS and (
+                    time.perf_counter() >= deadline
+                    or (settled is not None and self.count % SETTLE_EVERY == 0 and settled())
+                ):
                     return
                 self.play(live)
             if stage < stages - 1:
                 alive.sort(key=lambda a: (-self.arm(a).mean(), a))
                 alive = alive[: max(1, math.ceil(len(alive) / 2))]
+
+    def settled(self, kept: list[int], search_move: int) -> bool:
+        """Whether every kept move but the search's has its loss against the search's move
+        decided (``SETTLE_Z``): flagged, or below ``SETTLE_BAND`` (a review: the played move)."""
+        best = self.arms[search_move]
+        played = [a for a in kept if a != search_move]
+        for action in played:
+            d, se, n = _paired(best, self.arms[action])
+            if not n or not (d - SETTLE_Z * se > 0.0 or d + SETTLE_Z * se < SETTLE_BAND):
+                return False
+        return bool(played)
 
     def play(self, live: list[int], arms: dict[int, _Arm] | None = None) -> None:
         """One round: one world and one seed, one simulation below each of ``live``, recorded

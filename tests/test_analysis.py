@@ -214,3 +214,19 @@ def test_a_small_sure_lead_does_not_overturn_but_a_material_one_does():
     assert _suggested(_Stub({0: search, 1: slight}), 0, float("inf")) == 0
     material = [0.5 + (1.0 if k % 10 == 0 else 0.0) for k in range(n)]
     assert _suggested(_Stub({0: search, 1: material}), 0, float("inf")) == 1
+
+
+def test_a_reviews_rounds_stop_once_the_played_moves_loss_is_decided_and_keep_the_flag():
+    # Target 4 of issue 38: a review's rounds (``per_kept``) stop once the played move's loss is
+    # decided (``SETTLE_Z``); the same rounds without the stop (``simulations``) play on. The
+    # flag stays: a bad move's interval lies above 0 either way.
+    defn, params, infoset = positions("detective_eye", 12, seed=3)[5]
+    world = games.sample_engine(defn, params, infoset, random.Random(0))
+    played = world.legal_actions()[-1]
+    bot = bots.make_bot("ismcts")
+    early = analyse(defn, params, infoset, bot, BUDGET, seed=1, include=[played], per_kept=100)
+    full = analyse(defn, params, infoset, bot, BUDGET, seed=1, include=[played], simulations=200)
+    assert early.search_move == full.search_move != played
+    mine, theirs = early.move(played), full.move(played)
+    assert MIN_ROUNDS <= mine.samples < theirs.samples
+    assert mine.loss_interval[0] > 0.0 and theirs.loss_interval[0] > 0.0
