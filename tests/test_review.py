@@ -185,3 +185,16 @@ def test_a_reviews_rounds_play_samples_per_kept_move():
     own = analyse(defn, params, infoset, bot, budget, derive_seed(seed, "analysis"))
     result = review_decision(defn, params, infoset, own.search_move, bot, budget, seed, 100)
     assert sum(c["samples"] for c in result["candidates"]) <= 100
+
+
+def test_the_plot_draws_an_interval_wholly_below_zero(tmp_path):
+    # A played move can look better than the suggested one without replacing it (the overturn
+    # needs a margin and a confirmation): its loss is 0, its interval below 0.
+    from evaluation.review_command import plot
+
+    decision = {"index": 0, "value_lost": 0.0, "interval": [-0.3, -0.05]}
+    summary = {"biggest_mistakes": [], "accuracy": None}
+    review = {"game": "gallery_rush", "bot": {"name": "ismcts"}, "seat": 0}
+    review |= {"decisions": [decision], "summary": summary}
+    plot(review, tmp_path / "review.png")
+    assert (tmp_path / "review.png").stat().st_size > 0
