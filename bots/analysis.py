@@ -294,6 +294,9 @@ class _Rounds:
         self.arms: dict[int, _Arm] = {}
         self.count = 0  # recorded rounds (``extra``: those of ``confirm``, kept apart)
         self.extra = 0
+        # The fresh rounds of ``confirm`` (the search's move and a rival): where they keep the
+        # search's move, the rival's row reports them, not the rounds that flattered it.
+        self.fresh: dict[int, _Arm] = {}
         self.simulations = 0
         candidates = run.candidates
         analysis_config = config.for_analysis(
@@ -421,6 +424,7 @@ class _Rounds:
             while root.counts[j] < root.counts[i] and time.perf_counter() < deadline:
                 self.play([leader], {})
         fresh: dict[int, _Arm] = {}
+        self.fresh = fresh
         planned = max(MIN_ROUNDS, self.count)
         for k in range(planned):
             if len(fresh) and time.perf_counter() >= deadline:
@@ -529,12 +533,17 @@ def _assemble(
     index = {a: i for i, a in enumerate(root.actions)} if root is not None else {}
     points_units = POINT_UNITS.get(defn.name)
     moves = []
+    fresh = rounds.fresh
     for arm in arms.values():
+        pair = best
+        refuted = arm.action != search_move == best.action and arm.action in fresh
+        if refuted and search_move in fresh:  # its value and loss from the fresh rounds
+            arm, pair = fresh[arm.action], fresh[search_move]
         value, se = _mean_se(list(arm.shares.values()))
         if arm is best:
             loss, loss_iv, n = 0.0, (0.0, 0.0), len(arm.shares)
         else:
-            d, dse, n = _paired(best, arm)
+            d, dse, n = _paired(pair, arm)
             loss, loss_iv = max(0.0, d), (d - Z_95 * dse, d + Z_95 * dse)
         i = index.get(arm.action)
         line, strings = _continuation(defn, run, worlds.first, arm.action)

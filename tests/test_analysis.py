@@ -138,6 +138,8 @@ def test_a_rival_below_a_thin_subtree_does_not_overturn_the_search():
     defn, params, infoset = positions("detective_eye", 16, seed=23)[15]
     a = analyse(defn, params, infoset, bots.make_bot("ismcts"), bots.Budget(simulations=200), 15)
     assert a.search_move == 0 and a.best == 0
+    # The refuted rival's row reports the fresh rounds (before: -0.36 to -0.19, wholly below 0).
+    assert a.move(7).loss_interval[0] <= 0.0 <= a.move(7).loss_interval[1]
 
 
 # Target 3 of issue 38 on 200 random positions per game, at 200 simulations and at the
