@@ -28,18 +28,22 @@ numbers:
    (its safe playout ignores the draft, so every draft decision had the same value).
 4. **Values**: a move's ``value`` is the mean first-place share of the seat over its rounds
    (1 for an outright win, 1/k in a k-way tie for the top return, else 0: a win probability
-   in every game); ``points`` the mean return in the game's own units where they mean
-   something (Modern Art's money or points; ``POINT_UNITS``). ``loss`` is the paired mean of
-   ``best - move`` over the move's rounds (the best is sampled in every round), clipped at 0;
-   ``loss_interval`` its 95% normal interval (not clipped); ``within_noise`` when that
-   interval reaches 0.
+   in every game; a rollout cut off by an evaluation that states win chances scores that
+   chance, ``WIN_CHANCE_EVALUATIONS``, as the search's means take it); ``points`` the mean
+   return in the game's own units where they mean something (Modern Art's money or points;
+   ``POINT_UNITS``). ``loss`` is the paired mean of ``best - move`` over the move's rounds
+   (the best is sampled in every round), clipped at 0; ``loss_interval`` its 95% normal
+   interval (not clipped); ``within_noise`` when that interval reaches 0.
 5. **The suggested move** (``best``): the search's own move (the hint's), unless the kept or
-   surviving candidate of highest mean beats it with a paired interval above 0 at a level
-   corrected for the ``k`` rivals it was picked from (one-sided 0.025 / k, ``overturn_z``).
-   So the hint's move is the analysis's best unless the rounds find it worse beyond noise:
-   they are more search (as many simulations again, spread evenly over the candidates), and
-   where the search's 200 simulations had not settled they can overturn it (Detective Eye:
-   19 of 200 random positions at 200 simulations, in its play phases).
+   surviving candidate of highest mean beats it by more than ``OVERTURN_MARGIN`` (0.02) with
+   a paired bound at a level corrected for the ``k`` rivals it was picked from (one-sided
+   0.025 / k, ``overturn_z``), and again on fresh paired rounds once its subtree is as
+   searched as the search's move's (``_Rounds.confirm``: below a thin subtree the other seats
+   still answer weakly, which flatters the rival). So the hint's move is the analysis's best
+   unless the rounds find it materially worse, twice: they are more search, and where the
+   search had not settled they overturn it (Detective Eye at 200 simulations: 3 of 200
+   random positions; in 2 of them three 4,000-simulation searches leave the hint's move too,
+   in the third they keep it, the analysis's move within 0.03 of it).
 
 Limits: the intervals are normal approximations over the rounds (at least ``MIN_ROUNDS``); the
 rounds are paired on the world and the seed, but the subtrees below two moves draw from the
@@ -53,7 +57,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from statistics import NormalDist
 from typing import Any
@@ -67,12 +71,27 @@ from bots.ismcts.search import Search
 from bots.ismcts.tree import backup, first_place_share
 from bots.protocol import Bot, Budget, Worlds
 from games.core.definition import GameDefinition, InvalidInfoset
-from games.core.engine import CHANCE, Engine
+from games.core.engine import CHANCE, TERMINAL, Engine
 
 # The game's own units, where a final score means something beyond who won.
 POINT_UNITS = {"modern_art": "expected final money (points with a points table)"}
 VALUE_UNITS = "first-place share (0-1; a k-way tie for the top return shares 1/k)"
-MIN_ROUNDS = 16  # paired rounds always played by the kept moves: below, no usable interval
+# Games whose cut-off evaluation (``GameKnowledge.evaluate``) is ``race_returns``: the expected
+# returns of a softmax win chance (the 28-card games' +1 / -1 share), so a cut rollout's
+# first-place share is that win chance (``cut_share``), as the search's own means take it.
+WIN_CHANCE_EVALUATIONS = frozenset({"detective_eye", "finger_auction", "gallery_rush"})
+# How much more first-place share than the search's move a rival must be worth, beyond noise,
+# to replace it: with the thousands of rounds of a 500 ms budget, differences of 0.005 pass
+# the test, and a hint that is within 0.02 of the best is not a wrong hint.
+OVERTURN_MARGIN = 0.02
+MIN_ROUNDS = 16
+# A review's rounds stop early (``_Rounds.settled``) once the played move's loss against the
+# search's move is decided at this two-sided 99% normal quantile (looked at every
+# ``SETTLE_EVERY`` rounds, so stricter than the reported 95%): above 0 (flagged whatever more
+# rounds say: an overturn could only raise the loss), or below ``SETTLE_BAND``.
+SETTLE_Z = 2.576
+SETTLE_BAND = 0.05
+SETTLE_EVERY = 8  # paired rounds always played by the kept moves: below, no usable interval
 CONTINUATION = 6  # steps of the expected continuation reported per move
 DEFAULT_TOP = 8
 
@@ -234,9 +253,11 @@ def analyse_with_world(
     deadline = (
         time.perf_counter() + budget.milliseconds / 1000.0 if budget.milliseconds else math.inf
     )
-    rounds.halve(kept, others, total, deadline)
+    settled = (lambda: rounds.settled(kept, search_move)) if per_kept is not None else None
+    rounds.halve(kept, others, total, deadline, settled)
+    best = _suggested(rounds, search_move, deadline)
     analysis = _assemble(
-        defn, run, worlds, rounds, kept, search_move, searcher.name, started, searched.iterations
+        defn, run, worlds, rounds, search_move, best, searcher.name, started, searched.iterations
     )
     label = rounds.label
     return replace(analysis, search_ms=round(search_ms, 3), rollout=label), worlds.first
@@ -271,7 +292,11 @@ class _Rounds:
         self.run = run
         self.seat = worlds.seat
         self.arms: dict[int, _Arm] = {}
-        self.count = 0
+        self.count = 0  # recorded rounds (``extra``: those of ``confirm``, kept apart)
+        self.extra = 0
+        # The fresh rounds of ``confirm`` (the search's move and a rival): where they keep the
+        # search's move, the rival's row reports them, not the rounds that flattered it.
+        self.fresh: dict[int, _Arm] = {}
         self.simulations = 0
         candidates = run.candidates
         analysis_config = config.for_analysis(
@@ -290,6 +315,16 @@ class _Rounds:
         )
         self.descend = run.tree.walker()
         self.root_key = worlds.first.info_key(self.seat)
+        self.soft_cut = worlds.game in WIN_CHANCE_EVALUATIONS
+
+    def share(self, engine: Engine, returns: list[float]) -> float:
+        """The seat's first-place share of one rollout that stopped at ``engine``: exact at the
+        end of the game; at a cut-off, the win chance the evaluation states where it states
+        one (``WIN_CHANCE_EVALUATIONS``; the arg-max of a softmax would count a 35% chance
+        that leads as a sure win, unlike the search, which backs up the expected return)."""
+        if self.soft_cut and engine.current_player() != TERMINAL:
+            return cut_share(returns, self.seat)
+        return first_place_share(returns, self.seat)
 
     def arm(self, action: int) -> _Arm:
         arm = self.arms.get(action)
@@ -297,25 +332,47 @@ class _Rounds:
             arm = self.arms[action] = _Arm(action)
         return arm
 
-    def halve(self, kept: list[int], others: list[int], total: int, deadline: float) -> None:
+    def halve(
+        self,
+        kept: list[int],
+        others: list[int],
+        total: int,
+        deadline: float,
+        settled: Callable[[], bool] | None = None,
+    ) -> None:
         """Sequential halving of ``others`` over ``total`` simulations, ``kept`` sampled in
         every round; at least ``MIN_ROUNDS`` rounds, and no round started past ``deadline``
-        after those."""
+        after those, nor once ``settled()`` says so (asked every ``SETTLE_EVERY`` rounds)."""
         stages = max(1, math.ceil(math.log2(len(others)))) if len(others) > 1 else 1
         alive = list(others)
         for stage in range(stages):
             live = kept + alive
             rounds = max(math.ceil(MIN_ROUNDS / stages), (total // stages) // len(live))
             for _ in range(rounds):
-                if self.count >= MIN_ROUNDS and time.perf_counter() >= deadline:
+                if self.count >= MIN_ROUNDS and (
+                    time.perf_counter() >= deadline
+                    or (settled is not None and self.count % SETTLE_EVERY == 0 and settled())
+                ):
                     return
                 self.play(live)
             if stage < stages - 1:
                 alive.sort(key=lambda a: (-self.arm(a).mean(), a))
                 alive = alive[: max(1, math.ceil(len(alive) / 2))]
 
-    def play(self, live: list[int]) -> None:
-        """One round: one world and one seed, one simulation below each of ``live``."""
+    def settled(self, kept: list[int], search_move: int) -> bool:
+        """Whether every kept move but the search's has its loss against the search's move
+        decided (``SETTLE_Z``): flagged, or below ``SETTLE_BAND`` (a review: the played move)."""
+        best = self.arms[search_move]
+        played = [a for a in kept if a != search_move]
+        for action in played:
+            d, se, n = _paired(best, self.arms[action])
+            if not n or not (d - SETTLE_Z * se > 0.0 or d + SETTLE_Z * se < SETTLE_BAND):
+                return False
+        return bool(played)
+
+    def play(self, live: list[int], arms: dict[int, _Arm] | None = None) -> None:
+        """One round: one world and one seed, one simulation below each of ``live``, recorded
+        in ``arms`` (default: the rounds' own; ``confirm`` keeps its fresh ones apart)."""
         run, seat = self.run, self.seat
         rng = run.rng
         world = run.pool.world(run.iteration, rng)
@@ -325,7 +382,7 @@ class _Rounds:
         root = run.tree.root
         index = {a: i for i, a in enumerate(root.actions)} if root is not None else {}
         scale = run.tree.scale
-        n = self.count
+        n = self.count if arms is None else self.extra
         for action in live:
             engine = at_root.copy()
             r = random.Random(seed)
@@ -337,11 +394,50 @@ class _Rounds:
                 path.insert(0, (root, i, seat))
             backup(path, returns)
             scale.see(returns)
-            arm = self.arm(action)
-            arm.shares[n] = first_place_share(returns, seat)
+            arm = self.arm(action) if arms is None else arms.setdefault(action, _Arm(action))
+            arm.shares[n] = self.share(engine, returns)
             arm.points[n] = returns[seat]
             self.simulations += 1
-        self.count = n + 1
+        if arms is None:
+            self.count = n + 1
+        else:
+            self.extra = n + 1
+
+    def confirm(self, search_move: int, leader: int, deadline: float) -> bool:
+        """Whether ``leader``, which beat the search's move on the rounds, beats it again on
+        fresh paired rounds once its subtree is as searched as the search's move's.
+
+        The search's move has the most visited subtree, so in it the other seats' nodes have
+        learnt to answer it, while below a rarely visited rival they still play their first
+        tries: on the same rounds the rival meets weaker replies and leads by more than it
+        is worth (Detective Eye, 200 simulations: the rounds put a rival 0.27 ahead where
+        2,000 rounds and 4,000-simulation searches put the two within 0.03). So the rival's
+        subtree first gets unrecorded simulations up to the search's move's visits, then as
+        many paired rounds as decided the lead are played afresh and tested once (one-sided
+        0.025: the leader was chosen on other rounds, so no correction for the choice)."""
+        root = self.run.tree.root
+        if root is None:
+            return True
+        index = {a: i for i, a in enumerate(root.actions)}
+        i, j = index.get(search_move), index.get(leader)
+        if i is not None and j is not None:
+            while root.counts[j] < root.counts[i] and time.perf_counter() < deadline:
+                self.play([leader], {})
+        fresh: dict[int, _Arm] = {}
+        self.fresh = fresh
+        planned = max(MIN_ROUNDS, self.count)
+        for k in range(planned):
+            if len(fresh) and time.perf_counter() >= deadline:
+                break
+            if k == planned // 2 and k >= MIN_ROUNDS:
+                lead, _, _ = _paired(fresh[leader], fresh[search_move])
+                if lead <= 0.0:  # futile: not even ahead halfway (half the cost in a review)
+                    return False
+            self.play([search_move, leader], fresh)
+        if search_move not in fresh or leader not in fresh:
+            return False
+        diff, se, _ = _paired(fresh[leader], fresh[search_move])
+        return diff - overturn_z(1) * se > OVERTURN_MARGIN
 
     def to_root(self, engine: Engine, rng: random.Random) -> Engine:
         """A world rewound before the other seats' unseen moves (``bots.ismcts.unseen``)
@@ -371,12 +467,35 @@ class _Rounds:
         return engine
 
 
+def cut_share(returns: list[float], seat: int) -> float:
+    """``seat``'s win chance behind ``race_returns``' expected returns (``bots.heuristics.base``):
+    that function maps a win chance p to ``p (1 - lose) + lose`` with ``lose = -1 / (n - 1)``."""
+    lose = -1.0 / (len(returns) - 1)
+    return min(1.0, max(0.0, (returns[seat] - lose) / (1.0 - lose)))
+
+
 def overturn_z(rivals: int) -> float:
     """The one-sided normal quantile another candidate's paired lead over the search's move
     must pass to replace it: 0.025 split over the ``rivals`` it was picked from (Bonferroni),
     since the leader is the best of them on the same rounds and a maximum of noisy means
     passes a single 95% test far more often than 2.5% of the time."""
     return NormalDist().inv_cdf(1.0 - 0.025 / max(1, rivals))
+
+
+def _suggested(rounds: _Rounds, search_move: int, deadline: float) -> int:
+    """The suggested move (module doc, step 5): the search's, unless the candidate of highest
+    mean on the rounds beats it beyond the corrected test and again on ``_Rounds.confirm``."""
+    arms = rounds.arms
+    full = [arms[a] for a in arms if len(arms[a].shares) == rounds.count]
+    leader = max(full, key=lambda a: (a.mean(), a.action == search_move, -a.action))
+    if leader.action == search_move:
+        return search_move
+    diff, se, _ = _paired(leader, arms[search_move])
+    if diff - overturn_z(len(arms) - 1) * se > OVERTURN_MARGIN and rounds.confirm(
+        search_move, leader.action, deadline
+    ):
+        return leader.action
+    return search_move
 
 
 def _paired(best: _Arm, arm: _Arm) -> tuple[float, float, int]:
@@ -402,30 +521,29 @@ def _assemble(
     run: Search,
     worlds: Worlds,
     rounds: _Rounds,
-    kept: list[int],
     search_move: int,
+    best_move: int,
     bot: str,
     started: float,
     searched: int,
 ) -> Analysis:
     arms = rounds.arms
-    full = [arms[a] for a in arms if len(arms[a].shares) == rounds.count]
-    leader = max(full, key=lambda a: (a.mean(), a.action == search_move, -a.action))
-    best = arms[search_move]
-    if leader is not best:
-        diff, se, _ = _paired(leader, best)
-        if diff - overturn_z(len(arms) - 1) * se > 0:
-            best = leader
+    best = arms[best_move]
     root = run.tree.root
     index = {a: i for i, a in enumerate(root.actions)} if root is not None else {}
     points_units = POINT_UNITS.get(defn.name)
     moves = []
+    fresh = rounds.fresh
     for arm in arms.values():
+        pair = best
+        refuted = arm.action != search_move == best.action and arm.action in fresh
+        if refuted and search_move in fresh:  # its value and loss from the fresh rounds
+            arm, pair = fresh[arm.action], fresh[search_move]
         value, se = _mean_se(list(arm.shares.values()))
         if arm is best:
             loss, loss_iv, n = 0.0, (0.0, 0.0), len(arm.shares)
         else:
-            d, dse, n = _paired(best, arm)
+            d, dse, n = _paired(pair, arm)
             loss, loss_iv = max(0.0, d), (d - Z_95 * dse, d + Z_95 * dse)
         i = index.get(arm.action)
         line, strings = _continuation(defn, run, worlds.first, arm.action)

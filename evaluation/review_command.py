@@ -227,8 +227,11 @@ def plot(review: dict[str, Any], path: Path) -> None:
     mistakes = set(review["summary"]["biggest_mistakes"])
     xs = [d["index"] for d in decisions]
     ys = [d["value_lost"] for d in decisions]
-    low = [d["value_lost"] - d["interval"][0] for d in decisions]
-    high = [d["interval"][1] - d["value_lost"] for d in decisions]
+    # The bar is the loss clipped at 0; an interval wholly below 0 (the played move looked
+    # better than the suggested one, not by enough to replace it) is drawn from its low end
+    # up to the bar (error bars cannot point the wrong way).
+    low = [max(0.0, d["value_lost"] - d["interval"][0]) for d in decisions]
+    high = [max(0.0, d["interval"][1] - d["value_lost"]) for d in decisions]
     colors = ["#c0392b" if d["index"] in mistakes else "#2e86c1" for d in decisions]
     fig, ax = plt.subplots(figsize=(max(6.0, 0.25 * len(xs) + 2), 3.5))
     ax.bar(xs, ys, color=colors, yerr=[low, high], capsize=2, ecolor="#555555")

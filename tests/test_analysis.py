@@ -9,12 +9,18 @@ import pytest
 
 import bots
 import games
-from bots.analysis import MIN_ROUNDS, VALUE_UNITS, analyse
+from bots.analysis import (
+    MIN_ROUNDS,
+    VALUE_UNITS,
+    WIN_CHANCE_EVALUATIONS,
+    analyse,
+    cut_share,
+)
 from bots.heuristics import knowledge_for
 from games.core.definition import InvalidInfoset
 from games.core.infoset import build_infoset
 from games.detective_eye.engine import DRAFT
-from tests.support import GAMES, decision_states
+from tests.support import GAMES, decision_states, heuristic_position
 
 BUDGET = bots.Budget(simulations=100)
 
@@ -113,23 +119,57 @@ def test_the_hints_move_is_the_best_or_within_noise(name):
         assert mine is not None and (a.best == hint.action or mine.within_noise), (i, a)
 
 
-def agreement_rate(name: str, count: int, simulations: int) -> float:
+@pytest.mark.parametrize("name", sorted(WIN_CHANCE_EVALUATIONS))
+def test_a_cut_rollout_scores_the_win_chance_its_evaluation_states(name):
+    # The games named there evaluate by race_returns: the win chances it stands for are a
+    # distribution over the seats, and the leader of a close race is not a sure winner.
+    engine = heuristic_position(name, 3, 16)[2]
+    values = knowledge_for(name).evaluate(engine)
+    chances = [cut_share(values, s) for s in range(3)]
+    assert sum(chances) == pytest.approx(1.0)
+    assert max(chances) < 1.0 and all(c > 0.0 for c in chances)
+
+
+def test_a_rival_below_a_thin_subtree_does_not_overturn_the_search():
+    # Detective Eye, 200 simulations: the rounds put move 7 (47 visits) 0.27 [0.19, 0.36]
+    # ahead of the search's move 0 (93 visits), where 2,000 rounds gave 0.03 and three
+    # 4,000-simulation searches put 0 first twice and 7 never. The fresh rounds of
+    # ``_Rounds.confirm``, after 7's subtree caught up, do not repeat the lead.
+    defn, params, infoset = positions("detective_eye", 16, seed=23)[15]
+    a = analyse(defn, params, infoset, bots.make_bot("ismcts"), bots.Budget(simulations=200), 15)
+    assert a.search_move == 0 and a.best == 0
+    # The refuted rival's row reports the fresh rounds (before: -0.36 to -0.19, wholly below 0).
+    assert a.move(7).loss_interval[0] <= 0.0 <= a.move(7).loss_interval[1]
+
+
+# Target 3 of issue 38 on 200 random positions per game, at 200 simulations and at the
+# service's default budget (500 ms, ``server.config``): the hint's move is the analysis's best
+# or within its interval (the analysis names the hint's move, as a review names the played
+# one). The rule: an overturn must pass a Bonferroni-corrected paired test and then a fresh
+# one-sided 2.5% test (``_Rounds.confirm``), so by chance well under 2.5% of positions
+# disagree; the rest are positions where the search had not settled at its budget (more
+# search moves off its move too). Measured figures: docs/evaluation.md, "Analysis and review".
+AGREEMENT = 0.95
+SERVED = bots.Budget(milliseconds=500.0)
+
+
+def agreement_rate(name: str, count: int, budget: bots.Budget) -> float:
     bot = bots.make_bot("ismcts")
-    budget = bots.Budget(simulations=simulations)
     agree = 0
     cases = positions(name, count, seed=23)
     for i, (defn, params, infoset) in enumerate(cases):
         hint = bot.hint(defn, params, infoset, budget, seed=i)
-        a = analyse(defn, params, infoset, bot, budget, seed=i)
+        a = analyse(defn, params, infoset, bot, budget, seed=i, include=[hint.action])
         mine = a.move(hint.action)
         agree += mine is not None and (a.best == hint.action or mine.within_noise)
     return agree / len(cases)
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("budget", [bots.Budget(simulations=200), SERVED], ids=["200", "500ms"])
 @pytest.mark.parametrize("name", GAMES)
-def test_hint_agreement_over_200_positions(name):
-    assert agreement_rate(name, 200, 200) >= 0.95
+def test_hint_agreement_over_200_positions(name, budget):
+    assert agreement_rate(name, 200, budget) >= AGREEMENT
 
 
 def test_the_hint_carries_the_searchs_per_move_table():
@@ -146,3 +186,49 @@ def test_the_hint_carries_the_searchs_per_move_table():
     assert table["moves"][0]["id"] == hint.action
     assert table["value"] == mine.value and table["interval"] == list(mine.interval)
     assert {"id", "string", "value", "interval", "visits", "within_noise"} <= set(table["moves"][0])
+
+
+class _Stub:
+    """Rounds whose confirmation always agrees: ``_suggested``'s own rule alone."""
+
+    def __init__(self, shares: dict[int, list[float]]) -> None:
+        from bots.analysis import _Arm
+
+        self.arms = {}
+        for action, values in shares.items():
+            arm = self.arms[action] = _Arm(action)
+            arm.shares = dict(enumerate(values))
+        self.count = len(next(iter(shares.values())))
+
+    def confirm(self, search_move, leader, deadline):
+        return True
+
+
+def test_a_small_sure_lead_does_not_overturn_but_a_material_one_does():
+    # 4,000 rounds: a rival ahead by 0.01 on every 100th round passes the bare paired test
+    # (the 500 ms budget's many rounds), but is within OVERTURN_MARGIN; ahead by 0.1, it wins.
+    from bots.analysis import OVERTURN_MARGIN, _suggested
+
+    n = 4000
+    search = [0.5] * n
+    slight = [0.5 + (1.0 if k % 100 == 0 else 0.0) for k in range(n)]
+    assert 0 < sum(slight) / n - 0.5 < OVERTURN_MARGIN
+    assert _suggested(_Stub({0: search, 1: slight}), 0, float("inf")) == 0
+    material = [0.5 + (1.0 if k % 10 == 0 else 0.0) for k in range(n)]
+    assert _suggested(_Stub({0: search, 1: material}), 0, float("inf")) == 1
+
+
+def test_a_reviews_rounds_stop_once_the_played_moves_loss_is_decided_and_keep_the_flag():
+    # Target 4 of issue 38: a review's rounds (``per_kept``) stop once the played move's loss is
+    # decided (``SETTLE_Z``); the same rounds without the stop (``simulations``) play on. The
+    # flag stays: a bad move's interval lies above 0 either way.
+    defn, params, infoset = positions("detective_eye", 12, seed=3)[5]
+    world = games.sample_engine(defn, params, infoset, random.Random(0))
+    played = world.legal_actions()[-1]
+    bot = bots.make_bot("ismcts")
+    early = analyse(defn, params, infoset, bot, BUDGET, seed=1, include=[played], per_kept=100)
+    full = analyse(defn, params, infoset, bot, BUDGET, seed=1, include=[played], simulations=200)
+    assert early.search_move == full.search_move != played
+    mine, theirs = early.move(played), full.move(played)
+    assert MIN_ROUNDS <= mine.samples < theirs.samples
+    assert mine.loss_interval[0] > 0.0 and theirs.loss_interval[0] > 0.0

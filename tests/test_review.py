@@ -228,3 +228,16 @@ def test_the_summary_splits_a_finished_records_result_and_not_an_unfinished_ones
     cut = review(infoset_before(final, len(final["events"]) // 2))
     assert cut["summary"]["luck"] is None
     assert cut["summary"]["luck_skipped"] == LUCK_UNFINISHED
+
+
+def test_the_plot_draws_an_interval_wholly_below_zero(tmp_path):
+    # A played move can look better than the suggested one without replacing it (the overturn
+    # needs a margin and a confirmation): its loss is 0, its interval below 0.
+    from evaluation.review_command import plot
+
+    decision = {"index": 0, "value_lost": 0.0, "interval": [-0.3, -0.05]}
+    summary = {"biggest_mistakes": [], "accuracy": None}
+    review = {"game": "gallery_rush", "bot": {"name": "ismcts"}, "seat": 0}
+    review |= {"decisions": [decision], "summary": summary}
+    plot(review, tmp_path / "review.png")
+    assert (tmp_path / "review.png").stat().st_size > 0
