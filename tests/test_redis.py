@@ -25,8 +25,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from server_support import make_app
-from test_server_hardening import charged_in_worst_window
 
 from server import close_app
 from server.cache import RedisResultCache, ResultCache
@@ -41,6 +39,8 @@ from server.redis_conn import (
     shared_redis,
 )
 from server.urls import redacted_url
+from tests.limits_support import charged_in_worst_window, replay_capped_hints
+from tests.server_support import make_app
 
 REDIS_URL = os.environ.get("ATELIER_TEST_REDIS_URL", "")
 REQUIRED = os.environ.get("ATELIER_REQUIRE_SERVER_TESTS") == "1"
@@ -314,37 +314,6 @@ def fake_clocked(redis_url: str, prefix: str, now: list[float], *args) -> RedisC
     """An 'instance' of the cost limits on the shared Redis, timed by ``now[0]`` (seconds)
     instead of Redis's clock, so that a test replays minutes of load at once."""
     return RedisCostLimiter(SharedRedis(redis_url, prefix), *args, clock=lambda: now[0])
-
-
-def replay_capped_hints(limiters: list[RedisCostLimiter], now: list[float]):
-    """The audit's load (one client, 4 threads of hints capped at 5 s: a 6 s deadline) for
-    three minutes of ``now``, thread k on ``limiters[k % len(limiters)]``: each thread asks again
-    as soon as its search ends, or when its 429's Retry-After says. Returns the searches' (start,
-    end) spans, the refusals, and how many searches each limiter admitted."""
-    threads = [{"free_at": 0.0, "ends": None, "lease": None} for _ in range(4)]
-    spans: list[tuple[float, float]] = []
-    refused = 0
-    admitted = [0] * len(limiters)
-    while now[0] < 180.0:
-        for k, th in enumerate(threads):
-            costs = limiters[k % len(limiters)]
-            if th["ends"] is not None and now[0] >= th["ends"]:
-                costs.release("addr:x", 5000.0, th["lease"])
-                spans.append((now[0] - 5.0, now[0]))
-                th["ends"], th["free_at"] = None, now[0]
-            if th["ends"] is None and now[0] >= th["free_at"]:
-                try:
-                    th["lease"] = costs.acquire("addr:x", hold_s=11.0, max_ms=6000.0)
-                except ApiError as err:
-                    assert err.code == "search_time_exceeded" and err.retry_after > 0
-                    refused += 1
-                    th["free_at"] = now[0] + err.retry_after
-                    continue
-                admitted[k % len(limiters)] += 1
-                costs.started("addr:x", th["lease"])
-                th["ends"] = now[0] + 5.0
-        now[0] = round(now[0] + 0.05, 2)
-    return spans, refused, admitted
 
 
 @pytest.mark.parametrize("instances", [1, 2])

@@ -17,6 +17,7 @@ import pytest
 import games
 from server import close_app
 from server.errors import ApiError
+from tests.limits_support import charged_in_worst_window, replay_capped_hints
 from tests.server_support import OPEN_DEAL, infoset_at, make_app
 from tests.support import FakeTime
 
@@ -642,17 +643,6 @@ def test_every_issued_seat_token_carries_the_prefix_and_old_tokens_still_open_se
 
 
 # --- 42.5: the worker-time limit ----------------------------------------------------------------
-def charged_in_worst_window(spans: list[tuple[float, float]], step: float = 0.1) -> float:
-    """The most worker time (ms) the finished ``spans`` (start, end in s) put in any 60 s."""
-    ends = max(end for _, end in spans)
-    worst, t = 0.0, 60.0
-    while t <= ends + 60.0:
-        inside = sum(max(0.0, min(e, t) - max(s, t - 60.0)) for s, e in spans)
-        worst = max(worst, inside * 1000.0)
-        t += step
-    return worst
-
-
 def test_concurrent_capped_hints_cannot_exceed_the_window_charge(monkeypatch):
     # The audit: one client, 4 threads of hints capped at 5 s (6 s deadline), used 130
     # worker-seconds in 60 s against 60 (the bucket let the client spend its 60 s depth plus a
@@ -663,26 +653,7 @@ def test_concurrent_capped_hints_cannot_exceed_the_window_charge(monkeypatch):
     now = [0.0]
     monkeypatch.setattr("server.limits.time", FakeTime(monotonic=lambda: now[0]))
     costs = CostLimiter(max_searches=4, ms_per_minute=60_000, wait_s=0.0)
-    threads = [{"free_at": 0.0, "ends": None, "lease": None} for _ in range(4)]
-    spans: list[tuple[float, float]] = []
-    refused = 0
-    while now[0] < 180.0:
-        for th in threads:
-            if th["ends"] is not None and now[0] >= th["ends"]:
-                costs.release("addr:x", 5000.0, th["lease"])
-                spans.append((now[0] - 5.0, now[0]))
-                th["ends"], th["free_at"] = None, now[0]
-            if th["ends"] is None and now[0] >= th["free_at"]:
-                try:
-                    th["lease"] = costs.acquire("addr:x", hold_s=11.0, max_ms=6000.0)
-                except ApiError as err:
-                    assert err.code == "search_time_exceeded" and err.retry_after > 0
-                    refused += 1
-                    th["free_at"] = now[0] + err.retry_after
-                    continue
-                costs.started("addr:x", th["lease"])
-                th["ends"] = now[0] + 5.0
-        now[0] = round(now[0] + 0.05, 2)
+    spans, refused, _ = replay_capped_hints([costs], now)
     worst = charged_in_worst_window(spans)
     assert worst <= 60_000 + 1e-6, worst
     assert worst >= 50_000 and refused > 0  # the client did use what it may (a live test)
