@@ -1,8 +1,10 @@
-"""Helpers shared by the test modules: random playthroughs on engines and pyspiel states, and
-a stand-in ``time`` module for tests of deadlines and expiry."""
+"""Helpers shared by the test modules: random playthroughs on engines and pyspiel states, a
+stand-in ``time`` module for tests of deadlines and expiry, seeded positions and games, another
+world of a seat's information set, and Modern Art's playout comparisons."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -12,7 +14,11 @@ import pyspiel
 
 import games
 from bots.heuristics import knowledge_for
+from games.core.definition import replay as replay_history
 from games.core.engine import CHANCE, Engine
+from games.core.infoset import build_infoset, sample_engine
+from games.modern_art import MODERN_ART
+from games.modern_art.engine import ModernArtEngine
 
 GAMES = sorted(games.DEFINITIONS)
 
@@ -148,3 +154,78 @@ def heuristic_game(name: str, seed: int, params: dict | None = None):
         else:
             engine.apply(knowledge.playout(engine, rng))
     return defn, full, engine
+
+
+# --- another world of a seat's information set -------------------------------------------------
+def another_world(defn, params, engine):
+    """A seat, the latest cut of ``engine``'s game with another world of the seat's
+    information set there (a different hidden card or bid), and that world."""
+    history = list(engine.history)
+    for cut, seat in itertools.product(range(len(history), 0, -1), range(params["players"])):
+        record = replay_history(defn, params, history[:cut])
+        mine = build_infoset(defn, params, record, seat, with_view=False)
+        for s in range(20):
+            world = sample_engine(defn, params, mine, random.Random(s))
+            if world.history != record.history:
+                return seat, record, world
+    raise AssertionError("no hidden information in this game")
+
+
+# --- Modern Art's playouts: the variants, the plain loop and positions to compare from ------------
+MODERN_ART_VARIANTS = (
+    {},
+    {"players": 3, "ruleset": "classic", "payoff": "money"},
+    {"players": 5, "money": 20},
+    {
+        "players": 3,
+        "artists": 3,
+        "cards_per_artist": 6,
+        "rounds": 3,
+        "money": 6,
+        "deal": 2,
+        "refill": 2,
+    },
+    {"players": 4, "money": 0},  # nobody can bid: single-action lists and zero prices
+)
+
+
+def modern_art_params(overrides: dict) -> dict:
+    """Modern Art's full parameters from ``overrides`` (the defaults filled in)."""
+    return MODERN_ART.validate_params(overrides)
+
+
+def plain_playout(engine: ModernArtEngine, rng: random.Random) -> list[float]:
+    """The generic uniform rollout (``Engine.random_playout``, which the engine overrides)."""
+    return Engine.random_playout(engine, rng)
+
+
+def positions(params: dict, seed: int, count: int) -> list[ModernArtEngine]:
+    """States along one random game: the start, ``count`` states spread over it, the end."""
+    rng = random.Random(seed)
+    engine = MODERN_ART.new_engine(params)
+    seen = [engine.copy()]
+    while not engine.is_terminal():
+        if engine.current_player() == CHANCE:
+            engine.apply(engine.sample_chance(rng))
+        else:
+            engine.apply(rng.choice(engine.legal_actions()))
+        if rng.random() < count / 300:
+            seen.append(engine.copy())
+    seen.append(engine)
+    return seen
+
+
+def state_of(engine: ModernArtEngine) -> dict:
+    """Every field of the engine (both classes' slots), history and secrets included."""
+    slots = [name for cls in type(engine).__mro__ for name in getattr(cls, "__slots__", ())]
+    return {name: getattr(engine, name) for name in slots if name != "cfg"}
+
+
+def assert_same(a: ModernArtEngine, b: ModernArtEngine) -> None:
+    """The two engines are in the same state, down to every slot, secret and seat's view."""
+    assert a.history == b.history
+    assert a.secret == b.secret
+    assert state_of(a) == state_of(b)
+    assert a.describe() == b.describe()
+    for seat in range(a.num_players):
+        assert a.info_key(seat) == b.info_key(seat)

@@ -3,14 +3,13 @@
 Every method, the errors as exceptions, the safe retries (a move whose answer was lost is sent
 again and not played twice; a 503 is retried for reads, never for creations), the typed answers
 against the service's own ``/openapi.json``, and a match to the end in every game. The server
-starts like tests/test_reliability.py's; in CI (``ATELIER_REQUIRE_SERVER_TESTS=1``) a server
+starts as tests/client_support.py says; in CI (``ATELIER_REQUIRE_SERVER_TESTS=1``) a server
 that cannot start is a failure.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
 import random
 import typing
 from collections.abc import Iterator
@@ -20,52 +19,18 @@ from typing import Any
 import httpx
 import pytest
 
-from evaluation.bench import service as bench
+from tests.client_support import CHEAP, KEY, serve
 
 atelier_client = pytest.importorskip("atelier_client")
 from atelier_client import models  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-REQUIRED = os.environ.get("ATELIER_REQUIRE_SERVER_TESTS") == "1"
-KEY = "client-test-key"
-# Small settings of each game, played against cheap bots, so that a match ends in a second.
-CHEAP = {
-    "gallery_rush": ({"max_turns": 12}, 2),
-    "finger_auction": ({"rounds": 1}, 2),
-    "detective_eye": ({"max_rounds": 4}, 2),
-    "modern_art": ({"rounds": 1, "players": 3}, 3),
-}
 BOT_BUDGET = {"simulations": 20}
 
 
 @pytest.fixture(scope="module")
 def url(tmp_path_factory) -> Iterator[str]:
     yield from serve(tmp_path_factory.mktemp("client"))
-
-
-def serve(tmp: Any, key: str = KEY) -> Iterator[str]:
-    """``atelier serve`` on a free 127.0.0.1 port with API keys on; its base URL."""
-    port = bench.free_port()
-    try:
-        process = bench.start_server(
-            port,
-            str(tmp / "matches.sqlite3"),
-            extra_env={
-                "ATELIER_API_KEYS": key,
-                "ATELIER_SEARCH_WORKERS": "2",
-                "ATELIER_CLIENT_SEARCH_MS_PER_MINUTE": "600000",
-            },
-            api_key=key,
-            log_path=str(tmp / "serve.log"),
-        )
-    except (RuntimeError, OSError) as err:
-        if REQUIRED:
-            pytest.fail(f"atelier serve did not start: {err}")
-        pytest.skip(f"atelier serve did not start here: {err}")
-    try:
-        yield f"http://{bench.HOST}:{port}"
-    finally:
-        bench.stop_server(process)
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """``/docs`` in headless Chromium: "Try it" sends each game's own example (issue 18 item 3).
 
-Uses the browser and server of ``tests/test_play_e2e.py`` (skipped, or failed under CI, in the
-same way when Chromium is missing).
+Uses the shared ``browser`` and ``base_url`` fixtures (tests/conftest.py); skipped, or failed
+under CI, like the page's other browser tests when Chromium is missing.
 """
 
 from __future__ import annotations
@@ -11,15 +11,11 @@ import json
 import pytest
 
 import games
-from tests.test_play_e2e import base_url, browser  # noqa: F401  (fixtures)
-
-pytest.importorskip("selenium")
-from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from tests.browser_support import By, Select, WebDriverWait
 
 
 @pytest.mark.parametrize("operation", ["hint", "validate"])
-def test_try_it_sends_the_chosen_games_example(browser, base_url, operation):  # noqa: F811
+def test_try_it_sends_the_chosen_games_example(browser, base_url, operation):
     browser.get(base_url + "/docs")
     wait = WebDriverWait(browser, 20)
     op = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, f'details[data-op="{operation}"]'))
@@ -48,7 +44,7 @@ def test_try_it_sends_the_chosen_games_example(browser, base_url, operation):  #
             assert answer["valid"] is True
 
 
-def test_the_description_is_rendered_markdown(browser, base_url):  # noqa: F811
+def test_the_description_is_rendered_markdown(browser, base_url):
     """The document's description reads as text with lists and code, not raw Markdown."""
     browser.get(base_url + "/docs")
     about = WebDriverWait(browser, 20).until(lambda d: d.find_element(By.ID, "about"))
@@ -75,7 +71,7 @@ def send_and_read(driver, op) -> tuple[str, dict]:
     return status.text, json.loads(op.find_element(By.CSS_SELECTOR, "pre.answer").text)
 
 
-def test_a_created_match_fills_the_seat_token_and_match_id(browser, base_url):  # noqa: F811
+def test_a_created_match_fills_the_seat_token_and_match_id(browser, base_url):
     """Issue 43 item 9: "Try it" on createMatch, then on the match's own calls, with no copying."""
     browser.get(base_url + "/docs")
     create = open_op(browser, "createMatch")
@@ -94,7 +90,7 @@ def test_a_created_match_fills_the_seat_token_and_match_id(browser, base_url):  
     assert state["match_id"] == created["match_id"] and state["seat"] == 0
 
 
-def test_no_page_asks_for_a_missing_favicon(browser, base_url):  # noqa: F811
+def test_no_page_asks_for_a_missing_favicon(browser, base_url):
     """Issue 43 item 9: /docs, /play and a rules page log no 404 (they declare their icon)."""
     for path in ("/docs", "/play", "/play/rules/modern_art"):
         browser.get_log("browser")  # drop what earlier pages logged

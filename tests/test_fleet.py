@@ -31,9 +31,9 @@ import pytest
 import games
 from evaluation.bench import service as bench
 from server.store import open_store
+from tests.live_server import KEYS, Server, start_server
 from tests.postgres_support import fresh_database
 from tests.server_support import quick_params
-from tests.test_reliability import KEYS, Server, _start
 
 REDIS_URL = os.environ.get("ATELIER_TEST_REDIS_URL", "")
 KEY = KEYS[0]
@@ -71,7 +71,7 @@ def fleet(tmp_path_factory) -> Iterator[Fleet]:
 
         def start(name: str, db: str | None, extra: tuple[str, ...]) -> None:
             try:
-                started[name] = _start(tmp, name, FLEET_ENV, extra, db=db)
+                started[name] = start_server(tmp, name, FLEET_ENV, extra, db=db)
             except BaseException as err:  # pytest's skip and fail are BaseExceptions
                 errors.append(err)
 

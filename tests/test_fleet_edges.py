@@ -41,8 +41,8 @@ import games
 from evaluation.bench import service as bench
 from games.core.engine import CHANCE
 from server.store import open_store, parse_url
+from tests.live_server import KEYS, Server, start_server
 from tests.server_support import quick_params
-from tests.test_reliability import KEYS, Server, _start
 
 REQUIRED = os.environ.get("ATELIER_REQUIRE_SERVER_TESTS") == "1"
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,7 +136,7 @@ def start_fleet(
 
     def start(i: int) -> None:
         try:
-            started[i] = _start(tmp, f"{name}{i}", {**BASE_ENV, **envs[i]}, args, db=db)
+            started[i] = start_server(tmp, f"{name}{i}", {**BASE_ENV, **envs[i]}, args, db=db)
         except BaseException as err:  # pytest's skip and fail are BaseExceptions
             errors.append(err)
 

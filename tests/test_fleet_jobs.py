@@ -23,9 +23,9 @@ from bots.review import infoset_before
 from evaluation.bench import service as bench
 from games.core.infoset import build_infoset
 from server.jobs import HEARTBEAT_S, HEARTBEAT_TTL_S
+from tests.live_server import KEYS, Server, start_server
 from tests.postgres_support import REQUIRED, fresh_database
 from tests.support import heuristic_game
-from tests.test_reliability import KEYS, Server, _start
 
 REDIS_URL = os.environ.get("ATELIER_TEST_REDIS_URL", "")
 KEY = KEYS[0]
@@ -58,7 +58,7 @@ def fleet(tmp_path_factory) -> Iterator[list[Server]]:
 
         def start(i: int) -> None:
             try:
-                started[i] = _start(tmp, f"jobs{i}", ENV, ("--redis", REDIS_URL), db=url)
+                started[i] = start_server(tmp, f"jobs{i}", ENV, ("--redis", REDIS_URL), db=url)
             except BaseException as err:  # pytest's skip and fail are BaseExceptions
                 errors.append(err)
 

@@ -178,3 +178,67 @@ def test_the_bot_protocol_reads_no_heuristics():
     not the heuristics' (issue 44.5)."""
     graph = import_graph()
     assert {t for t in graph["bots.protocol"] if t.startswith("bots.heuristics")} == set()
+
+
+# --- tests import helpers from support modules, never from another test module (issue 44) ----
+TEST_MODULE = re.compile(r"^(tests\.)?test_\w*")
+# Imports of a test module the check accepts, each with its reason.
+ALLOWED_TEST_IMPORTS = {
+    ("test_modern_art_rules.py", "tests.test_conformance"): "the slow full-game test runs the "
+    "conformance suite itself (its test functions, by run_game_checks) on the full Modern Art",
+}
+
+
+def imported_test_modules(tree: ast.AST) -> list[str]:
+    """The test modules an AST imports (``tests.test_x``, ``test_x``, ``from tests import
+    test_x``, ``from .test_x import ...``), at any depth: a shared helper or fixture belongs
+    in a support module or tests/conftest.py, so that running or editing one test module never
+    runs or breaks another's setup."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names if TEST_MODULE.match(a.name)]
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if TEST_MODULE.match(module):
+                found.append(module)
+            elif module == "tests" or (node.level and not module):
+                found += [f"{module}.{a.name}" for a in node.names if a.name.startswith("test_")]
+    return found
+
+
+def test_no_test_module_imports_another_test_module():
+    offenders = {
+        path.name: names
+        for path in sorted((ROOT / "tests").glob("*.py"))
+        if (
+            names := [
+                name
+                for name in imported_test_modules(ast.parse(path.read_text(), str(path)))
+                if (path.name, name) not in ALLOWED_TEST_IMPORTS
+            ]
+        )
+    }
+    assert offenders == {}, f"move what they share into a support module: {offenders}"
+
+
+def test_the_test_module_scan_sees_every_way_of_importing_one():
+    source = """
+import tests.test_client as tc
+from tests.test_reliability import KEYS
+from tests import support, test_review
+from .test_luck import FEW
+from test_play_e2e import browser
+def later():
+    from tests.test_review import another_world
+import tests.support, testing_tools
+from tests.live_server import start_server
+"""
+    assert sorted(imported_test_modules(ast.parse(source))) == [
+        "test_luck",
+        "test_play_e2e",
+        "tests.test_client",
+        "tests.test_reliability",
+        "tests.test_review",
+        "tests.test_review",
+    ]

@@ -353,7 +353,7 @@ def test_the_review_luck_reads_the_seat_information_set_only(game):
     from bots.luck import review_luck
     from games.core.definition import replay
     from games.core.infoset import build_infoset
-    from tests.test_review import another_world
+    from tests.support import another_world
 
     defn, full, history = _mixed_game(game, {"players": 2}, seed=3, seat=0)
     record = replay(defn, full, history)

@@ -28,7 +28,7 @@ pytest.importorskip("atelier_client")
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from tests.test_client import CHEAP, KEY, serve
+from tests.client_support import CHEAP, KEY, serve
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = {

@@ -13,10 +13,10 @@ import random
 import pytest
 
 from games.modern_art import engine as ma
-from tests.test_modern_art_playout import (
-    VARIANTS,
+from tests.support import (
+    MODERN_ART_VARIANTS,
     assert_same,
-    params_of,
+    modern_art_params,
     plain_playout,
     positions,
 )
@@ -37,10 +37,10 @@ def test_the_compiled_playout_is_built_in_ci():
 
 
 @pytest.mark.parametrize("name", sorted(IMPLEMENTATIONS))
-@pytest.mark.parametrize("overrides", VARIANTS)
+@pytest.mark.parametrize("overrides", MODERN_ART_VARIANTS)
 def test_each_playout_is_the_plain_loop(name, overrides):
     playout = IMPLEMENTATIONS[name]
-    params = params_of(overrides)
+    params = modern_art_params(overrides)
     for seed in range(4):
         for k, start in enumerate(positions(params, 100 + seed, 12)):
             for draw in range(2):

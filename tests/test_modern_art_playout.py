@@ -16,71 +16,21 @@ import pytest
 
 from bots.ismcts import SearchConfig, search
 from bots.protocol import Budget, Worlds
-from games.core.engine import CHANCE, Engine
 from games.core.infoset import build_infoset
 from games.modern_art import MODERN_ART
 from games.modern_art.engine import PHASE_NAMES, ModernArtEngine
-
-VARIANTS = (
-    {},
-    {"players": 3, "ruleset": "classic", "payoff": "money"},
-    {"players": 5, "money": 20},
-    {
-        "players": 3,
-        "artists": 3,
-        "cards_per_artist": 6,
-        "rounds": 3,
-        "money": 6,
-        "deal": 2,
-        "refill": 2,
-    },
-    {"players": 4, "money": 0},  # nobody can bid: single-action lists and zero prices
+from tests.support import (
+    MODERN_ART_VARIANTS,
+    assert_same,
+    modern_art_params,
+    plain_playout,
+    positions,
 )
 
 
-def params_of(overrides: dict) -> dict:
-    return MODERN_ART.validate_params(overrides)
-
-
-def plain_playout(engine: ModernArtEngine, rng: random.Random) -> list[float]:
-    """The generic uniform rollout (``Engine.random_playout``, which the engine overrides)."""
-    return Engine.random_playout(engine, rng)
-
-
-def positions(params: dict, seed: int, count: int) -> list[ModernArtEngine]:
-    """States along one random game: the start, ``count`` states spread over it, the end."""
-    rng = random.Random(seed)
-    engine = MODERN_ART.new_engine(params)
-    seen = [engine.copy()]
-    while not engine.is_terminal():
-        if engine.current_player() == CHANCE:
-            engine.apply(engine.sample_chance(rng))
-        else:
-            engine.apply(rng.choice(engine.legal_actions()))
-        if rng.random() < count / 300:
-            seen.append(engine.copy())
-    seen.append(engine)
-    return seen
-
-
-def state_of(engine: ModernArtEngine) -> dict:
-    """Every field of the engine (both classes' slots), history and secrets included."""
-    slots = [name for cls in type(engine).__mro__ for name in getattr(cls, "__slots__", ())]
-    return {name: getattr(engine, name) for name in slots if name != "cfg"}
-
-
-def assert_same(a: ModernArtEngine, b: ModernArtEngine) -> None:
-    assert a.history == b.history
-    assert a.secret == b.secret
-    assert state_of(a) == state_of(b)
-    assert a.describe() == b.describe()
-    for seat in range(a.num_players):
-        assert a.info_key(seat) == b.info_key(seat)
-
-
-@pytest.mark.parametrize("overrides", VARIANTS)
+@pytest.mark.parametrize("overrides", MODERN_ART_VARIANTS)
 def test_random_playout_is_the_plain_loop(overrides):
-    params = params_of(overrides)
+    params = modern_art_params(overrides)
     phases = set()
     for seed in range(6):
         for k, start in enumerate(positions(params, seed, 12)):
@@ -97,7 +47,7 @@ def test_random_playout_is_the_plain_loop(overrides):
 
 def test_search_is_unchanged_by_the_fast_playout(monkeypatch):
     """The same seed gives the same tree statistics with the engine's playout or without."""
-    params = params_of({})
+    params = modern_art_params({})
     start = next(
         e
         for e in positions(params, 3, 40)

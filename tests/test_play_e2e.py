@@ -16,42 +16,28 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
 import re
-import shutil
-import threading
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from server import close_app
-from tests.server_support import make_app
+from tests.browser_support import (
+    TURN_TIMEOUT_S,
+    WINDOW,
+    By,
+    Select,
+    StaleElementReferenceException,
+    WebDriverWait,
+    bots_ready,
+    open_setup,
+    start_game,
+    wait_for_state,
+)
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-HAVE_BROWSER = os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)
-
-try:
-    from selenium import webdriver
-    from selenium.common.exceptions import StaleElementReferenceException
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select, WebDriverWait
-except ImportError:  # pragma: no cover - selenium is in the dev extra
-    webdriver = None
-
-if not (HAVE_BROWSER and webdriver is not None):
-    reason = "needs selenium and Debian's chromium + chromium-driver"
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason} (.ci/run installs them)", pytrace=False)
-    pytest.skip(reason, allow_module_level=True)
-
-WINDOW = (1200, 900)
 MAX_DECISIONS = 400
-TURN_TIMEOUT_S = 30
 
 # One game each: the seats' bots (tiny budgets) and the seed of the deal.
 GAMES = {
@@ -62,94 +48,7 @@ GAMES = {
 }
 
 
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory):
-    from werkzeug.serving import make_server
-
-    app = make_app(tmp_path_factory.mktemp("play"), search_workers=2)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="play-e2e-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
-        close_app(app)
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        f"--user-data-dir={profile}",
-        f"--window-size={WINDOW[0]},{WINDOW[1]}",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    driver.set_window_size(*WINDOW)
-    # The viewport itself (what the screenshots show) at the window's size.
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": WINDOW[0], "height": WINDOW[1], "deviceScaleFactor": 1, "mobile": False},
-    )
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory) -> Path:
-    """Where the docs' screenshots go: ``$ATELIER_PLAY_SCREENSHOTS``, else a temporary folder."""
-    target = os.environ.get("ATELIER_PLAY_SCREENSHOTS")
-    path = Path(target) if target else tmp_path_factory.mktemp("screenshots")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-@pytest.fixture(scope="module")
-def scratch_shots(tmp_path_factory) -> Path:
-    """Screenshots only worth a look when a test fails (the end of each game)."""
-    return tmp_path_factory.mktemp("scratch-screenshots")
-
-
 # --- helpers ------------------------------------------------------------------------------------
-def page_state(driver) -> str:
-    return driver.execute_script("return document.body.dataset.state")
-
-
-def wait_for_state(driver, states, timeout=TURN_TIMEOUT_S, step_not=None) -> str:
-    """Waits until the page is in one of ``states`` (and past step ``step_not``)."""
-
-    def ready(d):
-        state = page_state(d)
-        if state == "error":
-            return "error"
-        if state not in states:
-            return False
-        step = d.execute_script("return document.body.dataset.step")
-        if step_not is not None and state != "over" and step == step_not:
-            return False
-        return state
-
-    state = WebDriverWait(driver, timeout, poll_frequency=0.05).until(ready)
-    if state == "error":
-        raise AssertionError(f"the page shows an error: {driver.find_element(By.ID, 'error').text}")
-    return state
-
-
 def api_get(base_url, path, token):
     request = urllib.request.Request(base_url + path, headers={"X-Seat-Token": token})
     with urllib.request.urlopen(request, timeout=30) as response:
@@ -245,30 +144,6 @@ def ask_hint(driver) -> None:
     assert "null" not in words and "undefined" not in words, words
     # The suggested move is marked among the controls.
     assert driver.find_elements(By.CSS_SELECTOR, "#moves .suggested")
-
-
-def start_game(driver, base_url, game, bots, seed, shots: Path) -> None:
-    driver.get(base_url + "/play")
-    # The page resumes the browser session's last match; a person starts anew from there.
-    if wait_for_state(driver, {"setup", "your-turn", "over"}) != "setup":
-        driver.find_element(By.ID, "new-game").click()
-        wait_for_state(driver, {"setup"})
-    Select(driver.find_element(By.ID, "game")).select_by_value(game)
-    driver.find_element(By.ID, "quick").click()
-    bots_ready(driver)  # the seats are redrawn once the page knows which bots can play
-    for i, select in enumerate(driver.find_elements(By.CSS_SELECTOR, "#seat-bots select")):
-        Select(select).select_by_value(bots[i % len(bots)])
-    for field, value in (("bot-ms", "20"), ("seed", str(seed))):
-        el = driver.find_element(By.ID, field)
-        el.clear()
-        el.send_keys(value)
-    if game == "modern_art":  # the form with the most settings
-        driver.save_screenshot(str(shots / "setup.png"))
-    driver.find_element(By.ID, "start").click()
-    wait_for_state(driver, {"your-turn", "over", "waiting"})
-    hint_ms = driver.find_element(By.ID, "hint-ms")
-    hint_ms.clear()
-    hint_ms.send_keys("60")
 
 
 def play_one_game(driver, base_url, game, shots: Path) -> dict:
@@ -512,20 +387,6 @@ def test_generic_renderer_draws_any_view(browser, base_url):
 
 
 # --- the form, the hint panel, the rules page and the layout -------------------------------------
-def bots_ready(driver) -> None:
-    """Waits until the page has asked which bots can play the chosen setting (and redrawn)."""
-    WebDriverWait(driver, TURN_TIMEOUT_S, poll_frequency=0.05).until(
-        lambda d: d.execute_script("return document.body.dataset.bots") == "ready"
-    )
-
-
-def open_setup(driver, base_url) -> None:
-    driver.get(base_url + "/play")
-    if wait_for_state(driver, {"setup", "your-turn", "over", "waiting"}) != "setup":
-        driver.find_element(By.ID, "new-game").click()
-        wait_for_state(driver, {"setup"})
-
-
 def seat_choices(driver) -> dict[int, str]:
     return {
         int(el.get_attribute("data-seat")): Select(el).first_selected_option.get_attribute("value")

@@ -29,17 +29,19 @@ from typing import Any
 
 import pytest
 
-import tests.test_play_e2e as e2e  # skips this module too when there is no browser
 from server import close_app
+from tests.browser_support import (  # skips this module too when there is no browser
+    TURN_TIMEOUT_S,
+    WINDOW,
+    By,
+    Select,
+    WebDriverWait,
+    bots_ready,
+    open_setup,
+    start_game,
+    wait_for_state,
+)
 from tests.server_support import make_app
-from tests.test_play_e2e import TURN_TIMEOUT_S, WINDOW, bots_ready, open_setup, wait_for_state
-
-# The browser fixtures of the page's other tests, shared (one Chromium per module).
-browser = e2e.browser
-shots = e2e.shots
-scratch_shots = e2e.scratch_shots
-By, Select, WebDriverWait = e2e.By, e2e.Select, e2e.WebDriverWait  # selenium, once it is there
-
 
 REVIEW_TIMEOUT_S = 240  # a real review searches every decision of the seat
 PHONE = (390, 844)
@@ -426,7 +428,7 @@ def test_a_new_game_clears_the_review(page, served):
 
 # --- explained hints -----------------------------------------------------------------------------
 def start_quick(driver, base: str, game: str, bots: list[str], seed: int) -> None:
-    e2e.start_game(driver, base, game, bots, seed, Path("/tmp"))
+    start_game(driver, base, game, bots, seed, Path("/tmp"))
     wait_for_state(driver, {"your-turn"})
 
 
@@ -662,7 +664,7 @@ def test_a_seed_on_the_form_gives_the_same_deal(page, served):
     both, so the same seed deals the same cards."""
     hands = []
     for _ in range(2):
-        e2e.start_game(page, served.url, "detective_eye", ["random"], 5, Path("/tmp"))
+        start_game(page, served.url, "detective_eye", ["random"], 5, Path("/tmp"))
         body = page.execute_script("return window.__matchBodies")[-1]
         assert body["seed"] == 5 and body["reproducible"] is True
         match = json.loads(page.execute_script("return sessionStorage.getItem('atelier.match')"))

@@ -23,62 +23,7 @@ import pytest
 from evaluation.bench import scenarios
 from evaluation.bench import service as bench
 from server.examples import example_infoset
-
-REQUIRED = os.environ.get("ATELIER_REQUIRE_SERVER_TESTS") == "1"
-KEYS = ("slow", "edges", "memory", "logs", "fault", "cost-a", "cost-b", "cost-c", "cheap")
-HOST = bench.HOST
-
-
-class Server:
-    def __init__(self, port: int, process: Any, log_path: str) -> None:
-        self.port, self.process, self.log_path = port, process, log_path
-
-    def request(
-        self, method: str, path: str, body: Any = None, key: str | None = None, **headers: str
-    ) -> tuple[int, Any, dict[str, str]]:
-        import http.client
-
-        conn = http.client.HTTPConnection(HOST, self.port, timeout=30)
-        data = body if body is None or isinstance(body, bytes) else json.dumps(body).encode()
-        hdrs = {"Content-Type": "application/json", **headers}
-        if key:
-            hdrs["X-API-Key"] = key
-        try:
-            conn.request(method, path, body=data, headers=hdrs)
-            resp = conn.getresponse()
-            raw = resp.read()
-            parsed = json.loads(raw) if raw[:1] in (b"{", b"[") else raw
-            return resp.status, parsed, {k.lower(): v for k, v in resp.getheaders()}
-        finally:
-            conn.close()
-
-    def details(self, key: str) -> dict[str, Any]:
-        status, data, _ = self.request("GET", "/healthz", key=key)
-        assert status == 200, data
-        return data
-
-
-def _start(
-    tmp: Path, name: str, env: dict[str, str], args: tuple[str, ...] = (), db: str | None = None
-) -> Server:
-    """``atelier serve`` on a free port with its matches in ``db`` (default: a SQLite file in
-    ``tmp``); skips, or fails in CI, if it cannot start."""
-    port = bench.free_port()
-    log_path = str(tmp / f"{name}.log")
-    try:
-        process = bench.start_server(
-            port,
-            db or str(tmp / f"{name}.sqlite3"),
-            extra_env={"ATELIER_API_KEYS": ",".join(KEYS), "ATELIER_SEARCH_WORKERS": "2", **env},
-            api_key=KEYS[0],
-            log_path=log_path,
-            args=args,
-        )
-    except (RuntimeError, OSError) as err:
-        if REQUIRED:
-            pytest.fail(f"atelier serve did not start: {err}")
-        pytest.skip(f"atelier serve did not start here: {err}")
-    return Server(port, process, log_path)
+from tests.live_server import HOST, KEYS, Server, start_server
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +32,7 @@ def server(tmp_path_factory) -> Iterator[Server]:
     # Cost limits are the ``tight`` server's subject; here a slow machine must not run the
     # memory scenario's key out of search time.
     env = {"ATELIER_CLIENT_SEARCH_MS_PER_MINUTE": "600000"}
-    srv = _start(tmp_path_factory.mktemp("rel"), "default", env, ("--access-log",))
+    srv = start_server(tmp_path_factory.mktemp("rel"), "default", env, ("--access-log",))
     yield srv
     bench.stop_server(srv.process)
 
@@ -102,7 +47,7 @@ def tight(tmp_path_factory) -> Iterator[Server]:
         "ATELIER_QUEUE_TIMEOUT_MS": "300",
         "ATELIER_BODY_TIMEOUT_S": "1",  # so that a 408 comes within a second
     }
-    srv = _start(tmp_path_factory.mktemp("rel"), "tight", env)
+    srv = start_server(tmp_path_factory.mktemp("rel"), "tight", env)
     yield srv
     bench.stop_server(srv.process)
 

@@ -15,8 +15,8 @@ import pytest
 import games
 from evaluation.bench import service as bench
 from server.examples import example_infoset
+from tests.live_server import KEYS, Server, start_server
 from tests.support import heuristic_game
-from tests.test_reliability import KEYS, Server, _start
 
 REVIEWER, HINTER = KEYS[5], KEYS[6]  # "cost-a", "cost-b": two clients by API key
 
@@ -27,7 +27,7 @@ def server(tmp_path_factory) -> Iterator[Server]:
         "ATELIER_REVIEW_MAX_RUNNING_PER_CLIENT": "3",
         "ATELIER_CLIENT_SEARCH_MS_PER_MINUTE": "600000",
     }
-    srv = _start(tmp_path_factory.mktemp("jobs"), "jobs", env, ("--access-log",))
+    srv = start_server(tmp_path_factory.mktemp("jobs"), "jobs", env, ("--access-log",))
     yield srv
     bench.stop_server(srv.process)
 

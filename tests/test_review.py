@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 
 import pytest
@@ -20,10 +19,9 @@ from bots.review import (
     review_game,
     seat_infoset_of_state,
 )
-from games.core.definition import replay as replay_history
-from games.core.infoset import build_infoset, sample_engine
+from games.core.infoset import build_infoset
 from games.core.seeds import derive_seed
-from tests.support import heuristic_game
+from tests.support import another_world, heuristic_game
 
 TINY = bots.Budget(simulations=8)
 
@@ -45,20 +43,6 @@ def test_the_cut_information_set_is_the_one_the_seat_had():
                 defn, params, replay, 1, with_view=False
             )
         replay.apply(action)
-
-
-def another_world(defn, params, engine):
-    """A seat, the latest cut of ``engine``'s game with another world of the seat's
-    information set there (a different hidden card or bid), and that world."""
-    history = list(engine.history)
-    for cut, seat in itertools.product(range(len(history), 0, -1), range(params["players"])):
-        record = replay_history(defn, params, history[:cut])
-        mine = build_infoset(defn, params, record, seat, with_view=False)
-        for s in range(20):
-            world = sample_engine(defn, params, mine, random.Random(s))
-            if world.history != record.history:
-                return seat, record, world
-    raise AssertionError("no hidden information in this game")
 
 
 @pytest.mark.parametrize("name", ["detective_eye", "finger_auction"])
