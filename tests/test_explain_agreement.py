@@ -9,7 +9,7 @@ import random
 import pytest
 
 import games
-from games.core.episode import play_episode, stream_chance, uniform_choice
+from games.core.episode import random_position, stream_chance
 from games.core.infoset import build_infoset
 from tests.support import GAMES
 
@@ -24,15 +24,10 @@ def decisions(game: str, count: int, seed: int = 0):
     rng = random.Random(seed)
     out = []
     while len(out) < count:
-        engine = defn.new_engine(params)
-        stop = rng.randrange(0, 60)
-        play_episode(
-            engine,
-            uniform_choice(rng),
-            stream_chance(rng),
-            stop=lambda e, stop=stop: len(e.history) >= stop and e.current_player() >= 0,
-        )
-        if engine.is_terminal() or len(engine.legal_actions()) < 2:
+        steps = rng.randrange(0, 60)
+        far = lambda e, steps=steps: len(e.history) >= steps  # noqa: E731
+        engine = random_position(defn, params, rng, far, chance=stream_chance(rng))
+        if engine is None or len(engine.legal_actions()) < 2:
             continue
         seat = engine.current_player()
         out.append((engine, build_infoset(defn, params, engine, seat, with_view=False)))
