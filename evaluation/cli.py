@@ -133,6 +133,7 @@ def play(
         "review": "evaluation.bench.review:bench_review",
         "cfr": "evaluation.exploitability_command:bench_cfr",
         "blunders": "evaluation.bench.review_flags:bench_blunders",  # issue 38, target 1
+        "hint": "evaluation.bench.hint:bench_hint",  # issue 40: the bot as served
     },
 )
 def bench() -> None:
