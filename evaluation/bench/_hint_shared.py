@@ -166,7 +166,7 @@ class StackSampler:
         self._thread.join()
         sys.setswitchinterval(self._switch)
         self._sample()  # the time since the last sample, to the end
-        self.total = self.clock() - self.started
+        self.total = self._last - self.started
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):

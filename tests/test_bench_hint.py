@@ -1,0 +1,311 @@
+"""``atelier bench hint`` (issue 40): option errors, the JSON report, the sampled time split and
+the ratios against a baseline measured in the same run. Tiny budgets: shapes and arithmetic,
+never speed."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+import bots
+import games
+from evaluation.bench import _hint_shared as shared
+from evaluation.bench import hint as bench
+from evaluation.bench.baseline import REPO_ROOT
+from evaluation.cli import main
+from server.config import ServiceConfig
+
+TINY_MS = 15.0
+
+
+def _invoke(*args: str):
+    return CliRunner().invoke(main, ["bench", "hint", *args])
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--positions", "0"], "--positions"),
+        (["--profiled", "-1"], "--profiled"),
+        (["--milliseconds", "0"], "--milliseconds"),
+        (["--game", "chess"], "unknown game(s) ['chess']"),
+        (["--players", "9"], "no chosen game is played by [9] players"),
+        (["--game", "detective_eye", "--players", "5"], "[5] players (detective_eye 2-4)"),
+        (
+            ["--game", "detective_eye", "--game", "modern_art", "--players", "5"],
+            "detective_eye is played by 2-4 players, none of [5]",
+        ),
+    ],
+)
+def test_bad_options_are_named(args: list[str], says: str) -> None:
+    result = _invoke(*args)
+    assert result.exit_code == 2, result.output
+    assert says in result.output
+    assert "Traceback" not in result.output
+
+
+def test_an_unknown_baseline_revision_is_a_command_error() -> None:
+    result = _invoke("--game", "finger_auction", "--players", "2", "--baseline", "no-such-rev")
+    assert result.exit_code == 1, result.output
+    assert "baseline revision 'no-such-rev' is not a commit" in result.output
+
+
+def test_settings_cover_every_supported_player_count() -> None:
+    chosen = bench.settings(None, None)
+    assert ("modern_art", 5) in chosen and ("detective_eye", 2) in chosen
+    assert ("modern_art", 2) not in chosen
+    assert bench.settings(["finger_auction", "modern_art"], [4]) == [
+        ("finger_auction", 4),
+        ("modern_art", 4),
+    ]
+
+
+def test_the_served_budget_and_bot_are_the_services() -> None:
+    assert ServiceConfig.default_budget_ms == bench.BUDGET_MS
+    assert ServiceConfig.default_bots[0] == bench.BOT
+
+
+def test_positions_are_seeded_decisions_with_a_choice() -> None:
+    first = bench.position_infosets("gallery_rush", 3, 4, 3)
+    assert first == bench.position_infosets("gallery_rush", 3, 4, 3)
+    assert first != bench.position_infosets("gallery_rush", 3, 5, 3)
+    defn = games.definition("gallery_rush")
+    params = defn.validate_params({"players": 3})
+    for infoset in first:
+        engine = games.sample_engine(defn, params, infoset, random.Random(0))
+        assert engine.current_player() == infoset["seat"]
+        assert len(engine.legal_actions()) > 1
+
+
+def test_json_report_shape() -> None:
+    result = _invoke(
+        "--game",
+        "finger_auction",
+        "--players",
+        "2",
+        "--positions",
+        "2",
+        "--profiled",
+        "1",
+        "--milliseconds",
+        str(TINY_MS),
+        "--json",
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["budget_ms"] == TINY_MS and report["baseline"] is None
+    assert set(report["latency"]) == {"hints", "p50_ms", "p99_ms", "target_ms", "target_met"}
+    assert report["latency"]["hints"] == 2
+    (row,) = report["rows"]
+    assert (row["game"], row["players"]) == ("finger_auction", 2)
+    new = row["new"]
+    assert set(new["simulations"]) == {"median", "q1", "q3"}
+    assert new["simulations"]["q1"] <= new["simulations"]["median"] <= new["simulations"]["q3"]
+    assert len(new["hints"]) == 2 and all(h["simulations"] >= 1 for h in new["hints"])
+    assert set(new["split"]["ms"]) == set(shared.GROUPS)
+    assert sum(new["split"]["share"].values()) == pytest.approx(1.0, abs=1e-3)
+    assert "ratio" not in row
+
+
+def _profile(game: str, players: int, ms: float) -> tuple[dict, float]:
+    defn = games.definition(game)
+    params = defn.validate_params({"players": players})
+    (infoset,) = bench.position_infosets(game, players, 0, 1)
+    started = time.thread_time()
+    out = shared.profiled_hint(
+        lambda: bots.make_bot("ismcts"),
+        bots.Budget(milliseconds=ms),
+        defn,
+        params,
+        infoset,
+        0,
+    )
+    return out, (time.thread_time() - started) * 1000.0
+
+
+def test_the_split_adds_up_to_the_hints_cpu_time() -> None:
+    out, thread_cpu_ms = _profile("modern_art", 3, 60.0)
+    assert out["split_clock"] == "thread CPU"
+    total = sum(out["split_ms"].values())
+    assert total == pytest.approx(out["sampled_ms"], rel=1e-6)
+    # Weighted by this thread's CPU time, the samples add up to the CPU time the hint took
+    # here (less the few calls around it), not to its wall time.
+    assert 0.85 * thread_cpu_ms - 2.0 <= total <= thread_cpu_ms + 0.5
+    assert out["samples"] >= 2
+    searched = total - out["split_ms"]["other"] - out["split_ms"]["beliefs"]
+    assert searched > 0  # a hint of 60 ms spends some of it searching
+
+
+NEW = "/repo/bots/ismcts/search.py"
+OLD = "/repo/bots/ismcts.py"
+
+
+@pytest.mark.parametrize(
+    ("stack", "group"),
+    [
+        # today's layout
+        (
+            [("hint", "/repo/bots/protocol.py"), ("from_infoset", "/repo/bots/protocol.py")],
+            "beliefs",
+        ),
+        (
+            [
+                ("iterate", NEW),
+                ("world", "/repo/bots/pool.py"),
+                ("draw", "/repo/bots/pool.py"),
+                ("sample_world", "/repo/games/modern_art/sampler.py"),
+            ],
+            "beliefs",
+        ),
+        (
+            [
+                ("iterate", NEW),
+                ("by_policy", "/repo/bots/ismcts/rollout.py"),
+                ("play_out", "/repo/bots/rollout.py"),
+                ("playout", "/repo/bots/heuristics/finger_auction.py"),
+                ("apply", "/repo/games/finger_auction/engine.py"),
+            ],
+            "rollout_heuristic",
+        ),
+        (
+            [
+                ("iterate", NEW),
+                ("by_policy", "/repo/bots/ismcts/rollout.py"),
+                ("play_out", "/repo/bots/rollout.py"),
+                ("apply", "/repo/games/finger_auction/engine.py"),
+            ],
+            "rollout_engine",
+        ),
+        (
+            [("iterate", NEW), ("by_policy", "/repo/bots/ismcts/rollout.py")],
+            "rollout_loop",
+        ),
+        (
+            [
+                ("iterate", NEW),
+                ("descend", NEW),
+                ("expand", NEW),
+                ("best_rated", "/repo/bots/heuristics/base.py"),
+            ],
+            "prior",
+        ),
+        (
+            [("iterate", NEW), ("descend", NEW), ("info_key", "/repo/games/x/engine.py")],
+            "selection",
+        ),
+        ([("iterate", NEW), ("backup", "/repo/bots/ismcts/tree.py")], "backprop"),
+        (
+            [("iterate", NEW), ("world", "/repo/bots/pool.py"), ("copy", "/repo/games/x/e.py")],
+            "copies",
+        ),
+        ([("iterate", NEW), ("min", "")], "loop"),
+        ([("hint_from_result", "/repo/bots/ismcts/result.py")], "other"),
+        # 5caa0cd's search, one function
+        ([("search", OLD), ("apply", "/repo/games/x/engine.py")], "selection"),
+        ([("search", OLD), ("copy", "/repo/games/x/engine.py")], "copies"),
+        ([("search", OLD), ("_belief_pool", OLD)], "beliefs"),
+        ([("search", OLD), ("best_rated", "/repo/bots/heuristics/base.py")], "prior"),
+        ([("search", OLD)], "loop"),
+    ],
+)
+def test_classify(stack: list[tuple[str, str]], group: str) -> None:
+    assert shared.classify(stack) == group
+
+
+class _FixedBaseline:
+    """A stand-in baseline: one simulation per CPU millisecond on every hint; it records the
+    jobs it was given."""
+
+    rev = "fixed"
+
+    def __init__(self) -> None:
+        self.jobs: list[tuple[str, dict]] = []
+
+    def hint(self, kind: str, job: dict) -> dict:
+        self.jobs.append((kind, job))
+        out = {"simulations": 20, "cpu_ms": 20.0, "wall_ms": 20.0, "action": 0}
+        if kind == "profile":
+            split = dict.fromkeys(shared.GROUPS, 0.0)
+            split["loop"] = 20.0
+            out.update(split_ms=split, sampled_ms=20.0, samples=20, split_clock="thread CPU")
+        return out
+
+
+def test_ratios_are_against_the_baseline_of_the_same_run(monkeypatch) -> None:
+    old = _FixedBaseline()
+    seen: list[tuple[str, dict]] = []
+    ours = bench._ours
+
+    def recorded(kind: str, job: dict) -> dict:
+        seen.append((kind, job))
+        return ours(kind, job)
+
+    monkeypatch.setattr(bench, "_ours", recorded)
+    report = bench._run([("detective_eye", 2)], 3, 1, TINY_MS, 0, old, None)
+    (row,) = report["rows"]
+    # The baseline answered exactly today's jobs (same infoset, budget and seed), warm-up first.
+    assert old.jobs == seen
+    assert [kind for kind, _ in seen] == ["hint", "hint", "hint", "hint", "profile"]
+    assert len({json.dumps(job["infoset"]) for _, job in seen[1:4]}) == 3
+    # Each of today's hints over the baseline's hint of the same position (1 simulation per
+    # CPU millisecond): their geometric mean.
+    logs = [math.log(h["simulations"] / h["cpu_ms"]) for h in row["new"]["hints"]]
+    assert row["ratio"]["value"] == pytest.approx(math.exp(sum(logs) / 3), rel=2e-3)
+    assert row["ratio"]["pairs"] == 3
+    assert row["ratio"]["low"] <= row["ratio"]["value"] <= row["ratio"]["high"]
+    assert row["baseline"]["per_cpu_budget"]["median"] == pytest.approx(TINY_MS)
+    assert report["baseline"] == "fixed"
+    assert "fixed per CPU" in bench.format_table(report)
+
+
+def test_paired_ratio_is_the_geometric_mean_with_an_interval() -> None:
+    new = [{"simulations": s, "cpu_ms": 100.0} for s in (200, 400, 800)]
+    old = [{"simulations": s, "cpu_ms": 100.0} for s in (100, 200, 400)]
+    assert bench.paired_ratio(new, old) == {"value": 2.0, "low": 2.0, "high": 2.0, "pairs": 3}
+    spread = bench.paired_ratio(
+        [{"simulations": 300, "cpu_ms": 100.0}, {"simulations": 100, "cpu_ms": 50.0}],
+        [{"simulations": 100, "cpu_ms": 100.0}, {"simulations": 100, "cpu_ms": 100.0}],
+    )
+    assert spread["value"] == pytest.approx((3.0 * 2.0) ** 0.5, abs=1e-3)
+    assert spread["low"] < spread["value"] < spread["high"]
+
+
+def test_the_baseline_worker_answers_hints_and_names_what_it_cannot_read() -> None:
+    """The worker script on this checkout's tree (any revision runs it the same way)."""
+    worker = REPO_ROOT / "evaluation" / "bench" / "_hint_baseline_worker.py"
+    proc = subprocess.Popen(
+        [sys.executable, str(worker), str(REPO_ROOT)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert "ready" in json.loads(proc.stdout.readline())  # type: ignore[union-attr]
+        (infoset,) = bench.position_infosets("finger_auction", 3, 0, 1)
+        job = {
+            "game": "finger_auction",
+            "params": {"players": 3},
+            "infoset": infoset,
+            "budget": {"milliseconds": TINY_MS},
+            "seed": 1,
+            "bot": "ismcts",
+        }
+        answers = []
+        for kind, payload in (("profile", job), ("hint", {**job, "infoset": {"game": "x"}})):
+            proc.stdin.write(json.dumps({"kind": kind, **payload}) + "\n")  # type: ignore[union-attr]
+            proc.stdin.flush()  # type: ignore[union-attr]
+            answers.append(json.loads(proc.stdout.readline()))  # type: ignore[union-attr]
+    finally:
+        proc.stdin.close()  # type: ignore[union-attr]
+        proc.wait(timeout=30)
+    profiled, bad = answers
+    assert profiled["result"]["simulations"] >= 1
+    assert set(profiled["result"]["split_ms"]) == set(shared.GROUPS)
+    assert "InvalidInfoset" in bad["error"]
