@@ -169,7 +169,8 @@ def bench_engine(
     )
 
 
-# Bots (bots/): `atelier bench ismcts` and `atelier bench strength`.
+# Bots (bots/): `atelier bench ismcts` and `atelier bench strength` (`atelier bench hint`: the
+# bot as served, evaluation/bench/hint.py).
 @bench.command("ismcts")
 @click.option("--game", "names", multiple=True, type=click.Choice(sorted(games.DEFINITIONS)))
 @click.option("--seconds", default=4.0, show_default=True, help="Search time per contender.")
@@ -200,7 +201,8 @@ def bench_ismcts(
     no_baseline: bool,
     as_json: bool,
 ) -> None:
-    """ISMCTS simulations/s: ours against OpenSpiel's Python ISMCTSBot and an older revision."""
+    """ISMCTS simulations/s on uniform rollouts: ours against OpenSpiel's Python ISMCTSBot and
+    an older revision (not the bot as served: `atelier bench hint` measures that)."""
     from evaluation.bench import ismcts as bench_mod
 
     if seconds <= 0 or rounds < 1 or worlds < 1:

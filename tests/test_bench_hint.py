@@ -309,3 +309,21 @@ def test_the_baseline_worker_answers_hints_and_names_what_it_cannot_read() -> No
     assert profiled["result"]["simulations"] >= 1
     assert set(profiled["result"]["split_ms"]) == set(shared.GROUPS)
     assert "InvalidInfoset" in bad["error"]
+
+
+def test_bench_ismcts_says_it_measures_uniform_rollouts_not_the_served_bot() -> None:
+    from evaluation.bench import ismcts
+
+    row = {"ours": {"per_s": 3000.0}, "openspiel": {"per_s": 150.0}, "ratio": 20.0}
+    report = {
+        "measures": ismcts.MEASURES,
+        "rollouts": "uniform over legal actions",
+        "worlds": 32,
+        "baseline": None,
+        "games": {"finger_auction": row},
+        "min_ratio": 20.0,
+        "target_met": True,
+    }
+    text = ismcts.format_table(report)
+    assert "uniform random rollouts" in text
+    assert "not the bot as served" in text and "atelier bench hint" in text
