@@ -190,6 +190,7 @@ def bench_engine(
 )
 @click.option("--no-baseline", is_flag=True, help="Measure without the baseline revision.")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
+@click.option("--markdown", "as_markdown", is_flag=True, help="Print docs/bots.md's table.")
 def bench_ismcts(
     names: tuple[str, ...],
     seconds: float,
@@ -200,6 +201,7 @@ def bench_ismcts(
     baseline: str,
     no_baseline: bool,
     as_json: bool,
+    as_markdown: bool,
 ) -> None:
     """ISMCTS simulations/s on uniform rollouts: ours against OpenSpiel's Python ISMCTSBot and
     an older revision (not the bot as served: `atelier bench hint` measures that)."""
@@ -217,6 +219,7 @@ def bench_ismcts(
         worlds=worlds,
         abstraction=abstraction,
         baseline=None if no_baseline else baseline,
+        table=bench_mod.markdown if as_markdown else None,
     )
 
 

@@ -22,16 +22,23 @@ def echo_report(report: Any, as_json: bool, table: Callable[[Any], str]) -> None
         click.echo(table(report))
 
 
-def baseline_bench(bench_mod: Any, as_json: bool, *args: Any, **kwargs: Any) -> None:
-    """``bench_mod.run(*args, **kwargs)`` with progress on stderr, printed as JSON or a table; a
-    baseline revision that cannot be exported or run is a command error naming it."""
+def baseline_bench(
+    bench_mod: Any,
+    as_json: bool,
+    *args: Any,
+    table: Callable[[Any], str] | None = None,
+    **kwargs: Any,
+) -> None:
+    """``bench_mod.run(*args, **kwargs)`` with progress on stderr, printed as JSON or a table
+    (``table``, by default ``bench_mod.format_table``); a baseline revision that cannot be
+    exported or run is a command error naming it."""
     try:
         report = bench_mod.run(
             *args, progress=lambda text: click.echo(f"measuring {text} ...", err=True), **kwargs
         )
     except bench_mod.BaselineError as err:
         raise click.ClickException(str(err)) from None
-    echo_report(report, as_json, bench_mod.format_table)
+    echo_report(report, as_json, table or bench_mod.format_table)
 
 
 def parse_params(items: tuple[str, ...]) -> dict[str, Any]:

@@ -112,6 +112,9 @@ def test_json_report_shape() -> None:
     assert set(new["split"]["ms"]) == set(shared.GROUPS)
     assert sum(new["split"]["share"].values()) == pytest.approx(1.0, abs=1e-3)
     assert "ratio" not in row
+    table = bench.markdown(report)
+    assert table.startswith("| game | players | simulations a hint (median [quartiles]) |")
+    assert "| Finger Auction | 2 |" in table and "| Finger Auction | 2 | new |" in table
 
 
 def _profile(game: str, players: int, ms: float) -> tuple[dict, float]:
@@ -327,3 +330,6 @@ def test_bench_ismcts_says_it_measures_uniform_rollouts_not_the_served_bot() -> 
     text = ismcts.format_table(report)
     assert "uniform random rollouts" in text
     assert "not the bot as served" in text and "atelier bench hint" in text
+    table = ismcts.markdown(report)
+    assert "| Finger Auction | 3,000 | 150 | 20.0 |" in table
+    assert "not the bot as served" in table

@@ -417,6 +417,76 @@ def format_split(report: dict[str, Any]) -> list[str]:
     return lines
 
 
+NAMES = {
+    "detective_eye": "Detective Eye",
+    "finger_auction": "Finger Auction",
+    "gallery_rush": "Gallery Rush",
+    "modern_art": "Modern Art",
+}
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The report as docs/bots.md's tables (``--markdown``): figures, then the time split."""
+    base, budget = report["baseline"], report["budget_ms"]
+    head = [
+        "game",
+        "players",
+        "simulations a hint (median [quartiles])",
+        f"per {budget:g} ms of CPU",
+        "latency p50 / max (ms)",
+    ]
+    if base:
+        head += [f"{base} per {budget:g} ms of CPU", f"vs {base} [95%]"]
+    lines = [_md_row(head), _md_row(["---"] * len(head))]
+    for row in report["rows"]:
+        new = row["new"]
+        cells = [
+            NAMES.get(row["game"], row["game"]),
+            str(row["players"]),
+            _spread(new["simulations"]),
+            f"{new['per_cpu_budget']['median']:,.0f}",
+            f"{new['latency_ms']['p50']:.0f} / {new['latency_ms']['max']:.0f}",
+        ]
+        if base:
+            r = row["ratio"]
+            ratio = "-" if r["value"] is None else f"{r['value']:.2f}"
+            if r.get("low") is not None:
+                ratio += f" [{r['low']:.2f}, {r['high']:.2f}]"
+            cells += [f"{row['baseline']['per_cpu_budget']['median']:,.0f}", ratio]
+        lines.append(_md_row(cells))
+    lat = report["latency"]
+    lines += [
+        "",
+        f"Latency over the {lat['hints']} hints: p50 {lat['p50_ms']:.0f} ms, p99 "
+        f"{lat['p99_ms']:.0f} ms (target <= {lat['target_ms']:.0f} ms on a quiet machine). "
+        f"Load average {report['load']['before']} before, {report['load']['after']} after, "
+        f"on {report['load']['cpus']} CPUs.",
+    ]
+    if report["profiled"]:
+        sides = ["new"] + ([base] if base else [])
+        head = ["game", "players", "code", *(SHORT[g] for g in GROUPS), "sampler speed"]
+        lines += ["", _md_row(head), _md_row(["---"] * len(head))]
+        for row in report["rows"]:
+            for side, label in zip(["new", "baseline"], sides, strict=False):
+                split = row[side]["split"]
+                lines.append(
+                    _md_row(
+                        [
+                            NAMES.get(row["game"], row["game"]),
+                            str(row["players"]),
+                            label,
+                            *(f"{100 * split['share'][g]:.0f}%" for g in GROUPS),
+                            f"{split['profiler_speed']:.2f}",
+                        ]
+                    )
+                )
+    return "\n".join(lines)
+
+
+def _md_row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
 @click.command("hint")
 @click.option("--game", "names", multiple=True, help="A game (repeatable; default: every game).")
 @click.option(
@@ -447,6 +517,9 @@ def format_split(report: dict[str, Any]) -> list[str]:
     "issue 40's start); its own compiled extensions are built once per revision.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report only.")
+@click.option(
+    "--markdown", "as_markdown", is_flag=True, help="Print docs/bots.md's tables instead of text."
+)
 def bench_hint(
     names: tuple[str, ...],
     players: tuple[int, ...],
@@ -456,6 +529,7 @@ def bench_hint(
     seed: int,
     baseline: str | None,
     as_json: bool,
+    as_markdown: bool,
 ) -> None:
     """The bot as served: simulations, latency and time split of the default hint."""
     from evaluation.params import echo_report
@@ -485,7 +559,7 @@ def bench_hint(
             )
         except BaselineError as err:
             raise click.ClickException(str(err)) from None
-    echo_report(report, as_json, format_table)
+    echo_report(report, as_json, markdown if as_markdown else format_table)
 
 
 if __name__ == "__main__":

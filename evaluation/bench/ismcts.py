@@ -246,3 +246,37 @@ def format_table(report: dict[str, Any]) -> str:
     lines.append(f"lowest ratio {report['min_ratio']:.1f} (target >= {TARGET_RATIO:.0f}: {mark})")
     lines.append(f"Measures {MEASURES}.")
     return "\n".join(lines)
+
+
+NAMES = {
+    "detective_eye": "Detective Eye",
+    "finger_auction": "Finger Auction",
+    "gallery_rush": "Gallery Rush",
+    "modern_art": "Modern Art",
+}
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The report as docs/bots.md's table (``--markdown``)."""
+    base = report.get("baseline")
+    head = "| game | ours (sims/s) | OpenSpiel (sims/s) | ratio |"
+    rule = "|---|---|---|---|"
+    if base:
+        head += f" {base} (sims/s) | vs {base} |"
+        rule += "---|---|"
+    lines = [head, rule]
+    for name, row in report["games"].items():
+        line = (
+            f"| {NAMES.get(name, name)} | {row['ours']['per_s']:,.0f} | "
+            f"{row['openspiel']['per_s']:,.0f} | {row['ratio']:.1f} |"
+        )
+        if base:
+            line += f" {row['baseline']['per_s']:,.0f} | {row['vs_baseline']:.2f} |"
+        lines.append(line)
+    mark = "met" if report["target_met"] else "missed"
+    lines += [
+        "",
+        f"Lowest ratio {report['min_ratio']:.1f} (target >= {TARGET_RATIO:.0f}: {mark}). "
+        f"Measures {MEASURES}.",
+    ]
+    return "\n".join(lines)
