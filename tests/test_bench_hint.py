@@ -333,3 +333,39 @@ def test_bench_ismcts_says_it_measures_uniform_rollouts_not_the_served_bot() -> 
     table = ismcts.markdown(report)
     assert "| Finger Auction | 3,000 | 150 | 20.0 |" in table
     assert "not the bot as served" in table
+
+
+def _scratch_repo(root, setup_py: str | None):
+    """A one-commit git repository with a ``games`` package and ``setup_py`` (if any)."""
+    (root / "games").mkdir(parents=True)
+    (root / "games" / "__init__.py").write_text("")
+    if setup_py is not None:
+        (root / "setup.py").write_text(setup_py)
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "scratch"], check=True)
+    return root
+
+
+def test_built_revision_builds_once_and_names_a_failed_build(tmp_path, monkeypatch) -> None:
+    import tempfile
+
+    from evaluation.bench.baseline import BaselineError, built_revision
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    plain = _scratch_repo(tmp_path / "plain", None)
+    assert built_revision("HEAD", plain).name.startswith("atelier-baseline-")
+    assert not built_revision("HEAD", plain).name.endswith("-built")  # nothing to build
+
+    ok = _scratch_repo(tmp_path / "ok", "from setuptools import setup\nsetup(name='s')\n")
+    built = built_revision("HEAD", ok)
+    assert built.name.endswith("-built") and (built / ".built").read_text() == "HEAD\n"
+    stamp = (built / ".built").stat().st_mtime_ns
+    assert built_revision("HEAD", ok) == built  # built once per revision
+    assert (built / ".built").stat().st_mtime_ns == stamp
+
+    bad = _scratch_repo(tmp_path / "bad", "raise SystemExit('no compiler here')\n")
+    with pytest.raises(BaselineError, match=r"baseline 'HEAD' did not build.*no compiler here"):
+        built_revision("HEAD", bad)

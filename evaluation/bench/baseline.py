@@ -1,10 +1,12 @@
 """An older revision's code as a contender in a benchmark: exported once, run in a subprocess.
 
-``atelier bench ismcts --baseline REV`` and ``atelier bench engine --baseline REV`` compare
-today's code with an older commit's in one interleaved run: the commit's tree is exported with
-``git archive`` under the temporary directory, and a worker script of the bench (a file next to
-this one) runs in a subprocess with that tree first on ``sys.path``, so everything the worker
-imports (games, bots, the bench module's own measuring function) is the old code. Jobs and
+``atelier bench ismcts --baseline REV``, ``atelier bench engine --baseline REV`` and
+``atelier bench hint --baseline REV`` compare today's code with an older commit's in one
+interleaved run: the commit's tree is exported with ``git archive`` under the temporary
+directory (``bench hint`` also builds the revision's own compiled extensions in a copy of it,
+``built_revision``), and a worker script of the bench (a file next to this one) runs in a
+subprocess with that tree first on ``sys.path``, so everything the worker imports (games,
+bots, the bench module's own measuring function) is the old code. Jobs and
 answers are JSON lines on the worker's stdin and stdout; each job is one slice of measurement.
 """
 
