@@ -11,7 +11,9 @@ set JSON of seeded random positions, at every game and player count it supports.
   time it took): on a shared machine a hint's wall time includes waiting for a core, its CPU
   time does not, so this is the figure a quiet machine gives and the one ratios are taken on;
 * latency (wall) of the hint, p50 and max per setting, p50 and p99 over every hint of the run
-  (target: ``LATENCY_TARGET`` times the budget at p99, on a quiet machine);
+  (target: ``LATENCY_TARGET`` times the budget at p99, on a quiet machine): the time a worker
+  spends in ``bot.hint``, the infoset's replay included, the HTTP round trip and the hint's
+  explanation not (``atelier bench service`` measures the service end to end);
 * the time split of ``profiled`` more hints per setting: their call stacks sampled every
   millisecond from a second thread (``_hint_shared.StackSampler``), each sample weighted by the
   hint thread's CPU time since the last, sorted into the groups of ``_hint_shared.GROUPS``
@@ -32,7 +34,6 @@ import math
 import os
 import random
 import statistics
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -165,45 +166,26 @@ def run(
             old.close()
 
 
+Measure = Callable[[str, dict[str, Any]], dict[str, Any]]
+
+
 def _run(chosen, positions, profiled, milliseconds, seed, old, progress) -> dict[str, Any]:
-    sides: dict[str, Callable[[str, dict[str, Any]], dict[str, Any]]] = {"new": _ours}
+    sides: dict[str, Measure] = {"new": _ours}
     if old is not None:
         sides["baseline"] = old.hint
     total = len(chosen) * (positions + profiled) * len(sides)
-    done = 0
+    done = [0]
+
+    def tick() -> None:
+        done[0] += 1
+        if progress:
+            progress(done[0], total)
+
     load_before = _load()
     rows = []
     for game, n in chosen:
-        infosets = position_infosets(game, n, seed, positions)
-        jobs = [
-            {
-                "game": game,
-                "params": {"players": n},
-                "infoset": infoset,
-                "budget": {"milliseconds": milliseconds},
-                "seed": seed + i,
-                "bot": BOT,
-            }
-            for i, infoset in enumerate(infosets)
-        ]
-        warm = {**jobs[0], "budget": {"milliseconds": min(WARM_UP_MS, milliseconds)}}
-        for measure in sides.values():
-            measure("hint", warm)
-        timed: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
-        for i, job in enumerate(jobs):
-            order = list(sides) if i % 2 == 0 else list(reversed(sides))  # ABBA
-            for side in order:
-                timed[side].append(sides[side]("hint", job))
-                done += 1
-                if progress:
-                    progress(done, total)
-        profiles: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
-        for i in range(profiled):
-            for side in sides:
-                profiles[side].append(sides[side]("profile", jobs[i % len(jobs)]))
-                done += 1
-                if progress:
-                    progress(done, total)
+        jobs = _jobs(game, n, seed, positions, milliseconds)
+        timed, profiles = _measure(sides, jobs, profiled, milliseconds, tick)
         row: dict[str, Any] = {"game": game, "players": n}
         for side in sides:
             row[side] = summarise(timed[side], profiles[side], milliseconds)
@@ -229,6 +211,47 @@ def _run(chosen, positions, profiled, milliseconds, seed, old, progress) -> dict
         },
         "rows": rows,
     }
+
+
+def _jobs(game: str, players: int, seed: int, count: int, ms: float) -> list[dict[str, Any]]:
+    """The hint requests of one setting, as both sides receive them (JSON)."""
+    return [
+        {
+            "game": game,
+            "params": {"players": players},
+            "infoset": infoset,
+            "budget": {"milliseconds": ms},
+            "seed": seed + i,
+            "bot": BOT,
+        }
+        for i, infoset in enumerate(position_infosets(game, players, seed, count))
+    ]
+
+
+def _measure(
+    sides: dict[str, Measure],
+    jobs: list[dict[str, Any]],
+    profiled: int,
+    milliseconds: float,
+    tick: Callable[[], None],
+) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
+    """Every side's hints on ``jobs``, interleaved position by position (ABBA, so drift in the
+    machine's load falls on both alike), then ``profiled`` sampled hints each; a short hint
+    per side first warms it up (not counted)."""
+    warm = {**jobs[0], "budget": {"milliseconds": min(WARM_UP_MS, milliseconds)}}
+    for measure in sides.values():
+        measure("hint", warm)
+    timed: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
+    for i, job in enumerate(jobs):
+        for side in list(sides) if i % 2 == 0 else list(reversed(sides)):
+            timed[side].append(sides[side]("hint", job))
+            tick()
+    profiles: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
+    for i in range(profiled):
+        for side in sides:
+            profiles[side].append(sides[side]("profile", jobs[i % len(jobs)]))
+            tick()
+    return timed, profiles
 
 
 def _load() -> list[float] | None:
@@ -564,4 +587,3 @@ def bench_hint(
 
 if __name__ == "__main__":
     bench_hint(prog_name="python -m evaluation.bench.hint")
-    sys.exit(0)
