@@ -42,7 +42,7 @@ def export_revision(rev: str, repo: Path = REPO_ROOT) -> Path:
             f"baseline revision {rev!r} is not a commit of the git checkout at {repo} "
             "(pass --no-baseline to measure without it)"
         ) from err
-    target = Path(tempfile.gettempdir()) / f"atelier-baseline-{sha[:12]}"
+    target = Path(tempfile.gettempdir()) / f"atelier-baseline-{sha[:12]}-built"
     if not (target / "games").is_dir():
         partial = Path(tempfile.mkdtemp(prefix=f"atelier-baseline-{sha[:12]}-"))
         archive = subprocess.run(
@@ -52,9 +52,34 @@ def export_revision(rev: str, repo: Path = REPO_ROOT) -> Path:
         ).stdout
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             tar.extractall(partial, filter="data")
+        build_extensions(partial)
         with contextlib.suppress(OSError):  # another run exported it meanwhile
             partial.rename(target)
     return target
+
+
+def build_extensions(tree: Path) -> bool:
+    """Builds an exported revision's compiled modules in place, as ``pip install -e .`` does
+    at that revision (``git archive`` exports no build products): a baseline runs its own
+    compiled code (an old revision's Modern Art ``_playout.pyx``, a newer one's compiled
+    engines), not the pure-Python fallback. Without Cython or a compiler here it says so on
+    stderr and the baseline runs pure Python. Whether the build succeeded."""
+    if not (tree / "setup.py").is_file():
+        return True  # a revision with nothing to compile
+    done = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+    )
+    if done.returncode != 0:
+        tail = " ".join(done.stderr.split()[-40:])
+        print(
+            f"note: the baseline's extensions did not build; it runs pure Python ({tail})",
+            file=sys.stderr,
+        )
+    return done.returncode == 0
 
 
 class BaselineProcess:
