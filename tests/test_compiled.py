@@ -275,3 +275,12 @@ def test_the_fallback_module_imports_and_runs(fake_build, monkeypatch):
     finally:
         sys.modules.pop("fakepkg.mod", None)
         sys.modules.pop("fakepkg", None)
+
+
+def test_the_switch_can_name_modules(fake_build, monkeypatch):
+    finder, package, manifest = fake_build
+    compiled.write_manifest({"fakepkg.mod": compiled.source_hash(package / "mod.py")}, manifest)
+    monkeypatch.setenv(compiled.PURE_ENV, "bots.pool, fakepkg.other")
+    assert _loader(finder, package) is importlib.machinery.ExtensionFileLoader
+    monkeypatch.setenv(compiled.PURE_ENV, "bots.pool,fakepkg.mod")
+    assert _loader(finder, package) is importlib.machinery.SourceFileLoader

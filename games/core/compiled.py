@@ -11,7 +11,8 @@ imported) puts a finder first on ``sys.meta_path`` that loads an extension only 
 recorded hash is the hash of the ``.py`` beside it; otherwise it loads the ``.py`` and warns
 once, naming the rebuild command. ``ATELIER_PURE_PYTHON=1`` loads every ``.py`` (a profile with
 py-spy or pyinstrument sees into Python code only; a suspected compiler difference can be
-ruled out). ``status()`` says, per module, which one runs (``atelier info`` prints it).
+ruled out); ``ATELIER_PURE_PYTHON=bots.pool,bots.beliefs`` only those modules'. ``status()``
+says, per module, which one runs (``atelier info`` prints it).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ MANIFEST = Path(__file__).with_name("_compiled.json")
 ROOT = Path(__file__).resolve().parents[2]
 
 COMPILED = "compiled"
-FORCED = f"pure Python ({PURE_ENV}=1)"
+FORCED = f"pure Python ({PURE_ENV})"
 STALE = "pure Python (source changed since the build: rebuild)"
 NOT_BUILT = "pure Python (not built)"
 
@@ -67,9 +68,16 @@ def source_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def pure_forced() -> bool:
-    """Whether ``ATELIER_PURE_PYTHON`` asks for the ``.py`` of every module."""
-    return os.environ.get(PURE_ENV, "").strip().lower() not in ("", "0", "false", "no")
+def pure_forced(module: str) -> bool:
+    """Whether ``ATELIER_PURE_PYTHON`` asks for the ``.py`` of ``module``: ``1`` (or ``true``,
+    ``yes``) for every listed module, or a comma-separated list of module names (to measure
+    what compiling one module pays, or to rule one out)."""
+    value = os.environ.get(PURE_ENV, "").strip()
+    if value.lower() in ("", "0", "false", "no"):
+        return False
+    if value.lower() in ("1", "true", "yes"):
+        return True
+    return module in {name.strip() for name in value.split(",")}
 
 
 def recorded_hashes(manifest: Path = MANIFEST) -> dict[str, str]:
@@ -126,7 +134,7 @@ class CompiledFinder(importlib.abc.MetaPathFinder):
 
     def _why_pure(self, fullname: str, source: Path) -> str | None:
         """``None`` when the extension may run; else why the ``.py`` runs instead."""
-        if pure_forced():
+        if pure_forced(fullname):
             return FORCED
         try:
             current = source_hash(source)
