@@ -219,7 +219,7 @@ def fake_build(tmp_path, monkeypatch):
     (package / "mod.py").write_text("VALUE = 1\n")
     (package / ("mod" + importlib.machinery.EXTENSION_SUFFIXES[0])).write_bytes(b"\0")
     manifest = tmp_path / "_compiled.json"
-    finder = compiled.CompiledFinder(("fakepkg.mod",), manifest)
+    finder = compiled.CompiledFinder(frozenset(("fakepkg",)), manifest)
     return finder, package, manifest
 
 
