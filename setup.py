@@ -37,6 +37,7 @@ def _compiled_module():
 
 
 compiled = _compiled_module()
+MANIFEST_PATH = compiled.MANIFEST.relative_to(compiled.ROOT)
 
 
 class BuildAndRecord(build_ext):
@@ -50,8 +51,14 @@ class BuildAndRecord(build_ext):
         super().run()
         names = {ext.name for ext in self.extensions} - self.failed
         built = {n: h for n, h in self.hashes.items() if n in names}
-        root = HERE if self.inplace or self.editable_mode else Path(self.build_lib)
-        compiled.write_manifest(built, root / compiled.MANIFEST.relative_to(compiled.ROOT))
+        if self.inplace or self.editable_mode:
+            # In the source tree an extension this run did not rebuild (failed, or no Cython)
+            # is still the one its earlier record describes: keep that record.
+            manifest = HERE / MANIFEST_PATH
+            built = {**compiled.recorded_hashes(manifest), **built}
+        else:
+            manifest = Path(self.build_lib) / MANIFEST_PATH
+        compiled.write_manifest(built, manifest)
 
     def build_extension(self, ext) -> None:
         try:
@@ -76,6 +83,12 @@ def _extensions() -> list:
         return []
     sources = {name: compiled.source_path(name, HERE) for name in compiled.COMPILED_MODULES}
     BuildAndRecord.hashes = {name: compiled.source_hash(path) for name, path in sources.items()}
+    # Cython regenerates a .c only when its .py is newer; a .c whose source is not the one the
+    # record names is removed, so the hash recorded after the build is always the compiled one.
+    recorded = compiled.recorded_hashes(HERE / MANIFEST_PATH)
+    for name, path in sources.items():
+        if recorded.get(name) != BuildAndRecord.hashes[name]:
+            path.with_suffix(".c").unlink(missing_ok=True)
     from setuptools import Extension
 
     out = []
