@@ -284,3 +284,15 @@ def test_the_switch_can_name_modules(fake_build, monkeypatch):
     assert _loader(finder, package) is importlib.machinery.ExtensionFileLoader
     monkeypatch.setenv(compiled.PURE_ENV, "bots.pool,fakepkg.mod")
     assert _loader(finder, package) is importlib.machinery.SourceFileLoader
+
+
+def test_atelier_info_names_every_compiled_module():
+    from click.testing import CliRunner
+
+    from evaluation.cli import main
+
+    result = CliRunner().invoke(main, ["info", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert set(report["compiled"]) == set(compiled.COMPILED_MODULES)
+    assert compiled.NOT_IMPORTED not in report["compiled"].values()
