@@ -125,6 +125,33 @@ def play(
         raise click.BadParameter(str(err), param_hint="--bot") from None
 
 
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
+def info(as_json: bool) -> None:
+    """The version and, per compiled module, whether its extension or its .py runs."""
+    import importlib
+    from importlib.metadata import PackageNotFoundError, version
+
+    from games.core import compiled
+
+    for module in compiled.COMPILED_MODULES:
+        importlib.import_module(module)
+    try:
+        installed = version("atelier")
+    except PackageNotFoundError:
+        installed = "not installed (a source checkout on PYTHONPATH)"
+    status = compiled.status()
+    if as_json:
+        click.echo(json.dumps({"version": installed, "compiled": status}, indent=1))
+        return
+    click.echo(f"atelier {installed}")
+    click.echo(
+        f"compiled modules ({compiled.PURE_ENV}=1 runs every .py; rebuild: {compiled.REBUILD}):"
+    )
+    for module, state in status.items():
+        click.echo(f"  {module:32} {state}")
+
+
 @main.group(
     cls=AtelierGroup,
     lazy={

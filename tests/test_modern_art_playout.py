@@ -18,6 +18,7 @@ from bots.ismcts import SearchConfig, search
 from bots.protocol import Budget, Worlds
 from games.core.infoset import build_infoset
 from games.modern_art import MODERN_ART
+from games.modern_art.actions import num_actions
 from games.modern_art.engine import PHASE_NAMES, ModernArtEngine
 from tests.support import (
     MODERN_ART_VARIANTS,
@@ -65,3 +66,21 @@ def test_search_is_unchanged_by_the_fast_playout(monkeypatch):
     fast = run()
     monkeypatch.delattr(ModernArtEngine, "random_playout")
     assert run() == fast
+
+
+@pytest.mark.parametrize("overrides", MODERN_ART_VARIANTS)
+def test_is_legal_and_the_legal_lists_share_one_amount_rule(overrides):
+    """``amount_range`` is the one statement of the legal amounts: ``is_legal`` answers exactly
+    the legal list in every bidding phase (passes, zero prices, raises above the high bid)."""
+    params = modern_art_params(overrides)
+    ids = num_actions(MODERN_ART.new_engine(params).cfg)
+    seen = set()
+    for seed in range(3):
+        for engine in positions(params, 200 + seed, 40):
+            if engine.current_player() < 0:
+                continue
+            legal = set(engine.legal_actions())
+            for action in range(-1, ids + 1):
+                assert engine.is_legal(action) == (action in legal), (action, engine.describe())
+            seen.add(PHASE_NAMES[engine.phase])
+    assert {"open", "sealed", "fixed_price"} & seen

@@ -22,8 +22,8 @@ set JSON of seeded random positions, at every game and player count it supports.
   cent) touches no other figure.
 
 ``baseline=REV`` runs the same hints (same information-set JSON, budget and seed) on an older
-revision's code in a worker process (``_hint_baseline_worker.py`` on ``built_revision(REV)``:
-its export with its own compiled extensions), interleaved position by position (ABBA), and
+revision's code in a worker process (``_hint_baseline_worker.py`` on
+``export_revision(REV)``: its export with its own compiled extensions), interleaved position by position (ABBA), and
 gives per setting the ratio of simulations per CPU second, the geometric mean of the paired
 per-position ratios with its 95% t-interval. The issue's starting revision is ``5caa0cd``.
 """
@@ -69,7 +69,7 @@ class Baseline(BaselineProcess):
     """The served hints of an older revision, one per job, in a worker process."""
 
     def __init__(self, rev: str) -> None:
-        super().__init__(rev, "_hint_baseline_worker.py", built=True)
+        super().__init__(rev, "_hint_baseline_worker.py")
 
     def hint(self, kind: str, job: dict[str, Any]) -> dict[str, Any]:
         answer = self.ask({"kind": kind, **job})

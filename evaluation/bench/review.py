@@ -3,10 +3,9 @@
 ``run`` reviews the same decisions (records played by the heuristic, seat 0, the first
 ``decisions`` real decisions of each) with ``bots.review.review_decision`` at the same budget
 and ``samples``, here and, with ``baseline=REV``, in a subprocess on that revision's exported
-tree (``evaluation.bench.baseline.export_revision``): this file runs there as a script with the
-old tree first on ``sys.path``, so ``bots.review`` is the old one. The exported tree gets this
-checkout's compiled extensions where their source is the same (``with_compiled``: Modern Art's
-``_playout``), so both sides run the same compiled code. ``atelier bench review --baseline
+tree (``evaluation.bench.baseline.export_revision``, which builds that revision's own compiled
+modules): this file runs there as a script with the old tree first on ``sys.path``, so
+``bots.review`` is the old one. ``atelier bench review --baseline
 0efcab7`` (the revision before the analysis landed), or
 ``python -m evaluation.bench.review --baseline 0efcab7 --decisions 6``.
 """
@@ -15,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -79,26 +77,6 @@ def time_reviews(
     return {"decisions": len(chosen), "ms_per_decision": round(elapsed / max(1, len(chosen)), 1)}
 
 
-def with_compiled(root: Path) -> Path:
-    """``root`` (an exported revision) with this checkout's compiled extensions copied in
-    where the revision's source (``.pyx``) is byte for byte this checkout's: ``git archive``
-    exports no build products, and without them the baseline would time the pure-Python
-    fallback (Modern Art's random playout)."""
-    here = Path(__file__).resolve().parents[2]
-    for built in here.glob("games/**/*.so"):
-        rel = built.relative_to(here)
-        source = built.with_name(built.name.split(".")[0] + ".pyx")
-        theirs = root / rel.parent / source.name
-        if (
-            source.is_file()
-            and theirs.is_file()
-            and theirs.read_bytes() == source.read_bytes()
-            and not (root / rel).exists()
-        ):
-            shutil.copy2(built, root / rel)
-    return root
-
-
 def run(
     names: list[str] | None = None,
     decisions: int = 6,
@@ -113,7 +91,7 @@ def run(
     from evaluation.bench.baseline import export_revision
 
     budget = budget or {"simulations": 200, "milliseconds": 1000}
-    old_root = with_compiled(export_revision(baseline)) if baseline else None
+    old_root = export_revision(baseline) if baseline else None
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the old tree only
     rows = []
     for game in names or list(DEFAULT_GAMES):

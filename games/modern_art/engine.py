@@ -23,7 +23,6 @@ entries.
 from __future__ import annotations
 
 import random
-import warnings
 from itertools import compress
 from typing import Any
 
@@ -266,20 +265,23 @@ class ModernArtEngine(Engine):
         base = self.artist * NUM_TYPES
         return [PASS, *compress(ADD_IDS, self.hands[q][base : base + DOUBLE])]
 
-    def _raises(self, q: int) -> list[int]:
+    def amount_range(self, q: int) -> tuple[bool, int, int]:
+        """The legal actions of seat ``q`` in an amount phase (``AMOUNT_PHASES``), written once
+        for the legal lists, ``is_legal`` and ``random_playout``: ``(may_pass, low, high)``,
+        meaning ``[PASS]`` if ``may_pass``, then the amounts ``low .. high`` (none if
+        ``low > high``), in that order."""
         top = self.money[q]
-        if top > self.high:
-            return [PASS, *range(AMOUNT_BASE + self.high + 1, AMOUNT_BASE + top + 1)]
-        return [PASS]
+        phase = self.phase
+        if phase == SEALED_BIDS:
+            return False, 0, top
+        if phase == PRICE:  # a price of at least 1; a seat without money names 0
+            return False, 1 if top else 0, top
+        return True, self.high + 1, top  # Open and Once Around: pass, or raise the high bid
 
-    def _sealed_amounts(self, q: int) -> list[int]:
-        return list(range(AMOUNT_BASE, AMOUNT_BASE + self.money[q] + 1))
-
-    def _prices(self, q: int) -> list[int]:
-        top = self.money[q]
-        if top == 0:
-            return [AMOUNT_BASE]
-        return list(range(AMOUNT_BASE + 1, AMOUNT_BASE + top + 1))
+    def _amounts(self, q: int) -> list[int]:
+        may_pass, low, high = self.amount_range(q)
+        amounts = range(AMOUNT_BASE + low, AMOUNT_BASE + high + 1)
+        return [PASS, *amounts] if may_pass else list(amounts)
 
     def _answers(self, q: int) -> list[int]:
         return [ACCEPT, DECLINE] if self.money[q] >= self.price else [DECLINE]
@@ -292,43 +294,28 @@ class ModernArtEngine(Engine):
         to_move = self.to_move
         if to_move == TERMINAL:
             return False
-        phase = self.phase
-        if to_move >= 0 and phase in AMOUNT_PHASES:
-            x = amount_of(action)
-            top = self.money[to_move]
-            if phase == SEALED_BIDS:
-                return 0 <= x <= top
-            if phase == PRICE:
-                return (1 <= x <= top) or (top == 0 and x == 0)
-            return action == PASS or self.high < x <= top
+        if to_move >= 0 and self.phase in AMOUNT_PHASES:
+            may_pass, low, high = self.amount_range(to_move)
+            return (may_pass and action == PASS) or low <= amount_of(action) <= high
         return action in self.legal_actions()
 
     def apply(self, action: int) -> None:
         self.history.append(action)
         _APPLY[self.phase](self, action)
 
-    def compiled_random_playout(self, rng: random.Random) -> list[float]:
-        """``random_playout`` in C (``games/modern_art/_playout.pyx``), when it is built."""
-        return compiled_playout(self, rng)  # type: ignore[misc]
-
-    def python_random_playout(self, rng: random.Random) -> list[float]:
+    def random_playout(self, rng: random.Random) -> list[float]:
         """Plays uniformly random legal actions to the end; returns ``returns()``.
-
-        ``random_playout`` is this method, or the same in C when the extension
-        ``games.modern_art._playout`` is built (``pip install -e .`` builds it; speed figures in
-        docs/bots.md); tests/test_modern_art_compiled_playout.py pins both against the plain
-        loop.
 
         Exactly the loop ``while not terminal: apply(legal[int(rng.random() * len(legal))])``
         with ``sample_chance(rng)`` at chance nodes: the same actions from the same ``rng``
         draws, the same history, secrets and final state in every field
         (tests/test_modern_art_playout.py checks it from every phase). Search rollouts spend
-        almost all their time here, about 260 steps a game of which two thirds are bids, so:
-        a bid is picked by index arithmetic on its legal range instead of a list of every
-        amount, and each auction (and each deal) runs in local variables to its end, then
-        settles through the same helpers ``apply`` uses (``_settle_bids``, ``_sell``,
-        ``_sealed_bid``, ``_dealt``). The rules of a bidding step are written twice, here and in
-        ``apply``; the test is what keeps them equal.
+        almost all their time here, about 260 steps a game of which two thirds are bids, so a
+        bid is picked by index arithmetic on its legal range (``amount_range``, the legal
+        lists' own) instead of a list of every amount, and an Open or Once Around auction runs
+        in local variables to its end (``open_auction_over``, ``_open_bid``'s own end rule),
+        then settles through ``apply``'s helpers. This module is compiled (setup.py,
+        ``games.core.compiled``); tests/test_compiled.py pins the compiled and the pure path.
         """
         random_ = rng.random
         history = self.history
@@ -338,35 +325,37 @@ class ModernArtEngine(Engine):
         n = self.num_players
         while True:
             phase = self.phase
-            if phase == OPEN_BIDS:
-                # legal = [PASS, high + 1 .. money]: index i > 0 is the bid of high + i. Bids
-                # go round until n - 1 passes in a row follow a bid (n with no bid at all).
+            if phase in (OPEN_BIDS, ONCE_BIDS):
+                # legal = [PASS, high + 1 .. money]: index i > 0 is the bid of high + i.
                 q = self.to_move
                 high = self.high
                 hb = self.high_bidder
                 passes = self.passes
+                once = phase == ONCE_BIDS
+                x = self.auctioneer
                 while True:
                     top = money[q]
-                    if top > high:
-                        i = int(random_() * (top - high + 1))
-                    else:
-                        random_()  # the one-action list still takes its draw
-                        i = 0
+                    i = int(random_() * (top - high + 1)) if top > high else int(random_())
                     hide(-1)
                     if i:
                         high += i
                         push(AMOUNT_BASE + high)
                         hb = q
                         passes = 0
-                    else:
+                    elif not once:
                         push(PASS)
-                        if passes + 1 == (n if hb < 0 else n - 1):
+                        if open_auction_over(passes + 1, hb, n):
                             break
                         passes += 1
+                    else:
+                        push(PASS)
+                    if once and q == x:  # Once Around: one bid each, the auctioneer last
+                        break
                     q = q + 1 if q + 1 < n else 0
                 self.high = high
                 self.high_bidder = hb
-                self.passes = passes
+                if not once:
+                    self.passes = passes
                 self.to_move = q
                 self._settle_bids()
             elif phase == PLAY:
@@ -374,118 +363,21 @@ class ModernArtEngine(Engine):
                 action = legal[int(random_() * len(legal))]
                 push(action)
                 self._offer(action)
-            elif phase == ONCE_BIDS:
-                # The same legal ranges; one bid or pass each, the auctioneer last.
-                q = self.to_move
-                high = self.high
-                hb = self.high_bidder
-                x = self.auctioneer
-                while True:
-                    top = money[q]
-                    if top > high:
-                        i = int(random_() * (top - high + 1))
-                    else:
-                        random_()
-                        i = 0
-                    hide(-1)
-                    if i:
-                        high += i
-                        push(AMOUNT_BASE + high)
-                        hb = q
-                    else:
-                        push(PASS)
-                    if q == x:
-                        break
-                    q = q + 1 if q + 1 < n else 0
-                self.high = high
-                self.high_bidder = hb
-                self.to_move = q
-                self._settle_bids()
-            elif phase == SEALED_BIDS:
-                # legal = [0 .. money] for each seat in order; the last bid reveals and sells.
-                q = self.to_move
-                bids = self.bids
-                while q < n - 1:
-                    amount = int(random_() * (money[q] + 1))
-                    push(AMOUNT_BASE + amount)
-                    bids[q] = amount
-                    hide(q)  # committed, hidden from the others until the reveal
-                    q += 1
-                self.to_move = q
-                action = AMOUNT_BASE + int(random_() * (money[q] + 1))
-                push(action)
-                self._sealed_bid(action)
-            elif phase == DEAL:
-                # One card at a time from the pile (as ``sample_chance``), seats round robin.
-                pile = self.pile
-                deck = self.deck
-                hands = self.hands
-                hand_size = self.hand_size
-                q = self.deal_seat
-                left = self.deal_left
-                while True:
-                    card = pile[int(random_() * len(pile))]
-                    push(card)
-                    hide(q)
-                    deck[card] -= 1
-                    j = pile.index(card)
-                    pile[j] = pile[-1]
-                    pile.pop()
-                    hands[q][card] += 1
-                    hand_size[q] += 1
-                    left -= 1
-                    if not left:
-                        break
-                    q = q + 1 if q + 1 < n else 0
-                self.deck_size -= self.deal_left
-                self.deal_left = 0
-                self.deal_seat = q
-                self._dealt()
-            elif phase == PRICE:
-                # legal = [1 .. money], or [0] for a seat without money; then the answers.
-                q = self.to_move
-                top = money[q]
-                if top:
-                    price = 1 + int(random_() * top)
-                else:
-                    random_()
-                    price = 0
-                push(AMOUNT_BASE + price)
-                hide(-1)
-                self.price = price
-                self.phase = ANSWER
-                self.to_move = q + 1 if q + 1 < n else 0
+            elif phase in (DEAL, FIRST):
+                self.apply(self.sample_chance(rng))
+            elif phase == OVER:
+                return self.returns()
             elif phase == ANSWER:
                 # legal = [ACCEPT, DECLINE], or [DECLINE] without the money for the price.
-                q = self.to_move
-                price = self.price
-                x = self.auctioneer
-                while True:
-                    if money[q] >= price:
-                        accept = random_() < 0.5
-                    else:
-                        random_()
-                        accept = False
-                    hide(-1)
-                    if accept:
-                        push(ACCEPT)
-                        self.to_move = q
-                        self._sell(q, price)
-                        break
-                    push(DECLINE)
-                    nxt = q + 1 if q + 1 < n else 0
-                    if nxt == x:  # nobody accepted: the auctioneer must buy it
-                        self.to_move = q
-                        self._sell(x, price)
-                        break
-                    q = nxt
+                i = int(random_() * 2) if money[self.to_move] >= self.price else int(random_())
+                self.apply(DECLINE if i or money[self.to_move] < self.price else ACCEPT)
             elif phase == ADD:
-                legal = self.player_actions()
+                legal = self._partners(self.to_move)
                 self.apply(legal[int(random_() * len(legal))])
-            elif phase == FIRST:
-                self.apply(rng.randrange(n))
-            else:
-                return self.returns()
+            else:  # Sealed bids and the fixed price: an amount from the legal range
+                may_pass, low, high = self.amount_range(self.to_move)
+                i = int(random_() * (high - low + 1 + may_pass))
+                self.apply(PASS if may_pass and not i else AMOUNT_BASE + low + i - may_pass)
 
     # --- the steps, in game order (``_APPLY`` dispatches on the phase) ------------------------
     def _deal(self, card: int) -> None:
@@ -625,8 +517,7 @@ class ModernArtEngine(Engine):
             self.passes = 0
         else:
             passes = self.passes + 1
-            hb = self.high_bidder
-            if passes == (n if hb < 0 else n - 1):
+            if open_auction_over(passes, self.high_bidder, n):
                 self._settle_bids()
                 return
             self.passes = passes
@@ -718,10 +609,15 @@ class ModernArtEngine(Engine):
         a Double sold the second way): under the seed rules the partner gets half, rounded
         down; otherwise the auctioneer takes it all. A share owed to the buyer goes to the bank.
         """
-        if self.partner >= 0 and self.cfg.seed_rules:
+        if self.partner_shares():
             low = price // 2
             return price - low, low
         return price, 0
+
+    def partner_shares(self) -> bool:
+        """Whether the current auction's partner gets a share of the price (the seed rules,
+        a Double sold the second way): the one test ``seller_shares`` and ``payments`` use."""
+        return self.partner >= 0 and self.cfg.seed_rules
 
     def payments(self, buyer: int, price: int) -> list[tuple[int, int, int]]:
         """``(payer, payee, amount)`` for a sale in the current auction; payee -1 is the bank."""
@@ -729,7 +625,7 @@ class ModernArtEngine(Engine):
         out = []
         bank = None
         seats = [(self.auctioneer, own)]
-        if self.partner >= 0 and self.cfg.seed_rules:
+        if self.partner_shares():
             seats.append((self.partner, partner))
         for seat, share in seats:
             if seat == buyer:
@@ -850,7 +746,7 @@ class ModernArtEngine(Engine):
         if phase == OPEN_BIDS:
             if action != PASS:
                 return False
-            return self.passes + 1 == (n if self.high_bidder < 0 else n - 1)
+            return open_auction_over(self.passes + 1, self.high_bidder, n)
         if phase == ONCE_BIDS:
             return q == self.auctioneer
         if phase == ANSWER:
@@ -930,28 +826,6 @@ class ModernArtEngine(Engine):
         return out
 
 
-# The compiled playout, if the extension is built (and agrees with this module's id layout).
-try:
-    from games.modern_art._playout import LAYOUT as _COMPILED_LAYOUT
-    from games.modern_art._playout import random_playout as compiled_playout
-except ImportError:  # not built (a source checkout without a compiler): the Python one runs
-    compiled_playout = None
-else:
-    _LAYOUT = (*range(NUM_PHASES), CHANCE, TERMINAL, PASS, ACCEPT, DECLINE)
-    if (*_LAYOUT, ADD_BASE, OFFER_BASE, PAIR_BASE, AMOUNT_BASE) != _COMPILED_LAYOUT:
-        warnings.warn(
-            "games.modern_art._playout is stale (another id layout): using the Python "
-            "playout; rebuild it with pip install -e .",
-            stacklevel=1,
-        )
-        compiled_playout = None
-ModernArtEngine.random_playout = (  # type: ignore[method-assign]
-    ModernArtEngine.python_random_playout
-    if compiled_playout is None
-    else ModernArtEngine.compiled_random_playout
-)
-compiled_random_playout = ModernArtEngine.compiled_random_playout
-
 # Per phase (indexed by the phase number): the step and the legal actions of the seat to move.
 _APPLY = (
     ModernArtEngine._deal,
@@ -970,14 +844,20 @@ _LEGAL = (
     ModernArtEngine._no_actions,
     ModernArtEngine._offers,
     ModernArtEngine._partners,
-    ModernArtEngine._raises,
-    ModernArtEngine._raises,
-    ModernArtEngine._sealed_amounts,
-    ModernArtEngine._prices,
+    ModernArtEngine._amounts,
+    ModernArtEngine._amounts,
+    ModernArtEngine._amounts,
+    ModernArtEngine._amounts,
     ModernArtEngine._answers,
     ModernArtEngine._no_actions,
 )
 assert len(_APPLY) == len(_LEGAL) == NUM_PHASES
+
+
+def open_auction_over(passes: int, high_bidder: int, n: int) -> bool:
+    """Open's end rule: ``passes`` passes in a row end it once all the others passed after a
+    bid (all ``n`` seats, with no bid at all)."""
+    return passes == (n if high_bidder < 0 else n - 1)
 
 
 def artist_counts(counts: list[int] | tuple[int, ...]) -> dict[str, int]:
