@@ -87,32 +87,58 @@ def gains(c: tuple[int, ...], n: int, vermeer_pair: int) -> tuple[float, ...]:
     return known
 
 
-def wanted(
-    values: list[float] | tuple[float, ...],
-    kinds: list[int],
-    table: list[int],
-    most: int,
-    rng: Any,
-) -> int:
+def wanted(values: tuple[float, ...], table: tuple[int, ...], most: int, rng: Any) -> int:
     """The rollouts' take: the table cards worth more than the table's mean (``values`` by
-    kind; ``kinds`` those on the table), at least one and at most ``most``; one less a quarter
-    of the time (one draw of ``rng`` every time)."""
+    kind), at least one and at most ``most``; one less a quarter of the time (one draw of
+    ``rng`` every time)."""
+    t = _above_mean(values, table)
+    if rng.random() < 0.25 and t > 1:
+        t -= 1
+    return min(t, most)
+
+
+_ABOVE: dict[tuple, int] = {}
+
+
+def _above_mean(values: tuple[float, ...], table: tuple[int, ...]) -> int:
+    """How many table cards are worth more than the table's mean (at least 1). Memoised on
+    the values and the table: rollouts ask the same few many times."""
+    key = (values, table)
+    known = _ABOVE.get(key)
+    if known is not None:
+        return known
     total = 0  # each card added in turn, kinds in order, as ``sum`` over the cards would
     cards = 0
-    for k in kinds:
+    for k in range(NUM_KINDS):
         v = values[k]
         for _ in range(table[k]):
             total += v
         cards += table[k]
     mean = total / cards
     t = 0
-    for k in kinds:
-        if values[k] > mean:
+    for k in range(NUM_KINDS):
+        if table[k] and values[k] > mean:
             t += table[k]
-    t = t or 1
-    if rng.random() < 0.25 and t > 1:
-        t -= 1
-    return min(t, most)
+    known = t or 1
+    if len(_ABOVE) >= _GAINS_CACHE:
+        _ABOVE.clear()
+    _ABOVE[key] = known
+    return known
+
+
+_SWINGS: dict[tuple, tuple[float, ...]] = {}
+
+
+def _swing(mine: tuple[float, ...], theirs: tuple[float, ...]) -> tuple[float, ...]:
+    """Per kind, a card's worth to us plus to the opponent (memoised on both)."""
+    key = (mine, theirs)
+    known = _SWINGS.get(key)
+    if known is None:
+        known = tuple([a + b for a, b in zip(mine, theirs, strict=True)])
+        if len(_SWINGS) >= _GAINS_CACHE:
+            _SWINGS.clear()
+        _SWINGS[key] = known
+    return known
 
 
 @functools.cache
@@ -278,19 +304,18 @@ class FingerAuctionKnowledge(GameKnowledge):
         m = engine.max_bid
         active = engine.active
         me = active[len(engine.bids)]
-        table = engine.table
-        kinds = [k for k in range(NUM_KINDS) if table[k]]
+        table = tuple(engine.table)
         mine = gains(tuple(engine.collections[me]), n, VERMEER_PAIR)
         if len(active) != 2:
-            return codec.bid(wanted(mine, kinds, table, m, rng))
+            return codec.bid(wanted(mine, table, m, rng))
         opp = active[1] if active[0] == me else active[0]
         theirs = gains(tuple(engine.collections[opp]), n, VERMEER_PAIR)
         # The swing of a card is the same for the take and for the block (ours plus theirs).
-        swing = [a + b for a, b in zip(mine, theirs, strict=True)]
-        take = wanted(swing, kinds, table, m, rng)
+        swing = _swing(mine, theirs)
+        take = wanted(swing, table, m, rng)
         if take == engine.last_take[me]:
             take = take + 1 if take < m else take - 1
-        block = wanted(swing, kinds, table, m, rng)
+        block = wanted(swing, table, m, rng)
         if block == engine.last_take[opp]:
             block = block + 1 if block < m else block - 1
         return codec.take_block(take, block, m)
