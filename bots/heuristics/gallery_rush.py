@@ -72,10 +72,20 @@ def goal_distance(c: Collection) -> int:
 
 
 def race_value(c: Collection) -> float:
-    """Minus the expected turns to qualify from ``c``; qualified: a little per card."""
-    if goal_distance(c) == 0:
-        return SIZE_WEIGHT * (c[0] + c[1] + c[2] + c[3])
-    return -turns_to_qualify()[c]
+    """Minus the expected turns to qualify from ``c``; qualified: a little per card.
+
+    Memoised (a Collection's race value never changes once the turns are solved)."""
+    known = _RACE_VALUES.get(c)
+    if known is None:
+        if goal_distance(c) == 0:
+            known = SIZE_WEIGHT * (c[0] + c[1] + c[2] + c[3])
+        else:
+            known = -turns_to_qualify()[c]
+        _RACE_VALUES[c] = known  # at most about a thousand Collections (28 cards)
+    return known
+
+
+_RACE_VALUES: dict[Collection, float] = {}
 
 
 class _TurnsTable:
@@ -160,6 +170,11 @@ class _Race:
 _RACE = _Race()
 
 
+# ``Situation.value`` when the game is ending, by (target, must qualify, Collection).
+_ENDING_VALUES: dict[tuple[int, bool, Collection], float] = {}
+_ENDING_CACHE = 1 << 16  # entries, cleared when full
+
+
 class Situation:
     """How a seat values Collections at one decision: ``value(c)`` and an instant win."""
 
@@ -184,6 +199,16 @@ class Situation:
     def value(self, c: Collection) -> float:
         if self.target < 0:
             return race_value(c)
+        key = (self.target, self.must_qualify, c)
+        known = _ENDING_VALUES.get(key)
+        if known is None:
+            if len(_ENDING_VALUES) >= _ENDING_CACHE:
+                _ENDING_VALUES.clear()
+            known = _ENDING_VALUES[key] = self._ending_value(c)
+        return known
+
+    def _ending_value(self, c: Collection) -> float:
+        """``value`` when the game ends this round (memoised by ``value``)."""
         size = c[0] + c[1] + c[2] + c[3]
         # A hair of progress breaks ties between options that cannot win now.
         tiebreak = 0.001 * race_value(c)
@@ -292,7 +317,12 @@ class TurnOdds:
         return p * success + (1.0 - p) * self.sit.value(self.c)
 
 
-@functools.lru_cache(maxsize=4096)
+# Where a bonus card goes in a Collection: its painter, the Mona Lisa's slot, or nowhere (a
+# forgery drawn as a bonus is discarded).
+_BONUS_SLOT = (0, 1, 2, -1, -1, -1, 3)
+
+
+@functools.lru_cache(maxsize=1 << 15)
 def declare_outcomes(
     painter: int, deck: Deck
 ) -> tuple[tuple[tuple[float, Collection], ...], float]:
@@ -315,10 +345,13 @@ def declare_outcomes(
             return
         for kind, count in enumerate(rest):
             if count:
-                slot = kind if kind < 3 else 3 if kind == 6 else -1
+                slot = _BONUS_SLOT[kind]
                 if slot >= 0:
                     d[slot] += 1
-                bonus(d, _minus(rest, kind), left - 1, p * count / n)
+                if left == 1 or n == count:  # the last draw (or the deck runs out): no rest
+                    add((d[0], d[1], d[2], d[3]), p * count / n)
+                else:
+                    bonus(d, _minus(rest, kind), left - 1, p * count / n)
                 if slot >= 0:
                     d[slot] -= 1
 
