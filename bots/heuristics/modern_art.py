@@ -342,18 +342,32 @@ def _view_key(engine: ModernArtEngine, seat: int, played: int, cards: int) -> tu
 
 
 def value_of(engine: ModernArtEngine, seat: int, artist: int) -> float:
-    """``values_of(engine, seat)[0][artist]`` by ``forecast_of`` (one artist's ranking only)."""
-    hit = _VIEWS.get(_view_key(engine, seat, -1, 0))
+    """``values_of(engine, seat)[0][artist]`` by ``forecast_of`` (one artist's ranking only).
+
+    Memoised on the same key as ``values_of`` and the artist: the searching seat's hand is
+    the same in every world, so its view recurs across rollouts."""
+    view = _view_key(engine, seat, -1, 0)
+    hit = _VIEWS.get(view)
     if hit is not None:
         return hit[0][artist]
-    return forecast_of(
-        artist,
-        tuple(engine.counts),
-        supply_of(engine, seat),
-        tuple(engine.values),
-        tuple(engine.cfg.place_values),
-        sum(engine.hand_size),
-    )
+    key = (view, artist)
+    known = _VALUES.get(key)
+    if known is None:
+        known = forecast_of(
+            artist,
+            tuple(engine.counts),
+            supply_of(engine, seat),
+            tuple(engine.values),
+            tuple(engine.cfg.place_values),
+            sum(engine.hand_size),
+        )
+        if len(_VALUES) >= _FORECAST_CACHE:
+            _VALUES.clear()
+        _VALUES[key] = known
+    return known
+
+
+_VALUES: dict[tuple, float] = {}
 
 
 def artist_values(engine: ModernArtEngine, seat: int) -> list[float]:
