@@ -348,7 +348,7 @@ def declare_outcomes(
                 slot = _BONUS_SLOT[kind]
                 if slot >= 0:
                     d[slot] += 1
-                if left == 1 or n == count:  # the last draw (or the deck runs out): no rest
+                if left == 1 or n == 1:  # the last draw, or the deck runs out with it
                     add((d[0], d[1], d[2], d[3]), p * count / n)
                 else:
                     bonus(d, _minus(rest, kind), left - 1, p * count / n)

@@ -1,0 +1,169 @@
+"""The rollout speed-ups of issue 40 compute exactly what they replace: every memoised
+valuation equals a fresh computation, and every rewritten formula equals the one it replaced
+(kept here as the reference). ``test_decisions_pinned`` pins the decisions as a whole."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import games
+from bots.heuristics import finger_auction as fa
+from bots.heuristics import gallery_rush as gr
+from bots.heuristics import modern_art as ma
+from games.gallery_rush.engine import BONUS_DRAWS
+from games.modern_art.engine import ANSWER, ONCE_BIDS, OPEN_BIDS, PRICE, SEALED_BIDS
+from games.paintings import NUM_KINDS
+
+MA_MEMOS = (
+    ma._FORECASTS,
+    ma._ONE,
+    ma._VIEWS,
+    ma._VALUES,
+    ma._LOTS,
+    ma._WEIGHTS,
+)
+
+
+def _clear_modern_art() -> None:
+    for memo in MA_MEMOS:
+        memo.clear()
+
+
+def test_forecast_of_is_the_forecast_of_one_artist():
+    rng = random.Random(3)
+    for _ in range(300):
+        artists = rng.choice([2, 3, 5])
+        counts = tuple(rng.randrange(5) for _ in range(artists))
+        supply = tuple(round(rng.random() * 6, 3) for _ in range(artists))
+        values = tuple(rng.choice([0, 10, 20, 30, 50]) for _ in range(artists))
+        places = rng.choice([(30, 20, 10), (30, 20), (30,)])
+        plays = rng.randrange(1, 30)
+        _clear_modern_art()
+        one = [ma.forecast_of(a, counts, supply, values, places, plays) for a in range(artists)]
+        assert one == list(ma.forecast(counts, supply, values, places, plays)[0])
+
+
+def _modern_art_decisions(players: int, seed: int):
+    """Every bid and answer decision of a seeded random Modern Art game."""
+    defn = games.DEFINITIONS["modern_art"]
+    engine = defn.new_engine(defn.validate_params({"players": players}))
+    rng = random.Random(seed)
+    while not engine.is_terminal():
+        if engine.is_chance():
+            engine.apply(engine.sample_chance(rng))
+            continue
+        if engine.phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE, ANSWER):
+            yield engine
+        legal = engine.player_actions()
+        engine.apply(legal[int(rng.random() * len(legal))])
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_memoised_lots_equal_fresh_ones_at_every_bid_step(players):
+    # Warm memos across a whole game (every seat, every auction), then recompute from empty
+    # memos: a key missing something a valuation reads would answer a stale lot here.
+    for engine in _modern_art_decisions(players, seed=players):
+        for seat in range(players):
+            warm = ma.Lot(engine, seat)
+            warm_view = ma.value_of(engine, seat, engine.artist)
+            _clear_modern_art()
+            fresh = ma.Lot(engine, seat)
+            assert (warm.value, warm.market, warm.cap, warm.weights) == (
+                fresh.value,
+                fresh.market,
+                fresh.cap,
+                fresh.weights,
+            )
+            assert warm_view == ma.values_of(engine, seat)[0][engine.artist]
+
+
+def _wanted_reference(values, kinds, table, most, rng):
+    """The rollouts' take as ``FingerAuctionKnowledge.playout`` computed it before issue 40."""
+    cards = [v for k in kinds for v in [values[k]] * table[k]]
+    mean = sum(cards) / len(cards)
+    t = sum(1 for v in cards if v > mean) or 1
+    if rng.random() < 0.25 and t > 1:
+        t -= 1
+    return min(t, most)
+
+
+def test_finger_auction_rollout_take_equals_the_reference():
+    rng = random.Random(5)
+    for _ in range(500):
+        values = tuple(rng.choice([0.0, 0.1, 1.5, -0.01, 2.0, 0.3, 3.0]) for _ in range(NUM_KINDS))
+        table = [0] * NUM_KINDS
+        for _ in range(rng.randrange(1, 9)):
+            table[rng.randrange(NUM_KINDS)] += 1
+        kinds = [k for k in range(NUM_KINDS) if table[k]]
+        most = rng.randrange(1, 5)
+        seed = rng.randrange(1 << 30)
+        a, b = random.Random(seed), random.Random(seed)
+        assert fa.wanted(values, tuple(table), most, a) == _wanted_reference(
+            values, kinds, table, most, b
+        )
+        assert a.random() == b.random()  # the same draws
+
+
+def test_finger_auction_gains_equal_the_potential_difference():
+    rng = random.Random(8)
+    for _ in range(200):
+        c = tuple(rng.randrange(3) for _ in range(NUM_KINDS))
+        n = rng.choice([2, 3, 4])
+        for kind in range(NUM_KINDS):
+            added = (*c[:kind], c[kind] + 1, *c[kind + 1 :])
+            expected = fa.potential(added, n, fa.VERMEER_PAIR) - fa.potential(c, n, fa.VERMEER_PAIR)
+            assert fa.gain(list(c), kind, n, fa.VERMEER_PAIR) == expected
+
+
+def _declare_outcomes_reference(painter, deck):
+    """``declare_outcomes`` as it was before issue 40 (a recursion per bonus draw)."""
+    size = sum(deck)
+    gains: dict = {}
+
+    def add(d, p):
+        gains[d] = gains.get(d, 0.0) + p
+
+    def bonus(d, rest, left, p):
+        n = sum(rest)
+        if not left or not n:
+            add((d[0], d[1], d[2], d[3]), p)
+            return
+        for kind, count in enumerate(rest):
+            if count:
+                slot = kind if kind < 3 else 3 if kind == 6 else -1
+                if slot >= 0:
+                    d[slot] += 1
+                bonus(d, gr._minus(rest, kind), left - 1, p * count / n)
+                if slot >= 0:
+                    d[slot] -= 1
+
+    p_lose = 0.0
+    for kind, count in enumerate(deck):
+        if not count:
+            continue
+        p = count / size
+        if kind == painter:
+            first = [0, 0, 0, 0]
+            first[painter] = 1
+            bonus(first, gr._minus(deck, painter), BONUS_DRAWS, p)
+        elif kind < 3:
+            add((0, 0, 0, 0), p)
+        elif kind < 6:
+            p_lose += p
+        else:
+            add((0, 0, 0, 1), p)
+    return tuple((p, d) for d, p in gains.items()), p_lose
+
+
+def test_gallery_rush_declare_outcomes_equal_the_reference():
+    rng = random.Random(11)
+    decks = [(0, 0, 1, 0, 0, 0, 0), (1, 0, 0, 0, 0, 0, 0), (2, 1, 0, 0, 0, 0, 0)]
+    decks += [tuple(rng.randrange(4) for _ in range(7)) for _ in range(150)]
+    for deck in decks:
+        if not sum(deck):
+            continue
+        for painter in range(3):
+            gr.declare_outcomes.cache_clear()
+            assert gr.declare_outcomes(painter, deck) == _declare_outcomes_reference(painter, deck)
