@@ -12,6 +12,7 @@ import games
 from bots.heuristics import finger_auction as fa
 from bots.heuristics import gallery_rush as gr
 from bots.heuristics import modern_art as ma
+from games.core.infoset import build_infoset, sample_engine
 from games.gallery_rush.engine import BONUS_DRAWS
 from games.modern_art.engine import ANSWER, ONCE_BIDS, OPEN_BIDS, PRICE, SEALED_BIDS
 from games.paintings import NUM_KINDS
@@ -45,38 +46,59 @@ def test_forecast_of_is_the_forecast_of_one_artist():
         assert one == list(ma.forecast(counts, supply, values, places, plays)[0])
 
 
-def _modern_art_decisions(players: int, seed: int):
-    """Every bid and answer decision of a seeded random Modern Art game."""
+def _modern_art_bid_states(players: int, seed: int, continuations: int) -> list:
+    """Worlds of one auction's information set (the same lot, other seats' hands), then copies
+    of the bid and answer decisions of random continuations of that auction: the same deals,
+    offers and partners, different prices, so the same lots come up again with other money,
+    as in rollouts from one position."""
     defn = games.DEFINITIONS["modern_art"]
-    engine = defn.new_engine(defn.validate_params({"players": players}))
+    start = defn.new_engine(defn.validate_params({"players": players}))
+    params = defn.validate_params({"players": players})
     rng = random.Random(seed)
-    while not engine.is_terminal():
-        if engine.is_chance():
-            engine.apply(engine.sample_chance(rng))
-            continue
-        if engine.phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE, ANSWER):
-            yield engine
-        legal = engine.player_actions()
-        engine.apply(legal[int(rng.random() * len(legal))])
+    while start.is_chance() or start.phase not in (OPEN_BIDS, ONCE_BIDS) or len(start.history) < 40:
+        if start.is_chance():
+            start.apply(start.sample_chance(rng))
+        else:
+            legal = start.player_actions()
+            start.apply(legal[int(rng.random() * len(legal))])
+    # The same auction in other worlds of the mover's information set: other seats' hands.
+    mover = build_infoset(defn, params, start, start.current_player(), with_view=False)
+    states = [sample_engine(defn, params, mover, random.Random(w)) for w in range(8)]
+    for c in range(continuations):
+        engine = start.copy()
+        shared = random.Random(seed)  # deals, offers and partners: the same in every one
+        own = random.Random(1000 * seed + c)  # amounts and answers: each its own
+        while not engine.is_terminal() and len(states) < 300 * (c + 1):
+            if engine.is_chance():
+                engine.apply(engine.sample_chance(shared))
+                continue
+            bidding = engine.phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE, ANSWER)
+            if bidding:
+                states.append(engine.copy())
+            legal = engine.player_actions()
+            draw = own if bidding else shared
+            engine.apply(legal[int(draw.random() * len(legal))])
+    return states
+
+
+def _lot_figures(engine, seat) -> tuple:
+    lot = ma.Lot(engine, seat)
+    return (lot.value, lot.market, lot.cap, lot.weights, ma.value_of(engine, seat, engine.artist))
 
 
 @pytest.mark.parametrize("players", [3, 5])
 def test_memoised_lots_equal_fresh_ones_at_every_bid_step(players):
-    # Warm memos across a whole game (every seat, every auction), then recompute from empty
-    # memos: a key missing something a valuation reads would answer a stale lot here.
-    for engine in _modern_art_decisions(players, seed=players):
+    # Warm the memos over every seat of every state of several diverging continuations, then
+    # recompute each from empty memos: a key missing something a valuation reads (the money,
+    # the seat's hand, who is paid) would answer a stale lot here.
+    states = _modern_art_bid_states(players, seed=players, continuations=6)
+    _clear_modern_art()
+    warm = [[_lot_figures(e, seat) for seat in range(players)] for e in states]
+    for engine, figures in zip(states, warm, strict=True):
         for seat in range(players):
-            warm = ma.Lot(engine, seat)
-            warm_view = ma.value_of(engine, seat, engine.artist)
             _clear_modern_art()
-            fresh = ma.Lot(engine, seat)
-            assert (warm.value, warm.market, warm.cap, warm.weights) == (
-                fresh.value,
-                fresh.market,
-                fresh.cap,
-                fresh.weights,
-            )
-            assert warm_view == ma.values_of(engine, seat)[0][engine.artist]
+            assert _lot_figures(engine, seat) == figures[seat]
+            assert figures[seat][4] == ma.values_of(engine, seat)[0][engine.artist]
 
 
 def _wanted_reference(values, kinds, table, most, rng):
