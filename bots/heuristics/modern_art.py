@@ -424,7 +424,7 @@ def exact_values(engine: ModernArtEngine, artist: int, extra: int) -> list[int]:
 # --- one decision's view -----------------------------------------------------------------------
 # A lot's valuation (rival weights, value, market value, our standing if we buy) by everything
 # it reads; constant over the bid steps of one auction, so an auction pays for it once.
-_LOTS: dict[tuple, tuple[tuple[float, ...], float, float, float, float]] = {}
+_LOTS: dict[tuple, tuple[tuple[float, ...], float, float, float, float, int]] = {}
 
 
 def _lot_key(engine: ModernArtEngine, seat: int) -> tuple:
@@ -453,7 +453,17 @@ class Lot:
     ``cap`` the most we would pay given the alternative outcome (``None`` before an auction).
     """
 
-    __slots__ = ("cap", "engine", "full", "market", "seat", "slope", "value", "weights")
+    __slots__ = (
+        "cap",
+        "engine",
+        "full",
+        "market",
+        "rivals_top",
+        "seat",
+        "slope",
+        "value",
+        "weights",
+    )
 
     def __init__(self, engine: ModernArtEngine, seat: int) -> None:
         self.engine = engine
@@ -470,9 +480,18 @@ class Lot:
             self.slope = (self.full - self.outcome(seat, 100)) / 100.0
             if len(_LOTS) >= _FORECAST_CACHE:
                 _LOTS.clear()
-            _LOTS[key] = (self.weights, self.value, self.market, self.full, self.slope)
+            # The most any rival can pay (nobody can raise past it).
+            self.rivals_top = max(m for s, m in enumerate(engine.money) if s != seat)
+            _LOTS[key] = (
+                self.weights,
+                self.value,
+                self.market,
+                self.full,
+                self.slope,
+                self.rivals_top,
+            )
         else:
-            self.weights, self.value, self.market, self.full, self.slope = known
+            self.weights, self.value, self.market, self.full, self.slope, self.rivals_top = known
         self.cap = self.reservation(self.alternative())
 
     def outcome(self, buyer: int, price: int) -> float:
@@ -656,7 +675,7 @@ class ModernArtKnowledge(GameKnowledge):
         seat = engine.to_move
         phase = engine.phase
         if phase in (OPEN_BIDS, ONCE_BIDS):
-            # The passes that need no valuation come first: most rollout bid steps.
+            # The passes that need no valuation of the lot come first.
             if _passes(engine, seat, phase):
                 return PASS
             lot = lot or Lot(engine, seat)
@@ -670,10 +689,6 @@ class ModernArtKnowledge(GameKnowledge):
             return codec.amount(self._price(engine, seat, lot))
         raise ValueError(f"no amount to choose in phase {phase}")
 
-    @staticmethod
-    def _rivals_top(engine: ModernArtEngine, seat: int) -> int:
-        return max(m for s, m in enumerate(engine.money) if s != seat)
-
     def _open_bid(self, engine: ModernArtEngine, seat: int, lot: Lot) -> int:
         """A raise or a pass, once ``_passes`` has not passed already."""
         high = engine.high
@@ -682,7 +697,7 @@ class ModernArtKnowledge(GameKnowledge):
         if cap <= high:
             return PASS
         target = high + max(1, int(OPEN_STEP * lot.value))
-        beyond = self._rivals_top(engine, seat) + 1  # nobody can raise past this
+        beyond = lot.rivals_top + 1  # nobody can raise past this
         if beyond <= target:
             target = max(high + 1, beyond)
         return codec.amount(_amount(target, high + 1, min(money, cap)))
@@ -715,7 +730,7 @@ class ModernArtKnowledge(GameKnowledge):
     def _sealed_amount(self, engine: ModernArtEngine, seat: int, lot: Lot) -> int:
         money = engine.money[seat]
         bid = lot.sealed_share() * lot.cap
-        top = self._rivals_top(engine, seat)
+        top = lot.rivals_top
         if top + 1 < bid:
             bid = top + 1  # nobody can pay more: win it for one more than they have
         return _amount(bid, 0, money)
