@@ -170,15 +170,15 @@ class _Race:
 _RACE = _Race()
 
 
-# ``Situation.value`` when the game is ending, by (target, must qualify, Collection).
-_ENDING_VALUES: dict[tuple[int, bool, Collection], float] = {}
-_ENDING_CACHE = 1 << 16  # entries, cleared when full
+# ``Situation.value`` when the game is ending: a table by Collection per (target, must
+# qualify); at most about a thousand Collections (28 cards) in each of a few dozen tables.
+_ENDING_VALUES: dict[tuple[int, bool], dict[Collection, float]] = {}
 
 
 class Situation:
     """How a seat values Collections at one decision: ``value(c)`` and an instant win."""
 
-    __slots__ = ("must_qualify", "target", "win")
+    __slots__ = ("ending", "must_qualify", "target", "win")
 
     def __init__(self, engine: GalleryRushEngine, seat: int) -> None:
         n = engine.num_players
@@ -191,20 +191,22 @@ class Situation:
             self.target = max(sum(engine.collections[s]) for s in pool)
             self.must_qualify = bool(qualified)
             self.win = 1.0
+            self.ending: dict[Collection, float] | None = _ENDING_VALUES.setdefault(
+                (self.target, self.must_qualify), {}
+            )
         else:
             self.target = -1
             self.must_qualify = False
             self.win = INSTANT_WIN
+            self.ending = None
 
     def value(self, c: Collection) -> float:
-        if self.target < 0:
+        ending = self.ending
+        if ending is None:
             return race_value(c)
-        key = (self.target, self.must_qualify, c)
-        known = _ENDING_VALUES.get(key)
+        known = ending.get(c)
         if known is None:
-            if len(_ENDING_VALUES) >= _ENDING_CACHE:
-                _ENDING_VALUES.clear()
-            known = _ENDING_VALUES[key] = self._ending_value(c)
+            known = ending[c] = self._ending_value(c)
         return known
 
     def _ending_value(self, c: Collection) -> float:
@@ -448,9 +450,13 @@ class GalleryRushKnowledge(GameKnowledge):
         """
         seat = engine.player
         phase = engine.phase
-        if phase == STEAL or any(
-            engine.qualified[s] for s in range(engine.num_players) if s != seat
-        ):
+        ending = phase == STEAL
+        qualified = engine.qualified
+        for s in range(engine.num_players):
+            if qualified[s] and s != seat:
+                ending = True
+                break
+        if ending:
             return self.choose(engine, rng)
         deck = engine.deck
         size = engine.deck_size
