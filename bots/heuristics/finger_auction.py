@@ -91,22 +91,39 @@ def wanted(values: tuple[float, ...], table: tuple[int, ...], most: int, rng: An
     """The rollouts' take: the table cards worth more than the table's mean (``values`` by
     kind), at least one and at most ``most``; one less a quarter of the time (one draw of
     ``rng`` every time)."""
-    t = _above_mean(values, table)
+    return _fewer_now_and_then(_above_mean(values, table), most, rng)
+
+
+def _fewer_now_and_then(t: int, most: int, rng: Any) -> int:
+    """``wanted``'s noise: one card fewer a quarter of the time (one draw every time)."""
     if rng.random() < 0.25 and t > 1:
         t -= 1
     return min(t, most)
 
 
-_ABOVE: dict[tuple, int] = {}
+_TAKES: dict[tuple, int] = {}
+
+
+def _rollout_take(
+    mine: tuple[int, ...], theirs: tuple[int, ...] | None, table: tuple[int, ...], n: int
+) -> int:
+    """``_above_mean`` of our card gains (plus the opponent's, ``theirs`` given: the swing of
+    a two-player auction) on ``table``, memoised on the Collections and the table."""
+    key = (mine, theirs, table, n)
+    known = _TAKES.get(key)
+    if known is None:
+        values = gains(mine, n, VERMEER_PAIR)
+        if theirs is not None:
+            values = _swing(values, gains(theirs, n, VERMEER_PAIR))
+        known = _above_mean(values, table)
+        if len(_TAKES) >= _GAINS_CACHE:
+            _TAKES.clear()
+        _TAKES[key] = known
+    return known
 
 
 def _above_mean(values: tuple[float, ...], table: tuple[int, ...]) -> int:
-    """How many table cards are worth more than the table's mean (at least 1). Memoised on
-    the values and the table: rollouts ask the same few many times."""
-    key = (values, table)
-    known = _ABOVE.get(key)
-    if known is not None:
-        return known
+    """How many table cards are worth more than the table's mean (at least 1)."""
     total = 0  # each card added in turn, kinds in order, as ``sum`` over the cards would
     cards = 0
     for k in range(NUM_KINDS):
@@ -119,26 +136,12 @@ def _above_mean(values: tuple[float, ...], table: tuple[int, ...]) -> int:
     for k in range(NUM_KINDS):
         if table[k] and values[k] > mean:
             t += table[k]
-    known = t or 1
-    if len(_ABOVE) >= _GAINS_CACHE:
-        _ABOVE.clear()
-    _ABOVE[key] = known
-    return known
-
-
-_SWINGS: dict[tuple, tuple[float, ...]] = {}
+    return t or 1
 
 
 def _swing(mine: tuple[float, ...], theirs: tuple[float, ...]) -> tuple[float, ...]:
-    """Per kind, a card's worth to us plus to the opponent (memoised on both)."""
-    key = (mine, theirs)
-    known = _SWINGS.get(key)
-    if known is None:
-        known = tuple([a + b for a, b in zip(mine, theirs, strict=True)])
-        if len(_SWINGS) >= _GAINS_CACHE:
-            _SWINGS.clear()
-        _SWINGS[key] = known
-    return known
+    """Per kind, a card's worth to us plus to the opponent."""
+    return tuple([a + b for a, b in zip(mine, theirs, strict=True)])
 
 
 @functools.cache
@@ -305,17 +308,16 @@ class FingerAuctionKnowledge(GameKnowledge):
         active = engine.active
         me = active[len(engine.bids)]
         table = tuple(engine.table)
-        mine = gains(tuple(engine.collections[me]), n, VERMEER_PAIR)
+        mine = tuple(engine.collections[me])
         if len(active) != 2:
-            return codec.bid(wanted(mine, table, m, rng))
+            return codec.bid(_fewer_now_and_then(_rollout_take(mine, None, table, n), m, rng))
         opp = active[1] if active[0] == me else active[0]
-        theirs = gains(tuple(engine.collections[opp]), n, VERMEER_PAIR)
         # The swing of a card is the same for the take and for the block (ours plus theirs).
-        swing = _swing(mine, theirs)
-        take = wanted(swing, table, m, rng)
+        t = _rollout_take(mine, tuple(engine.collections[opp]), table, n)
+        take = _fewer_now_and_then(t, m, rng)
         if take == engine.last_take[me]:
             take = take + 1 if take < m else take - 1
-        block = wanted(swing, table, m, rng)
+        block = _fewer_now_and_then(t, m, rng)
         if block == engine.last_take[opp]:
             block = block + 1 if block < m else block - 1
         return codec.take_block(take, block, m)
