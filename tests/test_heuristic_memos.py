@@ -17,33 +17,12 @@ from games.gallery_rush.engine import BONUS_DRAWS
 from games.modern_art.engine import ANSWER, ONCE_BIDS, OPEN_BIDS, PRICE, SEALED_BIDS
 from games.paintings import NUM_KINDS
 
-MA_MEMOS = (
-    ma._FORECASTS,
-    ma._ONE,
-    ma._VIEWS,
-    ma._VALUES,
-    ma._LOTS,
-    ma._WEIGHTS,
-)
+MA_MEMOS = (ma._FORECASTS, ma._VIEWS, ma._LOTS, ma._WEIGHTS)
 
 
 def _clear_modern_art() -> None:
     for memo in MA_MEMOS:
         memo.clear()
-
-
-def test_forecast_of_is_the_forecast_of_one_artist():
-    rng = random.Random(3)
-    for _ in range(300):
-        artists = rng.choice([2, 3, 5])
-        counts = tuple(rng.randrange(5) for _ in range(artists))
-        supply = tuple(round(rng.random() * 6, 3) for _ in range(artists))
-        values = tuple(rng.choice([0, 10, 20, 30, 50]) for _ in range(artists))
-        places = rng.choice([(30, 20, 10), (30, 20), (30,)])
-        plays = rng.randrange(1, 30)
-        _clear_modern_art()
-        one = [ma.forecast_of(a, counts, supply, values, places, plays) for a in range(artists)]
-        assert one == list(ma.forecast(counts, supply, values, places, plays)[0])
 
 
 def _modern_art_bid_states(players: int, seed: int, continuations: int) -> list:
@@ -83,7 +62,7 @@ def _modern_art_bid_states(players: int, seed: int, continuations: int) -> list:
 
 def _lot_figures(engine, seat) -> tuple:
     lot = ma.Lot(engine, seat)
-    return (lot.value, lot.market, lot.cap, lot.weights, ma.value_of(engine, seat, engine.artist))
+    return (lot.value, lot.market, lot.cap, lot.weights, lot.rivals_top)
 
 
 @pytest.mark.parametrize("players", [3, 5])
@@ -98,7 +77,6 @@ def test_memoised_lots_equal_fresh_ones_at_every_bid_step(players):
         for seat in range(players):
             _clear_modern_art()
             assert _lot_figures(engine, seat) == figures[seat]
-            assert figures[seat][4] == ma.values_of(engine, seat)[0][engine.artist]
 
 
 def _wanted_reference(values, kinds, table, most, rng):
@@ -137,6 +115,39 @@ def test_finger_auction_gains_equal_the_potential_difference():
             added = (*c[:kind], c[kind] + 1, *c[kind + 1 :])
             expected = fa.potential(added, n, fa.VERMEER_PAIR) - fa.potential(c, n, fa.VERMEER_PAIR)
             assert fa.gain(list(c), kind, n, fa.VERMEER_PAIR) == expected
+
+
+def test_finger_auction_memoised_rollout_takes_equal_fresh_ones():
+    rng = random.Random(13)
+    cases = []
+    for _ in range(300):
+        mine = tuple(rng.randrange(3) for _ in range(NUM_KINDS))
+        theirs = tuple(rng.randrange(3) for _ in range(NUM_KINDS)) if rng.random() < 0.5 else None
+        table = [0] * NUM_KINDS
+        for _ in range(rng.randrange(1, 9)):
+            table[rng.randrange(NUM_KINDS)] += 1
+        cases.append((mine, theirs, tuple(table), rng.choice([2, 3, 4])))
+    warm = [fa._rollout_take(*case) for case in cases + cases]
+    for (mine, theirs, table, n), take in zip(cases + cases, warm, strict=True):
+        pair = fa.VERMEER_PAIR
+        values = [
+            fa.potential((*c[:k], c[k] + 1, *c[k + 1 :]), n, pair) - fa.potential(c, n, pair)
+            for c in (mine,)
+            for k in range(NUM_KINDS)
+        ]
+        if theirs is not None:
+            values = [
+                v
+                + (
+                    fa.potential((*theirs[:k], theirs[k] + 1, *theirs[k + 1 :]), n, pair)
+                    - fa.potential(theirs, n, pair)
+                )
+                for k, v in enumerate(values)
+            ]
+        kinds = [k for k in range(NUM_KINDS) if table[k]]
+        cards = [v for k in kinds for v in [values[k]] * table[k]]
+        mean = sum(cards) / len(cards)
+        assert take == (sum(1 for v in cards if v > mean) or 1)
 
 
 def _declare_outcomes_reference(painter, deck):

@@ -135,66 +135,6 @@ def forecast(
     if hit is not None:
         return hit
     artists = len(counts)
-    mean, var, present = _final_counts(counts, supply, plays)
-    # behind[a][b]: chance b finishes ahead of a if both are ranked; one erf per pair, since
-    # the normal is symmetric: behind[b][a] = 1 - behind[a][b].
-    behind = [[0.0] * artists for _ in range(artists)]
-    for a in range(artists):
-        for b in range(a):  # b < a: board order gives b the ties
-            x = _ahead(b, a, mean, var)
-            behind[a][b] = x
-            behind[b][a] = 1.0 - x
-    value = [0.0] * artists
-    top = [0.0] * artists
-    for a in range(artists):
-        value[a], top[a] = _placed(a, behind[a], present, values[a], places)
-    out = (tuple(value), tuple(top))
-    if len(_FORECASTS) >= _FORECAST_CACHE:
-        _FORECASTS.clear()
-    _FORECASTS[key] = out
-    return out
-
-
-_ONE: dict[tuple, float] = {}
-
-
-def forecast_of(
-    artist: int,
-    counts: tuple[int, ...],
-    supply: tuple[float, ...],
-    values: tuple[int, ...],
-    places: tuple[int, ...],
-    plays: int,
-) -> float:
-    """``forecast(...)[0][artist]`` (the same arithmetic) without forecasting the others: a
-    lot needs its own artist's value only, a fifth of the ranking work."""
-    key = (counts, supply, values, places, plays)
-    hit = _FORECASTS.get(key)
-    if hit is not None:
-        return hit[0][artist]
-    one = (artist, *key)
-    known = _ONE.get(one)
-    if known is not None:
-        return known
-    mean, var, present = _final_counts(counts, supply, plays)
-    behind = [0.0] * len(counts)
-    for b in range(len(counts)):
-        if b < artist:
-            behind[b] = _ahead(b, artist, mean, var)
-        elif b > artist:
-            behind[b] = 1.0 - _ahead(artist, b, mean, var)
-    value = _placed(artist, behind, present, values[artist], places)[0]
-    if len(_ONE) >= _FORECAST_CACHE:
-        _ONE.clear()
-    _ONE[one] = value
-    return value
-
-
-def _final_counts(
-    counts: tuple[int, ...], supply: tuple[float, ...], plays: int
-) -> tuple[list[float], list[float], list[float]]:
-    """Per artist: the final count's mean and variance, and the chance it has a card at all."""
-    artists = len(counts)
     weights = [s * (1.0 + MOMENTUM * c) for s, c in zip(supply, counts, strict=True)]
     total = sum(weights)
     left = min(float(plays), sum(supply))
@@ -212,39 +152,45 @@ def _final_counts(
     ]
     var = [left * p * (1.0 - p) + COUNT_SPREAD for p in share]
     present = [1.0 if c else 1.0 - math.exp(-left * p) for c, p in zip(counts, share, strict=True)]
-    return mean, var, present
-
-
-def _ahead(b: int, a: int, mean: list[float], var: list[float]) -> float:
-    """Chance artist ``b`` finishes ahead of ``a`` (``b < a``: board order gives ``b`` the
-    ties) if both are ranked, from normal final counts."""
-    return 0.5 * (1.0 + math.erf((mean[b] - mean[a] + 0.5) / math.sqrt(2.0 * (var[a] + var[b]))))
-
-
-def _placed(
-    a: int, behind: list[float], present: list[float], value: int, places: tuple[int, ...]
-) -> tuple[float, float]:
-    """Artist ``a``'s expected payout and chance to be ranked, from ``behind[b]``, the chance
-    each other artist ``b`` finishes ahead of it: a Poisson-binomial count of those ahead
-    (d0, d1, d2 = chance exactly 0, 1, 2 of them)."""
-    here = present[a]
-    if here <= 1e-6:
-        return 0.0, 0.0
-    d0, d1, d2 = 1.0, 0.0, 0.0
-    for b in range(len(present)):
-        if b != a:
-            x = present[b] * behind[b]
-            y = 1.0 - x
-            d2 = d2 * y + d1 * x
-            d1 = d1 * y + d0 * x
-            d0 *= y
-    if len(places) < 3:
-        d2 = 0.0
-        if len(places) < 2:
-            d1 = 0.0
+    # ahead[b][a]: chance b finishes ahead of a if both are ranked; one erf per pair, since
+    # the normal is symmetric: ahead[a][b] = 1 - ahead[b][a].
+    erf = math.erf
+    sqrt = math.sqrt
+    ahead = [[0.0] * artists for _ in range(artists)]
+    for a in range(artists):
+        for b in range(a):  # b < a: board order gives b the ties
+            x = 0.5 * (1.0 + erf((mean[b] - mean[a] + 0.5) / sqrt(2.0 * (var[a] + var[b]))))
+            ahead[b][a] = x
+            ahead[a][b] = 1.0 - x
+    # Poisson-binomial over the others: d0, d1, d2 = chance exactly 0, 1, 2 finish ahead.
     p0, p1, p2 = (*places, 0, 0, 0)[:3]
-    v = value
-    return here * (d0 * (v + p0) + d1 * (v + p1) + d2 * (v + p2)), here * (d0 + d1 + d2)
+    value = [0.0] * artists
+    top = [0.0] * artists
+    for a in range(artists):
+        here = present[a]
+        if here <= 1e-6:
+            continue
+        d0, d1, d2 = 1.0, 0.0, 0.0
+        row = ahead
+        for b in range(artists):
+            if b != a:
+                x = present[b] * row[b][a]
+                y = 1.0 - x
+                d2 = d2 * y + d1 * x
+                d1 = d1 * y + d0 * x
+                d0 *= y
+        if len(places) < 3:
+            d2 = 0.0
+            if len(places) < 2:
+                d1 = 0.0
+        v = values[a]
+        value[a] = here * (d0 * (v + p0) + d1 * (v + p1) + d2 * (v + p2))
+        top[a] = here * (d0 + d1 + d2)
+    out = (tuple(value), tuple(top))
+    if len(_FORECASTS) >= _FORECAST_CACHE:
+        _FORECASTS.clear()
+    _FORECASTS[key] = out
+    return out
 
 
 def _deck_by_artist(cfg: Any) -> tuple[int, ...]:
@@ -339,35 +285,6 @@ def _view_key(engine: ModernArtEngine, seat: int, played: int, cards: int) -> tu
         tuple(engine.hand_size),
         tuple(engine.hands[seat]) if seat >= 0 else None,
     )
-
-
-def value_of(engine: ModernArtEngine, seat: int, artist: int) -> float:
-    """``values_of(engine, seat)[0][artist]`` by ``forecast_of`` (one artist's ranking only).
-
-    Memoised on the same key as ``values_of`` and the artist: the searching seat's hand is
-    the same in every world, so its view recurs across rollouts."""
-    view = _view_key(engine, seat, -1, 0)
-    hit = _VIEWS.get(view)
-    if hit is not None:
-        return hit[0][artist]
-    key = (view, artist)
-    known = _VALUES.get(key)
-    if known is None:
-        known = forecast_of(
-            artist,
-            tuple(engine.counts),
-            supply_of(engine, seat),
-            tuple(engine.values),
-            tuple(engine.cfg.place_values),
-            sum(engine.hand_size),
-        )
-        if len(_VALUES) >= _FORECAST_CACHE:
-            _VALUES.clear()
-        _VALUES[key] = known
-    return known
-
-
-_VALUES: dict[tuple, float] = {}
 
 
 def artist_values(engine: ModernArtEngine, seat: int) -> list[float]:
@@ -473,7 +390,7 @@ class Lot:
         if known is None:
             self.weights = rival_weights(engine, seat)
             cards = engine.ncards
-            self.value = value_of(engine, seat, engine.artist) * cards
+            self.value = artist_values(engine, seat)[engine.artist] * cards
             self.market = market_values(engine)[engine.artist] * cards
             # Buying it ourselves: the standing at price 0 and its fall per money unit.
             self.full = self.outcome(seat, 0)
