@@ -395,10 +395,10 @@ class Lot:
             # Buying it ourselves: the standing at price 0 and its fall per money unit.
             self.full = self.outcome(seat, 0)
             self.slope = (self.full - self.outcome(seat, 100)) / 100.0
-            if len(_LOTS) >= _FORECAST_CACHE:
-                _LOTS.clear()
             # The most any rival can pay (nobody can raise past it).
             self.rivals_top = max(m for s, m in enumerate(engine.money) if s != seat)
+            if len(_LOTS) >= _FORECAST_CACHE:
+                _LOTS.clear()
             _LOTS[key] = (
                 self.weights,
                 self.value,
