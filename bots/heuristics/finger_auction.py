@@ -63,9 +63,85 @@ def _potential(c: tuple[int, ...], n: int, vermeer_pair: int) -> float:
 
 def gain(c: list[int], kind: int, n: int, vermeer_pair: int) -> float:
     """How much one card of ``kind`` is worth to the Collection ``c``."""
-    key = tuple(c)
-    added = (*key[:kind], key[kind] + 1, *key[kind + 1 :])
-    return _potential(added, n, vermeer_pair) - _potential(key, n, vermeer_pair)
+    return gains(tuple(c), n, vermeer_pair)[kind]
+
+
+_GAINS: dict[tuple, tuple[float, ...]] = {}
+_GAINS_CACHE = 1 << 16  # entries (a few MB), cleared when full
+
+
+def gains(c: tuple[int, ...], n: int, vermeer_pair: int) -> tuple[float, ...]:
+    """``gain`` of one card of every kind to the Collection ``c``. Memoised: a rollout values
+    the same few Collections at every decision, for each card on the table."""
+    key = (c, n, vermeer_pair)
+    known = _GAINS.get(key)
+    if known is None:
+        base = _potential(c, n, vermeer_pair)
+        known = tuple(
+            _potential((*c[:kind], c[kind] + 1, *c[kind + 1 :]), n, vermeer_pair) - base
+            for kind in range(NUM_KINDS)
+        )
+        if len(_GAINS) >= _GAINS_CACHE:
+            _GAINS.clear()
+        _GAINS[key] = known
+    return known
+
+
+def wanted(values: tuple[float, ...], table: tuple[int, ...], most: int, rng: Any) -> int:
+    """The rollouts' take: the table cards worth more than the table's mean (``values`` by
+    kind), at least one and at most ``most``; one less a quarter of the time (one draw of
+    ``rng`` every time)."""
+    return _fewer_now_and_then(_above_mean(values, table), most, rng)
+
+
+def _fewer_now_and_then(t: int, most: int, rng: Any) -> int:
+    """``wanted``'s noise: one card fewer a quarter of the time (one draw every time)."""
+    if rng.random() < 0.25 and t > 1:
+        t -= 1
+    return min(t, most)
+
+
+_TAKES: dict[tuple, int] = {}
+
+
+def _rollout_take(
+    mine: tuple[int, ...], theirs: tuple[int, ...] | None, table: tuple[int, ...], n: int
+) -> int:
+    """``_above_mean`` of our card gains (plus the opponent's, ``theirs`` given: the swing of
+    a two-player auction) on ``table``, memoised on the Collections and the table."""
+    key = (mine, theirs, table, n)
+    known = _TAKES.get(key)
+    if known is None:
+        values = gains(mine, n, VERMEER_PAIR)
+        if theirs is not None:
+            values = _swing(values, gains(theirs, n, VERMEER_PAIR))
+        known = _above_mean(values, table)
+        if len(_TAKES) >= _GAINS_CACHE:
+            _TAKES.clear()
+        _TAKES[key] = known
+    return known
+
+
+def _above_mean(values: tuple[float, ...], table: tuple[int, ...]) -> int:
+    """How many table cards are worth more than the table's mean (at least 1)."""
+    total = 0  # each card added in turn, kinds in order, as ``sum`` over the cards would
+    cards = 0
+    for k in range(NUM_KINDS):
+        v = values[k]
+        for _ in range(table[k]):
+            total += v
+        cards += table[k]
+    mean = total / cards
+    t = 0
+    for k in range(NUM_KINDS):
+        if table[k] and values[k] > mean:
+            t += table[k]
+    return t or 1
+
+
+def _swing(mine: tuple[float, ...], theirs: tuple[float, ...]) -> tuple[float, ...]:
+    """Per kind, a card's worth to us plus to the opponent."""
+    return tuple([a + b for a, b in zip(mine, theirs, strict=True)])
 
 
 @functools.cache
@@ -158,15 +234,18 @@ class FingerAuctionKnowledge(GameKnowledge):
 
     def _rate_picks(self, engine: FingerAuctionEngine) -> list[tuple[int, float]]:
         seat = engine.picker
-        table = _Table(engine)
-        rivals = [s for s in engine.active if s != seat]
+        n = engine.num_players
+        collections = engine.collections
+        mine = gains(tuple(collections[seat]), n, VERMEER_PAIR)
+        rivals = [gains(tuple(collections[s]), n, VERMEER_PAIR) for s in engine.active if s != seat]
+        # With one rival left it gets every card we leave; with more, only some.
+        weight = 1.0 if len(rivals) == 1 else 1.0 / max(1, len(rivals))
+        m = engine.max_bid
         out = []
         for action in engine.player_actions():
-            kind = codec.picked(action, engine.max_bid)
-            denial = max((table.value(s, kind) for s in rivals), default=0.0)
-            # With one rival left it gets every card we leave; with more, only some.
-            weight = 1.0 if len(rivals) == 1 else 1.0 / max(1, len(rivals))
-            out.append((action, table.value(seat, kind) + weight * denial))
+            kind = codec.picked(action, m)
+            denial = max([r[kind] for r in rivals], default=0.0)
+            out.append((action, mine[kind] + weight * denial))
         return out
 
     def _rate_lowest_unique(self, engine: FingerAuctionEngine) -> list[tuple[int, float]]:
@@ -228,25 +307,17 @@ class FingerAuctionKnowledge(GameKnowledge):
         m = engine.max_bid
         active = engine.active
         me = active[len(engine.bids)]
-        kinds = [k for k in range(NUM_KINDS) if engine.table[k]]
-        mine = {k: gain(engine.collections[me], k, n, VERMEER_PAIR) for k in kinds}
-
-        def wanted(values: dict[int, float]) -> int:
-            cards = [v for k in kinds for v in [values[k]] * engine.table[k]]
-            mean = sum(cards) / len(cards)
-            t = sum(1 for v in cards if v > mean) or 1
-            if rng.random() < 0.25 and t > 1:
-                t -= 1
-            return min(t, m)
-
+        table = tuple(engine.table)
+        mine = tuple(engine.collections[me])
         if len(active) != 2:
-            return codec.bid(wanted(mine))
+            return codec.bid(_fewer_now_and_then(_rollout_take(mine, None, table, n), m, rng))
         opp = active[1] if active[0] == me else active[0]
-        theirs = {k: gain(engine.collections[opp], k, n, VERMEER_PAIR) for k in kinds}
-        take = wanted({k: mine[k] + theirs[k] for k in kinds})
+        # The swing of a card is the same for the take and for the block (ours plus theirs).
+        t = _rollout_take(mine, tuple(engine.collections[opp]), table, n)
+        take = _fewer_now_and_then(t, m, rng)
         if take == engine.last_take[me]:
             take = take + 1 if take < m else take - 1
-        block = wanted({k: theirs[k] + mine[k] for k in kinds})
+        block = _fewer_now_and_then(t, m, rng)
         if block == engine.last_take[opp]:
             block = block + 1 if block < m else block - 1
         return codec.take_block(take, block, m)

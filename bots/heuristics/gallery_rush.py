@@ -72,10 +72,20 @@ def goal_distance(c: Collection) -> int:
 
 
 def race_value(c: Collection) -> float:
-    """Minus the expected turns to qualify from ``c``; qualified: a little per card."""
-    if goal_distance(c) == 0:
-        return SIZE_WEIGHT * (c[0] + c[1] + c[2] + c[3])
-    return -turns_to_qualify()[c]
+    """Minus the expected turns to qualify from ``c``; qualified: a little per card.
+
+    Memoised (a Collection's race value never changes once the turns are solved)."""
+    known = _RACE_VALUES.get(c)
+    if known is None:
+        if goal_distance(c) == 0:
+            known = SIZE_WEIGHT * (c[0] + c[1] + c[2] + c[3])
+        else:
+            known = -turns_to_qualify()[c]
+        _RACE_VALUES[c] = known  # at most about a thousand Collections (28 cards)
+    return known
+
+
+_RACE_VALUES: dict[Collection, float] = {}
 
 
 class _TurnsTable:
@@ -160,10 +170,15 @@ class _Race:
 _RACE = _Race()
 
 
+# ``Situation.value`` when the game is ending: a table by Collection per (target, must
+# qualify); at most about a thousand Collections (28 cards) in each of a few dozen tables.
+_ENDING_VALUES: dict[tuple[int, bool], dict[Collection, float]] = {}
+
+
 class Situation:
     """How a seat values Collections at one decision: ``value(c)`` and an instant win."""
 
-    __slots__ = ("must_qualify", "target", "win")
+    __slots__ = ("ending", "must_qualify", "target", "win")
 
     def __init__(self, engine: GalleryRushEngine, seat: int) -> None:
         n = engine.num_players
@@ -176,14 +191,26 @@ class Situation:
             self.target = max(sum(engine.collections[s]) for s in pool)
             self.must_qualify = bool(qualified)
             self.win = 1.0
+            self.ending: dict[Collection, float] | None = _ENDING_VALUES.setdefault(
+                (self.target, self.must_qualify), {}
+            )
         else:
             self.target = -1
             self.must_qualify = False
             self.win = INSTANT_WIN
+            self.ending = None
 
     def value(self, c: Collection) -> float:
-        if self.target < 0:
+        ending = self.ending
+        if ending is None:
             return race_value(c)
+        known = ending.get(c)
+        if known is None:
+            known = ending[c] = self._ending_value(c)
+        return known
+
+    def _ending_value(self, c: Collection) -> float:
+        """``value`` when the game ends this round (memoised by ``value``)."""
         size = c[0] + c[1] + c[2] + c[3]
         # A hair of progress breaks ties between options that cannot win now.
         tiebreak = 0.001 * race_value(c)
@@ -292,7 +319,12 @@ class TurnOdds:
         return p * success + (1.0 - p) * self.sit.value(self.c)
 
 
-@functools.lru_cache(maxsize=4096)
+# Where a bonus card goes in a Collection: its painter, the Mona Lisa's slot, or nowhere (a
+# forgery drawn as a bonus is discarded).
+_BONUS_SLOT = (0, 1, 2, -1, -1, -1, 3)
+
+
+@functools.lru_cache(maxsize=1 << 15)
 def declare_outcomes(
     painter: int, deck: Deck
 ) -> tuple[tuple[tuple[float, Collection], ...], float]:
@@ -315,10 +347,13 @@ def declare_outcomes(
             return
         for kind, count in enumerate(rest):
             if count:
-                slot = kind if kind < 3 else 3 if kind == 6 else -1
+                slot = _BONUS_SLOT[kind]
                 if slot >= 0:
                     d[slot] += 1
-                bonus(d, _minus(rest, kind), left - 1, p * count / n)
+                if left == 1 or n == 1:  # the last draw, or the deck runs out with it
+                    add((d[0], d[1], d[2], d[3]), p * count / n)
+                else:
+                    bonus(d, _minus(rest, kind), left - 1, p * count / n)
                 if slot >= 0:
                     d[slot] -= 1
 
@@ -415,9 +450,13 @@ class GalleryRushKnowledge(GameKnowledge):
         """
         seat = engine.player
         phase = engine.phase
-        if phase == STEAL or any(
-            engine.qualified[s] for s in range(engine.num_players) if s != seat
-        ):
+        ending = phase == STEAL
+        qualified = engine.qualified
+        for s in range(engine.num_players):
+            if qualified[s] and s != seat:
+                ending = True
+                break
+        if ending:
             return self.choose(engine, rng)
         deck = engine.deck
         size = engine.deck_size

@@ -56,7 +56,7 @@ ISMCTS bot its candidate bids (``candidates``) and its cut-off evaluation (``eva
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bots.heuristics.base import GameKnowledge, pick_best
@@ -218,11 +218,15 @@ def supply_of(
     deck = _deck_by_artist(cfg)
     seen = engine.seen
     artists = cfg.artists
-    mine = held(engine, seat) if seat >= 0 else [0] * artists
+    hand = engine.hands[seat] if seat >= 0 else None
+    mine = [0] * artists
     # Cards neither seen nor in our hand; a card we play moves from one to the other.
-    unseen = [
-        deck[a] - sum(seen[a * NUM_TYPES : (a + 1) * NUM_TYPES]) - mine[a] for a in range(artists)
-    ]
+    unseen = [0] * artists
+    for a in range(artists):
+        low = a * NUM_TYPES
+        m = 0 if hand is None else sum(hand[low : low + NUM_TYPES])
+        mine[a] = m
+        unseen[a] = deck[a] - sum(seen[low : low + NUM_TYPES]) - m
     hidden = sum(engine.hand_size) - (engine.hand_size[seat] if seat >= 0 else 0)
     if played >= 0:
         if seat >= 0:
@@ -246,17 +250,7 @@ def values_of(
     Memoised on everything it reads (the board and the seat's own hand), so the many decisions
     of one auction pay for it once.
     """
-    key = (
-        engine.cfg,
-        seat,
-        played,
-        cards,
-        tuple(engine.counts),
-        tuple(engine.values),
-        tuple(engine.seen),
-        tuple(engine.hand_size),
-        tuple(engine.hands[seat]) if seat >= 0 else None,
-    )
+    key = _view_key(engine, seat, played, cards)
     hit = _VIEWS.get(key)
     if hit is not None:
         return hit
@@ -278,6 +272,21 @@ def values_of(
     return out
 
 
+def _view_key(engine: ModernArtEngine, seat: int, played: int, cards: int) -> tuple:
+    """Everything ``values_of`` reads: the board and the seat's own hand."""
+    return (
+        engine.cfg,
+        seat,
+        played,
+        cards,
+        tuple(engine.counts),
+        tuple(engine.values),
+        tuple(engine.seen),
+        tuple(engine.hand_size),
+        tuple(engine.hands[seat]) if seat >= 0 else None,
+    )
+
+
 def artist_values(engine: ModernArtEngine, seat: int) -> list[float]:
     """Expected payout of one painting of each artist bought now, from ``seat``'s view."""
     return list(values_of(engine, seat)[0])
@@ -288,10 +297,24 @@ def market_values(engine: ModernArtEngine) -> list[float]:
     return list(values_of(engine, -1)[0])
 
 
-def rival_weights(engine: ModernArtEngine, seat: int) -> list[float]:
-    """How much each rival's money change counts against ours (0 for ``seat``; they sum to 1)."""
-    n = engine.num_players
-    money = engine.money
+_WEIGHTS: dict[tuple, tuple[float, ...]] = {}
+
+
+def rival_weights(engine: ModernArtEngine, seat: int) -> tuple[float, ...]:
+    """How much each rival's money change counts against ours (0 for ``seat``; they sum to 1).
+
+    Memoised on the seat and the money (which changes only when a lot is sold)."""
+    key = (seat, *engine.money)
+    known = _WEIGHTS.get(key)
+    if known is None:
+        known = _rival_weights(engine.num_players, engine.money, seat)
+        if len(_WEIGHTS) >= _FORECAST_CACHE:
+            _WEIGHTS.clear()
+        _WEIGHTS[key] = known
+    return known
+
+
+def _rival_weights(n: int, money: list[int], seat: int) -> tuple[float, ...]:
     rivals = [r for r in range(n) if r != seat]
     top = max(money[r] for r in rivals)
     soft = [math.exp((money[r] - top) / STANDING_TEMPERATURE) for r in rivals]
@@ -299,7 +322,7 @@ def rival_weights(engine: ModernArtEngine, seat: int) -> list[float]:
     out = [0.0] * n
     for r, s in zip(rivals, soft, strict=True):
         out[r] = EQUAL_SHARE / len(rivals) + (1.0 - EQUAL_SHARE) * s / total
-    return out
+    return tuple(out)
 
 
 def exact_values(engine: ModernArtEngine, artist: int, extra: int) -> list[int]:
@@ -316,6 +339,30 @@ def exact_values(engine: ModernArtEngine, artist: int, extra: int) -> list[int]:
 
 
 # --- one decision's view -----------------------------------------------------------------------
+# A lot's valuation (rival weights, value, market value, our standing if we buy) by everything
+# it reads; constant over the bid steps of one auction, so an auction pays for it once.
+_LOTS: dict[tuple, tuple[tuple[float, ...], float, float, float, float, int]] = {}
+
+
+def _lot_key(engine: ModernArtEngine, seat: int) -> tuple:
+    """What a ``Lot``'s valuation depends on: the seat, the lot and who is paid for it, the
+    money, and what ``values_of`` reads for the seat and for the market."""
+    return (
+        engine.cfg,
+        seat,
+        engine.artist,
+        engine.ncards,
+        engine.auctioneer,
+        engine.partner,
+        tuple(engine.money),
+        tuple(engine.counts),
+        tuple(engine.values),
+        tuple(engine.seen),
+        tuple(engine.hand_size),
+        tuple(engine.hands[seat]),
+    )
+
+
 class Lot:
     """The auction in progress as the seat to move sees it.
 
@@ -323,15 +370,45 @@ class Lot:
     ``cap`` the most we would pay given the alternative outcome (``None`` before an auction).
     """
 
-    __slots__ = ("cap", "engine", "market", "seat", "value", "weights")
+    __slots__ = (
+        "cap",
+        "engine",
+        "full",
+        "market",
+        "rivals_top",
+        "seat",
+        "slope",
+        "value",
+        "weights",
+    )
 
     def __init__(self, engine: ModernArtEngine, seat: int) -> None:
         self.engine = engine
         self.seat = seat
-        self.weights = rival_weights(engine, seat)
-        cards = engine.ncards
-        self.value = artist_values(engine, seat)[engine.artist] * cards
-        self.market = market_values(engine)[engine.artist] * cards
+        key = _lot_key(engine, seat)
+        known = _LOTS.get(key)
+        if known is None:
+            self.weights = rival_weights(engine, seat)
+            cards = engine.ncards
+            self.value = artist_values(engine, seat)[engine.artist] * cards
+            self.market = market_values(engine)[engine.artist] * cards
+            # Buying it ourselves: the standing at price 0 and its fall per money unit.
+            self.full = self.outcome(seat, 0)
+            self.slope = (self.full - self.outcome(seat, 100)) / 100.0
+            # The most any rival can pay (nobody can raise past it).
+            self.rivals_top = max(m for s, m in enumerate(engine.money) if s != seat)
+            if len(_LOTS) >= _FORECAST_CACHE:
+                _LOTS.clear()
+            _LOTS[key] = (
+                self.weights,
+                self.value,
+                self.market,
+                self.full,
+                self.slope,
+                self.rivals_top,
+            )
+        else:
+            self.weights, self.value, self.market, self.full, self.slope, self.rivals_top = known
         self.cap = self.reservation(self.alternative())
 
     def outcome(self, buyer: int, price: int) -> float:
@@ -347,9 +424,8 @@ class Lot:
 
     def reservation(self, alternative: float) -> float:
         """The highest price at which buying still beats ``alternative`` (within the shade)."""
-        full = self.outcome(self.seat, 0)
-        slope = (full - self.outcome(self.seat, 100)) / 100.0
-        best = (full - alternative) / slope if slope > 0 else self.value
+        slope = self.slope
+        best = (self.full - alternative) / slope if slope > 0 else self.value
         return max(0.0, min(SHADE * self.value, best))
 
     def alternative(self) -> float:
@@ -398,12 +474,45 @@ class Lot:
         return self.fixed_outcome(price, self.seat)
 
 
+def _passes(engine: ModernArtEngine, seat: int, phase: int) -> bool:
+    """The open and Once Around passes that need no valuation of the lot: we cannot raise
+    (too little money; in an open auction also when we hold the high bid), or we are the
+    auctioneer and nobody has bid (we take it at the no-bid price anyway)."""
+    if engine.money[seat] <= engine.high:
+        return True
+    if phase == OPEN_BIDS and engine.high_bidder == seat:
+        return True
+    return engine.high_bidder < 0 and seat == engine.auctioneer
+
+
 def _amount(x: float, low: int, high: int) -> int:
     return max(low, min(high, int(x)))
 
 
 def _sale_share(auction: int, n: int) -> float:
     return SALE_SHARE[auction] + SALE_PER_PLAYER * (n - 3)
+
+
+_SHARES: dict[int, dict[int, float]] = {}
+
+
+def _sale_shares(n: int) -> dict[int, float]:
+    """``_sale_share`` of every auction type at ``n`` players (rollouts ask it per offer)."""
+    shares = _SHARES.get(n)
+    if shares is None:
+        shares = _SHARES[n] = {t: _sale_share(t, n) for t in SALE_SHARE}
+    return shares
+
+
+_SALES: dict[int, tuple[int, int, int]] = {}
+
+
+def _sale_of(action: int) -> tuple[int, int, int]:
+    """``codec.sale_of``, memoised (a pure function of the action id)."""
+    sale = _SALES.get(action)
+    if sale is None:
+        sale = _SALES[action] = codec.sale_of(action)
+    return sale
 
 
 def amount_candidates(
@@ -481,47 +590,41 @@ class ModernArtKnowledge(GameKnowledge):
     def bid(self, engine: ModernArtEngine, lot: Lot | None = None) -> int:
         """The amount phases' choice (an action id)."""
         seat = engine.to_move
-        lot = lot or Lot(engine, seat)
         phase = engine.phase
-        if phase == OPEN_BIDS:
-            return self._open_bid(engine, seat, lot)
-        if phase == ONCE_BIDS:
+        if phase in (OPEN_BIDS, ONCE_BIDS):
+            # The passes that need no valuation of the lot come first.
+            if _passes(engine, seat, phase):
+                return PASS
+            lot = lot or Lot(engine, seat)
+            if phase == OPEN_BIDS:
+                return self._open_bid(engine, seat, lot)
             return self._once_bid(engine, seat, lot)
+        lot = lot or Lot(engine, seat)
         if phase == SEALED_BIDS:
             return codec.amount(self._sealed_amount(engine, seat, lot))
         if phase == PRICE:
             return codec.amount(self._price(engine, seat, lot))
         raise ValueError(f"no amount to choose in phase {phase}")
 
-    @staticmethod
-    def _rivals_top(engine: ModernArtEngine, seat: int) -> int:
-        return max(m for s, m in enumerate(engine.money) if s != seat)
-
     def _open_bid(self, engine: ModernArtEngine, seat: int, lot: Lot) -> int:
+        """A raise or a pass, once ``_passes`` has not passed already."""
         high = engine.high
         money = engine.money[seat]
-        if engine.high_bidder == seat or money <= high:
-            return PASS
-        if engine.high_bidder < 0 and seat == engine.auctioneer:
-            return PASS  # nobody bidding gives it to us at the no-bid price
         cap = int(lot.cap)
         if cap <= high:
             return PASS
         target = high + max(1, int(OPEN_STEP * lot.value))
-        beyond = self._rivals_top(engine, seat) + 1  # nobody can raise past this
+        beyond = lot.rivals_top + 1  # nobody can raise past this
         if beyond <= target:
             target = max(high + 1, beyond)
         return codec.amount(_amount(target, high + 1, min(money, cap)))
 
     def _once_bid(self, engine: ModernArtEngine, seat: int, lot: Lot) -> int:
+        """A bid or a pass, once ``_passes`` has not passed already."""
         high = engine.high
         money = engine.money[seat]
-        if money <= high:
-            return PASS
         x = engine.auctioneer
         if seat == x:  # last to act: buy it back only when that beats selling
-            if engine.high_bidder < 0:
-                return PASS  # we take it at the no-bid price anyway
             buy = lot.outcome(seat, high + 1) > lot.outcome(engine.high_bidder, high)
             if buy and high + 1 <= lot.value:
                 return codec.amount(high + 1)
@@ -544,7 +647,7 @@ class ModernArtKnowledge(GameKnowledge):
     def _sealed_amount(self, engine: ModernArtEngine, seat: int, lot: Lot) -> int:
         money = engine.money[seat]
         bid = lot.sealed_share() * lot.cap
-        top = self._rivals_top(engine, seat)
+        top = lot.rivals_top
         if top + 1 < bid:
             bid = top + 1  # nobody can pay more: win it for one more than they have
         return _amount(bid, 0, money)
@@ -639,13 +742,19 @@ class ModernArtKnowledge(GameKnowledge):
         return out
 
     @staticmethod
-    def _relative_bought(engine: ModernArtEngine, seat: int, weights: list[float]) -> list[float]:
+    def _relative_bought(
+        engine: ModernArtEngine, seat: int, weights: Sequence[float]
+    ) -> list[float]:
         """Paintings bought this round per artist: ours minus the rivals' weighted."""
         bought = engine.bought
-        return [
-            bought[seat][a] - sum(weights[s] * bought[s][a] for s in range(engine.num_players))
-            for a in range(engine.cfg.artists)
-        ]
+        seats = range(engine.num_players)
+        out = []
+        for a in range(engine.cfg.artists):
+            rivals = 0  # summed in seat order from 0, as ``sum`` would
+            for s in seats:
+                rivals += weights[s] * bought[s][a]
+            out.append(bought[seat][a] - rivals)
+        return out
 
     @staticmethod
     def _round_end(
@@ -730,15 +839,17 @@ class ModernArtKnowledge(GameKnowledge):
         market = values_of(engine, -1)[0]
         rel = self._relative_bought(engine, seat, weights)
         mine = held(engine, seat)
+        counts = engine.counts
+        shares = _sale_shares(n)
         out = []
         for action in engine.player_actions():
-            artist, t, cards = codec.sale_of(action)
-            if engine.counts[artist] + cards >= ROUND_END_COUNT:
+            artist, t, cards = _sale_of(action)
+            if counts[artist] + cards >= ROUND_END_COUNT:
                 out.append((action, self._round_end(engine, artist, cards, own, rel)))
                 continue
             push = QUICK_PUSH * cards * own[artist] * (rel[artist] + HAND_WEIGHT * mine[artist])
             lot = cards * market[artist]
-            price = _sale_share(OPEN if t == DOUBLE else t, n) * SHADE * lot
+            price = shares[OPEN if t == DOUBLE else t] * SHADE * lot
             sale = max(price - mean_w * (lot - price), cards * own[artist] - price)
             out.append((action, sale + push))
         return out

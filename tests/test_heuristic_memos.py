@@ -1,0 +1,202 @@
+"""The rollout speed-ups of issue 40 compute exactly what they replace: every memoised
+valuation equals a fresh computation, and every rewritten formula equals the one it replaced
+(kept here as the reference). ``test_decisions_pinned`` pins the decisions as a whole."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import games
+from bots.heuristics import finger_auction as fa
+from bots.heuristics import gallery_rush as gr
+from bots.heuristics import modern_art as ma
+from games.core.infoset import build_infoset, sample_engine
+from games.gallery_rush.engine import BONUS_DRAWS
+from games.modern_art.engine import ANSWER, ONCE_BIDS, OPEN_BIDS, PRICE, SEALED_BIDS
+from games.paintings import NUM_KINDS
+
+MA_MEMOS = (ma._FORECASTS, ma._VIEWS, ma._LOTS, ma._WEIGHTS)
+
+
+def _clear_modern_art() -> None:
+    for memo in MA_MEMOS:
+        memo.clear()
+
+
+def _modern_art_bid_states(players: int, seed: int, continuations: int) -> list:
+    """Worlds of one auction's information set (the same lot, other seats' hands), then copies
+    of the bid and answer decisions of random continuations of that auction: the same deals,
+    offers and partners, different prices, so the same lots come up again with other money,
+    as in rollouts from one position."""
+    defn = games.DEFINITIONS["modern_art"]
+    start = defn.new_engine(defn.validate_params({"players": players}))
+    params = defn.validate_params({"players": players})
+    rng = random.Random(seed)
+    while start.is_chance() or start.phase not in (OPEN_BIDS, ONCE_BIDS) or len(start.history) < 40:
+        if start.is_chance():
+            start.apply(start.sample_chance(rng))
+        else:
+            legal = start.player_actions()
+            start.apply(legal[int(rng.random() * len(legal))])
+    # The same auction in other worlds of the mover's information set: other seats' hands.
+    mover = build_infoset(defn, params, start, start.current_player(), with_view=False)
+    states = [sample_engine(defn, params, mover, random.Random(w)) for w in range(8)]
+    for c in range(continuations):
+        engine = start.copy()
+        shared = random.Random(seed)  # deals, offers and partners: the same in every one
+        own = random.Random(1000 * seed + c)  # amounts and answers: each its own
+        while not engine.is_terminal() and len(states) < 300 * (c + 1):
+            if engine.is_chance():
+                engine.apply(engine.sample_chance(shared))
+                continue
+            bidding = engine.phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE, ANSWER)
+            if bidding:
+                states.append(engine.copy())
+            legal = engine.player_actions()
+            draw = own if bidding else shared
+            engine.apply(legal[int(draw.random() * len(legal))])
+    return states
+
+
+def _lot_figures(engine, seat) -> tuple:
+    lot = ma.Lot(engine, seat)
+    return (lot.value, lot.market, lot.cap, lot.weights, lot.rivals_top)
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_memoised_lots_equal_fresh_ones_at_every_bid_step(players):
+    # Warm the memos over every seat of every state of several diverging continuations, then
+    # recompute each from empty memos: a key missing something a valuation reads (the money,
+    # the seat's hand, who is paid) would answer a stale lot here.
+    states = _modern_art_bid_states(players, seed=players, continuations=6)
+    _clear_modern_art()
+    warm = [[_lot_figures(e, seat) for seat in range(players)] for e in states]
+    for engine, figures in zip(states, warm, strict=True):
+        for seat in range(players):
+            _clear_modern_art()
+            assert _lot_figures(engine, seat) == figures[seat]
+
+
+def _wanted_reference(values, kinds, table, most, rng):
+    """The rollouts' take as ``FingerAuctionKnowledge.playout`` computed it before issue 40."""
+    cards = [v for k in kinds for v in [values[k]] * table[k]]
+    mean = sum(cards) / len(cards)
+    t = sum(1 for v in cards if v > mean) or 1
+    if rng.random() < 0.25 and t > 1:
+        t -= 1
+    return min(t, most)
+
+
+def test_finger_auction_rollout_take_equals_the_reference():
+    rng = random.Random(5)
+    for _ in range(500):
+        values = tuple(rng.choice([0.0, 0.1, 1.5, -0.01, 2.0, 0.3, 3.0]) for _ in range(NUM_KINDS))
+        table = [0] * NUM_KINDS
+        for _ in range(rng.randrange(1, 9)):
+            table[rng.randrange(NUM_KINDS)] += 1
+        kinds = [k for k in range(NUM_KINDS) if table[k]]
+        most = rng.randrange(1, 5)
+        seed = rng.randrange(1 << 30)
+        a, b = random.Random(seed), random.Random(seed)
+        assert fa.wanted(values, tuple(table), most, a) == _wanted_reference(
+            values, kinds, table, most, b
+        )
+        assert a.random() == b.random()  # the same draws
+
+
+def test_finger_auction_gains_equal_the_potential_difference():
+    rng = random.Random(8)
+    for _ in range(200):
+        c = tuple(rng.randrange(3) for _ in range(NUM_KINDS))
+        n = rng.choice([2, 3, 4])
+        for kind in range(NUM_KINDS):
+            added = (*c[:kind], c[kind] + 1, *c[kind + 1 :])
+            expected = fa.potential(added, n, fa.VERMEER_PAIR) - fa.potential(c, n, fa.VERMEER_PAIR)
+            assert fa.gain(list(c), kind, n, fa.VERMEER_PAIR) == expected
+
+
+def test_finger_auction_memoised_rollout_takes_equal_fresh_ones():
+    rng = random.Random(13)
+    cases = []
+    for _ in range(300):
+        mine = tuple(rng.randrange(3) for _ in range(NUM_KINDS))
+        theirs = tuple(rng.randrange(3) for _ in range(NUM_KINDS)) if rng.random() < 0.5 else None
+        table = [0] * NUM_KINDS
+        for _ in range(rng.randrange(1, 9)):
+            table[rng.randrange(NUM_KINDS)] += 1
+        cases.append((mine, theirs, tuple(table), rng.choice([2, 3, 4])))
+    warm = [fa._rollout_take(*case) for case in cases + cases]
+    for (mine, theirs, table, n), take in zip(cases + cases, warm, strict=True):
+        pair = fa.VERMEER_PAIR
+        values = [
+            fa.potential((*c[:k], c[k] + 1, *c[k + 1 :]), n, pair) - fa.potential(c, n, pair)
+            for c in (mine,)
+            for k in range(NUM_KINDS)
+        ]
+        if theirs is not None:
+            values = [
+                v
+                + (
+                    fa.potential((*theirs[:k], theirs[k] + 1, *theirs[k + 1 :]), n, pair)
+                    - fa.potential(theirs, n, pair)
+                )
+                for k, v in enumerate(values)
+            ]
+        kinds = [k for k in range(NUM_KINDS) if table[k]]
+        cards = [v for k in kinds for v in [values[k]] * table[k]]
+        mean = sum(cards) / len(cards)
+        assert take == (sum(1 for v in cards if v > mean) or 1)
+
+
+def _declare_outcomes_reference(painter, deck):
+    """``declare_outcomes`` as it was before issue 40 (a recursion per bonus draw)."""
+    size = sum(deck)
+    gains: dict = {}
+
+    def add(d, p):
+        gains[d] = gains.get(d, 0.0) + p
+
+    def bonus(d, rest, left, p):
+        n = sum(rest)
+        if not left or not n:
+            add((d[0], d[1], d[2], d[3]), p)
+            return
+        for kind, count in enumerate(rest):
+            if count:
+                slot = kind if kind < 3 else 3 if kind == 6 else -1
+                if slot >= 0:
+                    d[slot] += 1
+                bonus(d, gr._minus(rest, kind), left - 1, p * count / n)
+                if slot >= 0:
+                    d[slot] -= 1
+
+    p_lose = 0.0
+    for kind, count in enumerate(deck):
+        if not count:
+            continue
+        p = count / size
+        if kind == painter:
+            first = [0, 0, 0, 0]
+            first[painter] = 1
+            bonus(first, gr._minus(deck, painter), BONUS_DRAWS, p)
+        elif kind < 3:
+            add((0, 0, 0, 0), p)
+        elif kind < 6:
+            p_lose += p
+        else:
+            add((0, 0, 0, 1), p)
+    return tuple((p, d) for d, p in gains.items()), p_lose
+
+
+def test_gallery_rush_declare_outcomes_equal_the_reference():
+    rng = random.Random(11)
+    decks = [(0, 0, 1, 0, 0, 0, 0), (1, 0, 0, 0, 0, 0, 0), (2, 1, 0, 0, 0, 0, 0)]
+    decks += [tuple(rng.randrange(4) for _ in range(7)) for _ in range(150)]
+    for deck in decks:
+        if not sum(deck):
+            continue
+        for painter in range(3):
+            gr.declare_outcomes.cache_clear()
+            assert gr.declare_outcomes(painter, deck) == _declare_outcomes_reference(painter, deck)
