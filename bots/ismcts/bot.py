@@ -12,6 +12,7 @@ from bots.ismcts.config import (
     FINAL_POLICIES,
     PRIOR_BY_GAME,
     ROLLOUT_POLICIES,
+    SELECTIONS,
     SearchConfig,
 )
 from bots.ismcts.result import hint_from_result
@@ -106,9 +107,11 @@ class IsmctsBot(Bot):
         ParamSpec(
             "selection",
             "uct",
-            "tree policy: 'uct' (UCB1) or 'smooth' (Smooth UCT: mixes in each node's average "
-            "strategy, so the visit distribution tends toward an equilibrium)",
-            choices=("uct", "smooth"),
+            "tree policy: 'uct' (UCB1), 'smooth' (Smooth UCT: mixes in each node's average "
+            "strategy, so the visit distribution tends toward an equilibrium) or 'regret' "
+            "(regret matching with 10% uniform exploration at every node; report its average "
+            "strategy with final_policy 'average')",
+            choices=SELECTIONS,
         ),
         ParamSpec(
             "hidden_moves",
@@ -142,7 +145,9 @@ class IsmctsBot(Bot):
             "every rule): 'significant' (the visits of the actions whose mean is not "
             "significantly below the played one's), 'visits' (the root's visit distribution, "
             "as before), 'p_value' (visits weighted by the p-value of that test) or 'greedy' "
-            "(only the root's UCB1 selections that were also its greedy choice)",
+            "(only the root's UCB1 selections that were also its greedy choice) or 'average' "
+            "(the root's average regret-matching strategy under selection 'regret', else the "
+            "visits)",
             choices=FINAL_POLICIES,
         ),
         FloatSpec(

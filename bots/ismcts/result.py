@@ -35,6 +35,9 @@ class SearchResult:
     stderrs: list[float] | None = None
     shares: list[float] | None = None
     share_stderrs: list[float] | None = None
+    # Per root action, the sum of the regret-matching strategies its draws followed
+    # (``selection: regret``; ``None`` otherwise): the root's average strategy.
+    average: list[float] | None = None
 
 
 def standard_error(total: float, squares: float, n: int, bound: float) -> float:
@@ -136,6 +139,9 @@ def final_weights(result: SearchResult, best: int, final_policy: str) -> list[fl
       exploration, without a threshold.
     * ``significant``: the same test as a threshold: the visits of the actions whose mean is
       not below the played action's by more than ``SIGNIFICANCE_Z`` standard errors.
+    * ``average``: the root's average regret-matching strategy (``selection: regret``,
+      ``tree.regret_matching``), without its uniform exploration; visits when the search kept
+      none (another selection) or its sum is 0.
     * ``greedy``: only the root's UCB1 selections that were also its greedy choice (no
       action's mean higher), the literal "exploration samples removed": the average of the
       search's best responses to its own estimates, as in fictitious play. Visits when the
@@ -143,6 +149,11 @@ def final_weights(result: SearchResult, best: int, final_policy: str) -> list[fl
     """
     counts = result.counts
     visits = [float(n) for n in counts]
+    if final_policy == "average":
+        average = result.average
+        if average is None or average[best] <= 0.0:
+            return visits
+        return [a if n else 0.0 for a, n in zip(average, counts, strict=True)]
     if final_policy == "greedy":
         greedy = result.greedy
         return visits if greedy is None or greedy[best] <= 0 else [float(g) for g in greedy]
