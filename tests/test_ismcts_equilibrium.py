@@ -1,5 +1,7 @@
-"""``selection: regret`` (regret matching at every node) and ``final_policy: average``: what
-a draw, a regret update and the reported average strategy are (issue 45, target 2)."""
+"""The search's equilibrium options (issue 45, target 2): ``selection: regret`` (regret
+matching at every node) with ``final_policy: average`` (what a draw, a regret update and the
+reported average strategy are), and ``final_policy: welch`` (the significance test on the
+sample standard errors)."""
 
 from __future__ import annotations
 
@@ -96,3 +98,31 @@ def test_a_regret_search_reports_its_average_strategy(game):
     # The same seed, the same answer.
     again = bot.hint(defn, params, infoset, budget, seed=5)
     assert [s.probability for s in again.policy] == probs
+
+
+def _stats(stderrs: list[float] | None) -> SearchResult:
+    # 370 visits at 0.10 against 160 at 0.0 and 140 at -0.02 (returns in [-1, 1]), as at a
+    # Detective Eye small discard: within 1.96 Bhatia-Davis standard errors of the move.
+    return SearchResult(
+        actions=[10, 11, 12],
+        counts=[370, 160, 140],
+        means=[0.10, 0.0, -0.02],
+        iterations=670,
+        elapsed_ms=1.0,
+        stopped_by="simulations",
+        worlds=1,
+        nodes=1,
+        low=-1.0,
+        high=1.0,
+        stderrs=stderrs,
+    )
+
+
+def test_welch_drops_what_the_sample_spread_rules_out_and_the_bound_cannot():
+    assert final_weights(_stats(None), 0, "significant") == [370.0, 160.0, 140.0]
+    # Most returns 0 (the sample spread is small): both other moves are ruled out.
+    assert final_weights(_stats([0.02, 0.0, 0.01]), 0, "welch") == [370.0, 0.0, 0.0]
+    # A sample spread as wide as the bound keeps them, as ``significant`` does.
+    assert final_weights(_stats([0.05, 0.08, 0.08]), 0, "welch") == [370.0, 160.0, 140.0]
+    # No squares kept: ``significant``.
+    assert final_weights(_stats(None), 0, "welch") == [370.0, 160.0, 140.0]
