@@ -126,3 +126,34 @@ def test_welch_drops_what_the_sample_spread_rules_out_and_the_bound_cannot():
     assert final_weights(_stats([0.05, 0.08, 0.08]), 0, "welch") == [370.0, 160.0, 140.0]
     # No squares kept: ``significant``.
     assert final_weights(_stats(None), 0, "welch") == [370.0, 160.0, 140.0]
+
+
+def test_rules_on_cached_searches_are_the_bots_own_nashconv(tmp_path):
+    """``evaluation.exploitability_rules`` applies a rule to cached root statistics: the same
+    NashConv as asking the bot with that ``final_policy``, and a second pass searches nothing."""
+    from bots.cfr.solvers import exploitability
+    from bots.cfr.tree import build_engine_tree
+    from evaluation.exploitability import bot_exploitability, profile_from
+    from evaluation.exploitability_command import reduced_params
+    from evaluation.exploitability_rules import RootCache, cached_policy
+
+    import games
+
+    game = "finger_auction"
+    defn = games.definition(game)
+    params = defn.validate_params(reduced_params(game))
+    tree = build_engine_tree(defn, params)
+    cache = RootCache(tmp_path / "roots.jsonl")
+    budget = Budget(simulations=40)
+    for rule in ("welch", "visits"):
+        ask = cached_policy(game, params, tree, {}, budget, 0, cache, rule)
+        sigmas, _ = profile_from(tree, ask)
+        bot = make_bot({"name": "ismcts", "options": {"final_policy": rule}})
+        own = bot_exploitability(game, params, bot, budget, 0, tree=tree)["nash_conv"]
+        assert exploitability(tree, sigmas).nash_conv == pytest.approx(own, abs=1e-12), rule
+    searched = len(cache.rows)
+    reread = RootCache(tmp_path / "roots.jsonl")
+    assert len(reread.rows) == searched
+    ask = cached_policy(game, params, tree, {}, budget, 0, reread, "significant")
+    profile_from(tree, ask)
+    assert len(reread.rows) == searched  # every reached information set was cached
