@@ -131,13 +131,12 @@ def test_welch_drops_what_the_sample_spread_rules_out_and_the_bound_cannot():
 def test_rules_on_cached_searches_are_the_bots_own_nashconv(tmp_path):
     """``evaluation.exploitability_rules`` applies a rule to cached root statistics: the same
     NashConv as asking the bot with that ``final_policy``, and a second pass searches nothing."""
+    import games
     from bots.cfr.solvers import exploitability
     from bots.cfr.tree import build_engine_tree
     from evaluation.exploitability import bot_exploitability, profile_from
     from evaluation.exploitability_command import reduced_params
     from evaluation.exploitability_rules import RootCache, cached_policy
-
-    import games
 
     game = "finger_auction"
     defn = games.definition(game)
