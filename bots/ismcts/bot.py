@@ -140,11 +140,13 @@ class IsmctsBot(Bot):
         ),
         ParamSpec(
             "final_policy",
-            "significant",
+            "welch",
             "the mixed policy the hint reports (the move played is the most visited under "
-            "every rule): 'significant' (the visits of the actions whose mean is not "
-            "significantly below the played one's), 'visits' (the root's visit distribution, "
-            "as before), 'p_value' (visits weighted by the p-value of that test) or 'greedy' "
+            "every rule): 'welch' (the visits of the actions whose mean is not significantly "
+            "below the played one's, by the sample standard errors), 'significant' (the same "
+            "test with each variance bounded from the range of returns, the default before "
+            "issue 45), 'visits' (the root's visit distribution, as before), 'p_value' (visits "
+            "weighted by the p-value of the bounded test) or 'greedy' "
             "(only the root's UCB1 selections that were also its greedy choice) or 'average' "
             "(the root's average regret-matching strategy under selection 'regret', else the "
             "visits)",
