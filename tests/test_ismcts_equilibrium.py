@@ -156,3 +156,17 @@ def test_rules_on_cached_searches_are_the_bots_own_nashconv(tmp_path):
     ask = cached_policy(game, params, tree, {}, budget, 0, reread, "significant")
     profile_from(tree, ask)
     assert len(reread.rows) == searched  # every reached information set was cached
+
+
+@pytest.mark.slow
+def test_the_default_hint_is_nearly_unexploitable_on_detective_eye_small():
+    """Issue 45, target 2: exact NashConv of the default ``ismcts`` at most 0.10 at 1,000
+    simulations on Detective Eye small (0.017 at seed 0; 0.192 under ``significant``).
+    Minutes: about 1,800 searches."""
+    from evaluation.exploitability import bot_exploitability
+    from evaluation.exploitability_command import reduced_params
+
+    params = reduced_params("detective_eye")
+    report = bot_exploitability("detective_eye", params, make_bot("ismcts"), Budget(1000), 0)
+    assert report["bot"]["options"]["final_policy"] == "welch"
+    assert report["nash_conv"] <= 0.10, report["nash_conv"]

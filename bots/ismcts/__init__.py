@@ -82,10 +82,11 @@ On top of the paper's algorithm (each piece an option; the ``ismcts-legacy`` bas
   the tree are the heuristic model's best moves (the beliefs' cached ``HeuristicModel``)
   instead of bandits in their own nodes: the search becomes a best response to the model.
 
-* **Final policy** (``final_policy: significant``): the hint reports the visits of the root
-  actions whose mean is not significantly below the played move's, the mean strategy without
-  the exploration samples (Lisý, Kovařík, Lanctot and Bošanský 2013; ``final_weights``). The
-  search and the move are the same under every rule.
+* **Final policy** (``final_policy: welch``): the hint reports the visits of the root
+  actions whose mean is not significantly below the played move's by the sample standard
+  errors (Welch's test), the mean strategy without the exploration samples (Lisý, Kovařík,
+  Lanctot and Bošanský 2013; ``final_weights``). The search and the move are the same under
+  every rule.
 
 docs/bots.md gives what each piece measured.
 
