@@ -5,6 +5,8 @@ sample standard errors)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from bots import Budget, make_bot
@@ -170,3 +172,16 @@ def test_the_default_hint_is_nearly_unexploitable_on_detective_eye_small():
     report = bot_exploitability("detective_eye", params, make_bot("ismcts"), Budget(1000), 0)
     assert report["bot"]["options"]["final_policy"] == "welch"
     assert report["nash_conv"] <= 0.10, report["nash_conv"]
+
+
+def test_the_table_measures_the_earlier_rule_and_regret_matching_on_request():
+    from evaluation.exploitability_table import ONLY_WHEN_NAMED, SPECS
+
+    assert {"ismcts-significant", "ismcts-regret"} <= set(ONLY_WHEN_NAMED)
+    budget = Budget(simulations=100)
+    default = make_bot(SPECS["ismcts"]).search_config("finger_auction", budget)
+    earlier = make_bot(SPECS["ismcts-significant"]).search_config("finger_auction", budget)
+    regret = make_bot(SPECS["ismcts-regret"]).search_config("finger_auction", budget)
+    assert default.final_policy == "welch" and not default.regret
+    assert earlier == dataclasses.replace(default, final_policy="significant")
+    assert regret == dataclasses.replace(default, regret=True, final_policy="average")

@@ -146,7 +146,7 @@ class IsmctsBot(Bot):
             "below the played one's, by the sample standard errors), 'significant' (the same "
             "test with each variance bounded from the range of returns, the default before "
             "issue 45), 'visits' (the root's visit distribution, as before), 'p_value' (visits "
-            "weighted by the p-value of the bounded test) or 'greedy' "
+            "weighted by the p-value of the bounded test), 'greedy' "
             "(only the root's UCB1 selections that were also its greedy choice) or 'average' "
             "(the root's average regret-matching strategy under selection 'regret', else the "
             "visits)",

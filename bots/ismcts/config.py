@@ -26,8 +26,8 @@ DEPTH_GAME = -1  # the game heuristic's own cut-off (``GameKnowledge.default_rol
 PRIOR_BY_GAME = -1.0
 
 ROLLOUT_POLICIES = ("auto", "random", "heuristic")
+# The hint's mixed-policy rules (``result.final_weights``).
 FINAL_POLICIES = ("significant", "visits", "p_value", "greedy", "average", "welch")
-# ``FINAL_POLICIES``: the rules of ``result.final_weights``.
 SELECTIONS = ("uct", "smooth", "regret")  # the tree policy (``bots.ismcts.tree``)
 
 
