@@ -42,7 +42,7 @@ ISMCTS_DEFAULTS = {
     "prior_seats": "all",
     "rollout_opponents": 0,
     "opponent_moves": "search",
-    "final_policy": "significant",
+    "final_policy": "welch",
 }
 
 

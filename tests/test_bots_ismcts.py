@@ -455,7 +455,7 @@ def test_the_resolved_search_of_the_default_options_is_the_documented_one(game, 
         hidden_moves=True,
         rollout_opponents=0,
         model_opponents=False,
-        final_policy="significant",
+        final_policy="welch",
     )
 
 

@@ -59,6 +59,11 @@ On top of the paper's algorithm (each piece an option; the ``ismcts-legacy`` bas
   visits, follow the node's average strategy instead of UCB1 (J. Heinrich and D. Silver,
   "Smooth UCT Search in Computer Poker", IJCAI 2015), so that the visit distribution (the
   hint's policy) tends toward an equilibrium.
+* **Regret matching** (``selection: regret``, with ``final_policy: average``): every node
+  draws by regret matching with 10% uniform exploration and updates its regrets by a
+  baselined importance-sampled estimate (Lanctot, Lisý and Winands 2013; ``tree.regret_matching``);
+  the hint reports the root's average strategy. Opt-in: far more exploitable than UCT at
+  the budgets of a hint (docs/bots.md).
 * **Progressive bias** (``prior_weight``): a bonus ``w * H(a) / (n(a) + 1)`` toward the
   heuristic's best actions, which are also tried first (G. Chaslot, M. Winands, H. J. van den
   Herik, J. Uiterwijk and B. Bouzy, "Progressive Strategies for Monte-Carlo Tree Search", New
@@ -77,10 +82,11 @@ On top of the paper's algorithm (each piece an option; the ``ismcts-legacy`` bas
   the tree are the heuristic model's best moves (the beliefs' cached ``HeuristicModel``)
   instead of bandits in their own nodes: the search becomes a best response to the model.
 
-* **Final policy** (``final_policy: significant``): the hint reports the visits of the root
-  actions whose mean is not significantly below the played move's, the mean strategy without
-  the exploration samples (Lisý, Kovařík, Lanctot and Bošanský 2013; ``final_weights``). The
-  search and the move are the same under every rule.
+* **Final policy** (``final_policy: welch``): the hint reports the visits of the root
+  actions whose mean is not significantly below the played move's by the sample standard
+  errors (Welch's test), the mean strategy without the exploration samples (Lisý, Kovařík,
+  Lanctot and Bošanský 2013; ``final_weights``). The search and the move are the same under
+  every rule.
 
 docs/bots.md gives what each piece measured.
 
@@ -90,7 +96,8 @@ The package, one job a module (docs/architecture.md, "The search"):
   per-game measured defaults as data (``GAME_DEFAULTS``); the named option values that stand
   for a choice (``DEPTH_SEARCH``, ``DEPTH_GAME``, ``PRIOR_BY_GAME``).
 * ``unseen``: the unseen moves before our turn, taken back to be searched in the tree.
-* ``tree``: the nodes, expansion, selection (UCB1, Smooth UCT, progressive bias) and backup.
+* ``tree``: the nodes, expansion, selection (UCB1, Smooth UCT, regret matching, progressive
+  bias) and backup.
 * ``rollout``: the rollout policy of a configuration.
 * ``search``: one search, the loop over those parts.
 * ``result``: the root's statistics and the hint made of them (``final_weights``).

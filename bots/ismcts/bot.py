@@ -12,6 +12,7 @@ from bots.ismcts.config import (
     FINAL_POLICIES,
     PRIOR_BY_GAME,
     ROLLOUT_POLICIES,
+    SELECTIONS,
     SearchConfig,
 )
 from bots.ismcts.result import hint_from_result
@@ -106,9 +107,11 @@ class IsmctsBot(Bot):
         ParamSpec(
             "selection",
             "uct",
-            "tree policy: 'uct' (UCB1) or 'smooth' (Smooth UCT: mixes in each node's average "
-            "strategy, so the visit distribution tends toward an equilibrium)",
-            choices=("uct", "smooth"),
+            "tree policy: 'uct' (UCB1), 'smooth' (Smooth UCT: mixes in each node's average "
+            "strategy, so the visit distribution tends toward an equilibrium) or 'regret' "
+            "(regret matching with 10% uniform exploration at every node; report its average "
+            "strategy with final_policy 'average')",
+            choices=SELECTIONS,
         ),
         ParamSpec(
             "hidden_moves",
@@ -137,12 +140,16 @@ class IsmctsBot(Bot):
         ),
         ParamSpec(
             "final_policy",
-            "significant",
+            "welch",
             "the mixed policy the hint reports (the move played is the most visited under "
-            "every rule): 'significant' (the visits of the actions whose mean is not "
-            "significantly below the played one's), 'visits' (the root's visit distribution, "
-            "as before), 'p_value' (visits weighted by the p-value of that test) or 'greedy' "
-            "(only the root's UCB1 selections that were also its greedy choice)",
+            "every rule): 'welch' (the visits of the actions whose mean is not significantly "
+            "below the played one's, by the sample standard errors), 'significant' (the same "
+            "test with each variance bounded from the range of returns, the default before "
+            "issue 45), 'visits' (the root's visit distribution, as before), 'p_value' (visits "
+            "weighted by the p-value of the bounded test), 'greedy' "
+            "(only the root's UCB1 selections that were also its greedy choice) or 'average' "
+            "(the root's average regret-matching strategy under selection 'regret', else the "
+            "visits)",
             choices=FINAL_POLICIES,
         ),
         FloatSpec(

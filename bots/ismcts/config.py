@@ -26,7 +26,9 @@ DEPTH_GAME = -1  # the game heuristic's own cut-off (``GameKnowledge.default_rol
 PRIOR_BY_GAME = -1.0
 
 ROLLOUT_POLICIES = ("auto", "random", "heuristic")
-FINAL_POLICIES = ("significant", "visits", "p_value", "greedy")  # ``result.final_weights``
+# The hint's mixed-policy rules (``result.final_weights``).
+FINAL_POLICIES = ("significant", "visits", "p_value", "greedy", "average", "welch")
+SELECTIONS = ("uct", "smooth", "regret")  # the tree policy (``bots.ismcts.tree``)
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,7 @@ class SearchConfig:
     epsilon: float = 0.2
     belief_effective: float = 0.25
     smooth: bool = False
+    regret: bool = False
     prior_weight: float = 0.0
     prior_opponents: bool = True
     hidden_moves: bool = False
@@ -220,6 +223,7 @@ class SearchConfig:
             epsilon=float(o["epsilon"]),  # type: ignore[arg-type]
             belief_effective=float(o["belief_effective"]),  # type: ignore[arg-type]
             smooth=o["selection"] == "smooth",
+            regret=o["selection"] == "regret",
             prior_weight=resolve_prior(float(o["prior_weight"]), game, budget),  # type: ignore[arg-type]
             prior_opponents=o["prior_seats"] == "all",
             hidden_moves=o["hidden_moves"] == "tree",

@@ -35,6 +35,9 @@ class SearchResult:
     stderrs: list[float] | None = None
     shares: list[float] | None = None
     share_stderrs: list[float] | None = None
+    # Per root action, the sum of the regret-matching strategies its draws followed
+    # (``selection: regret``; ``None`` otherwise): the root's average strategy.
+    average: list[float] | None = None
 
 
 def standard_error(total: float, squares: float, n: int, bound: float) -> float:
@@ -136,6 +139,14 @@ def final_weights(result: SearchResult, best: int, final_policy: str) -> list[fl
       exploration, without a threshold.
     * ``significant``: the same test as a threshold: the visits of the actions whose mean is
       not below the played action's by more than ``SIGNIFICANCE_Z`` standard errors.
+    * ``welch``: ``significant``'s threshold with each action's *sample* standard error
+      (``SearchResult.stderrs``, from the root's sums of squares; Welch's unequal-variance
+      test) instead of the Bhatia-Davis bound, which is far above the real spread where most
+      returns are the same (a draw, a round that changes nothing); as ``significant`` when
+      the search kept no squares.
+    * ``average``: the root's average regret-matching strategy (``selection: regret``,
+      ``tree.regret_matching``), without its uniform exploration; visits when the search kept
+      none (another selection) or its sum is 0.
     * ``greedy``: only the root's UCB1 selections that were also its greedy choice (no
       action's mean higher), the literal "exploration samples removed": the average of the
       search's best responses to its own estimates, as in fictitious play. Visits when the
@@ -143,10 +154,17 @@ def final_weights(result: SearchResult, best: int, final_policy: str) -> list[fl
     """
     counts = result.counts
     visits = [float(n) for n in counts]
+    if final_policy == "average":
+        average = result.average
+        if average is None or average[best] <= 0.0:
+            return visits
+        return [a if n else 0.0 for a, n in zip(average, counts, strict=True)]
+    if final_policy == "welch" and result.stderrs is not None:
+        return _welch(result, best)
     if final_policy == "greedy":
         greedy = result.greedy
         return visits if greedy is None or greedy[best] <= 0 else [float(g) for g in greedy]
-    if final_policy not in ("p_value", "significant") or result.high <= result.low:
+    if final_policy not in ("p_value", "significant", "welch") or result.high <= result.low:
         return visits  # no spread in the returns: no evidence against any action
     lo, hi, means = result.low, result.high, result.means
     top = means[best]
@@ -158,8 +176,22 @@ def final_weights(result: SearchResult, best: int, final_policy: str) -> list[fl
             weights.append(float(n))
             continue
         se = math.sqrt(max(0.0, (hi - means[i]) * (means[i] - lo) / n + top_var))
-        if final_policy == "significant":
+        if final_policy != "p_value":
             weights.append(float(n) if gap <= SIGNIFICANCE_Z * se else 0.0)
         else:
             weights.append(n * math.erfc(gap / (se * math.sqrt(2.0))) if se > 0 else 0.0)
+    return weights
+
+
+def _welch(result: SearchResult, best: int) -> list[float]:
+    """``final_policy: welch``: the visits of the actions whose mean is not below the played
+    action's by more than ``SIGNIFICANCE_Z`` of the difference's sample standard error."""
+    ses, means = result.stderrs, result.means
+    top, top_se = means[best], ses[best]  # type: ignore[index]
+    weights = []
+    for i, n in enumerate(result.counts):
+        gap = top - means[i]
+        se = math.sqrt(ses[i] ** 2 + top_se**2)  # type: ignore[index]
+        dropped = i != best and n > 0 and gap > 0.0 and gap > SIGNIFICANCE_Z * se
+        weights.append(0.0 if dropped else float(n))
     return weights

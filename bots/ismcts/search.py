@@ -24,6 +24,7 @@ from bots.ismcts.tree import (
     count_greedy,
     follows_average,
     new_node,
+    regret_matching,
     ucb1,
 )
 from bots.ismcts.unseen import rewound, unseen_tail
@@ -199,6 +200,7 @@ class _Tree:
         "model_move",
         "prior_opponents",
         "rated_best",
+        "regret",
         "root",
         "root_key",
         "scale",
@@ -223,6 +225,7 @@ class _Tree:
         self.rated_best = rated_best
         self.prior_opponents = config.prior_opponents
         self.smooth = config.smooth
+        self.regret = config.regret
         self.model_move = model_move
         self.scale = scale
         self.table: dict[object, Node] = {}
@@ -236,6 +239,8 @@ class _Tree:
         biased = self.rated_best is not None and (player == self.seat or self.prior_opponents)
         node = new_node(list(legal), rng, self.rated_best(engine) if biased else None)  # type: ignore[misc]
         self.table[key] = node
+        if self.regret:
+            node.keep_regrets()
         if key == self.root_key:
             self.root, self.greedy = node, [0] * len(node.actions)
             node.keep_moments()
@@ -245,6 +250,7 @@ class _Tree:
         """The walk of an iteration, with the tree's fixed parts bound once (it runs every
         iteration, so they are the closure's variables rather than attribute lookups)."""
         seat, table, model_move, smooth = self.seat, self.table, self.model_move, self.smooth
+        regret = self.regret
         scale, expand, tree = self.scale, self.expand, self
 
         def descend(engine: Engine, rng: random.Random, before_root: bool) -> Path:
@@ -278,7 +284,9 @@ class _Tree:
                     if before_root:
                         continue
                     return path
-                if smooth and follows_average(node, random_):
+                if regret:
+                    i = regret_matching(node, random_)
+                elif smooth and follows_average(node, random_):
                     i = average_strategy(node, random_)
                 else:
                     i = ucb1(node, c, bias_scale)
@@ -308,6 +316,7 @@ class _Tree:
             low=lo if hi >= lo else 0.0,
             high=hi if hi >= lo else 0.0,
             greedy=list(self.greedy),
+            average=None if root.average is None else list(root.average),
             stderrs=None
             if m is None
             else [

@@ -1,5 +1,6 @@
 """The search tree: information-set nodes and the steps of an iteration on them, expand
-(``new_node``), select (``ucb1`` or Smooth UCT's ``average_strategy``) and ``backup``."""
+(``new_node``), select (``ucb1``, Smooth UCT's ``average_strategy`` or ``regret_matching``) and
+``backup``."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ from games.core.engine import weighted_pick
 # otherwise the action is drawn from the node's average strategy (its visit distribution).
 # The paper's values for Kuhn and Leduc poker.
 SMOOTH_ETA, SMOOTH_GAMMA, SMOOTH_D = 0.9, 0.1, 0.001
+
+# Regret matching's exploration (``regret_matching``): the share of a node's draws that are
+# uniform, so that every action keeps being sampled and its regret estimated.
+REGRET_GAMMA = 0.1
 
 
 def first_place_share(returns: list[float], seat: int) -> float:
@@ -35,7 +40,18 @@ class Node:
     errors for the hint's table and the analysis, without changing what the search does.
     """
 
-    __slots__ = ("actions", "bias", "counts", "moments", "totals", "tried", "visits")
+    __slots__ = (
+        "actions",
+        "average",
+        "bias",
+        "counts",
+        "drawn",
+        "moments",
+        "regrets",
+        "totals",
+        "tried",
+        "visits",
+    )
 
     def __init__(self, actions: list[int], bias: list[float] | None = None) -> None:
         self.actions = actions
@@ -45,9 +61,19 @@ class Node:
         self.tried = 0
         self.visits = 0
         self.moments: Moments | None = None
+        # Regret matching (``regret_matching``, after ``keep_regrets``): cumulative regrets, the
+        # sum of the strategies played (the average strategy), and the probability the last
+        # draw had (0: the last step here was not a regret-matching draw).
+        self.regrets: list[float] | None = None
+        self.average: list[float] | None = None
+        self.drawn = 0.0
 
     def keep_moments(self) -> None:
         self.moments = Moments(len(self.actions))
+
+    def keep_regrets(self) -> None:
+        self.regrets = [0.0] * len(self.actions)
+        self.average = [0.0] * len(self.actions)
 
 
 class Moments:
@@ -116,6 +142,34 @@ def ucb1(node: Node, c: float, bias_scale: float) -> int:
     return i
 
 
+def regret_matching(node: Node, random_: Callable[[], float]) -> int:
+    """An action drawn by regret matching (S. Hart and A. Mas-Colell, "A Simple Adaptive
+    Procedure Leading to Correlated Equilibrium", Econometrica 68(5), 2000) mixed with
+    ``REGRET_GAMMA`` uniform exploration, the selection of M. Lanctot, V. Lisý and M. H. M.
+    Winands ("Monte Carlo Tree Search in Simultaneous Move Games with Applications to
+    Goofspiel", CGW 2013) and V. Lisý, V. Kovařík, M. Lanctot and B. Bošanský ("Convergence
+    of Monte Carlo Tree Search in Simultaneous Move Games", NeurIPS 2013), here at every
+    information-set node. Adds the regret-matching strategy (without the exploration) to the
+    node's average strategy and keeps the draw's probability for ``backup``'s regret update."""
+    regrets, average = node.regrets, node.average
+    k = len(regrets)  # type: ignore[arg-type]
+    positive = [r if r > 0.0 else 0.0 for r in regrets]  # type: ignore[union-attr]
+    total = sum(positive)
+    matched = [r / total for r in positive] if total > 0.0 else [1.0 / k] * k
+    for j in range(k):
+        average[j] += matched[j]  # type: ignore[index]
+    u = random_()
+    i = k - 1
+    for j in range(k):
+        p = (1.0 - REGRET_GAMMA) * matched[j] + REGRET_GAMMA / k
+        if u < p:
+            i = j
+            break
+        u -= p
+    node.drawn = (1.0 - REGRET_GAMMA) * matched[i] + REGRET_GAMMA / k
+    return i
+
+
 def count_greedy(greedy: list[int], node: Node, picked: int) -> None:
     """Counts a root selection ``picked`` as exploitation when no action's mean is higher."""
     counts, totals = node.counts, node.totals
@@ -127,10 +181,33 @@ def count_greedy(greedy: list[int], node: Node, picked: int) -> None:
 
 
 def backup(path: Path, returns: list[float]) -> None:
-    """Each node on the path takes the return of the player who moves there."""
+    """Each node on the path takes the return of the player who moves there; a node whose
+    action was drawn by ``regret_matching`` also updates its regrets by the sampled,
+    importance-weighted estimate of each action's value (the return over the draw's
+    probability for the action taken, 0 for the others; Lanctot, Lisý and Winands 2013), with
+    a baseline (``update_regrets``)."""
     for node, i, player in path:
+        r = returns[player]
+        if node.drawn > 0.0:
+            update_regrets(node, i, r)
         node.visits += 1
         node.counts[i] += 1
-        node.totals[i] += returns[player]
+        node.totals[i] += r
         if node.moments is not None:
             node.moments.add(i, returns, player)
+
+
+def update_regrets(node: Node, i: int, r: float) -> None:
+    """The regret update of a regret-matching draw of action ``i`` that returned ``r``: each
+    action's sampled value is the baseline ``b`` (the node's mean return so far) plus, for
+    ``i`` alone, ``(r - b) / p(i)``; its regret grows by that value minus the strategy's,
+    which is ``r``. Unbiased for any baseline; the node's mean makes it far less noisy than
+    ``b = 0`` (the control variate of M. Schmid et al., "Variance Reduction in Monte Carlo
+    Counterfactual Regret Minimization (VR-MCCFR) for Extensive Form Games using Baselines",
+    AAAI 2019)."""
+    regrets = node.regrets
+    b = sum(node.totals) / node.visits if node.visits else 0.0
+    for j in range(len(regrets)):  # type: ignore[arg-type]
+        regrets[j] += b - r  # type: ignore[index]
+    regrets[i] += (r - b) / node.drawn  # type: ignore[index]
+    node.drawn = 0.0
