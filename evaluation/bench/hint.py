@@ -48,6 +48,7 @@ import random
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import click
@@ -92,7 +93,7 @@ class Baseline(BaselineProcess):
     export, or this checkout (``root``); ``pure``: on its pure-Python path (the profiled
     hints), with every answer checked to have loaded none of the tree's compiled modules."""
 
-    def __init__(self, rev: str, root: Any = None, pure: bool = False) -> None:
+    def __init__(self, rev: str, root: Path | None = None, pure: bool = False) -> None:
         super().__init__(rev, "_hint_baseline_worker.py", root, ("--pure",) if pure else ())
         self.pure = pure
 
@@ -211,7 +212,7 @@ def run(
         return _run(chosen, positions, profiled, milliseconds, seed, sides, baseline, progress)
 
 
-def _opened(stack: contextlib.ExitStack, rev: str, root: Any, pure: bool = True) -> Measure:
+def _opened(stack: contextlib.ExitStack, rev: str, root: Path | None, pure: bool = True) -> Measure:
     """A worker's ``hint`` (closed with ``stack``)."""
     worker = Baseline(rev, root, pure)
     stack.callback(worker.close)
