@@ -14,11 +14,10 @@ import time
 import pytest
 from click.testing import CliRunner
 
-import bots
 import games
 from evaluation.bench import _hint_shared as shared
 from evaluation.bench import hint as bench
-from evaluation.bench.baseline import REPO_ROOT
+from evaluation.bench.baseline import REPO_ROOT, BaselineError
 from evaluation.cli import main
 from server.config import ServiceConfig
 
@@ -111,39 +110,86 @@ def test_json_report_shape() -> None:
     assert len(new["hints"]) == 2 and all(h["simulations"] >= 1 for h in new["hints"])
     assert set(new["split"]["ms"]) == set(shared.GROUPS)
     assert sum(new["split"]["share"].values()) == pytest.approx(1.0, abs=1e-3)
+    # The split says which path it was measured on, in every output.
+    assert new["split"]["path"] == "pure Python" and new["split"]["compiled_speed"] > 0
+    assert report["split_path"] == bench.SPLIT_PATH
     assert "ratio" not in row
     table = bench.markdown(report)
     assert table.startswith("| game | players | simulations a hint (median [quartiles]) |")
     assert "| Finger Auction | 2 |" in table and "| Finger Auction | 2 | new |" in table
+    assert f"Time split {bench.SPLIT_PATH}" in table
+    assert bench.SPLIT_PATH in bench.format_table(report)
 
 
-def _profile(game: str, players: int, ms: float) -> tuple[dict, float]:
-    defn = games.definition(game)
-    params = defn.validate_params({"players": players})
+def test_samples_are_weighted_by_the_threads_cpu_time_not_its_wall_time() -> None:
+    """The sampler's total is the CPU time of the sampled thread between entering and leaving
+    it: a sleep inside adds wall time, not samples' weight. Measured CPU against CPU, so a busy
+    machine (fewer samples, a slower thread) changes neither side of the comparison."""
+    before = time.thread_time()
+    with shared.StackSampler() as sampler:
+        spin = time.thread_time() + 0.02
+        while time.thread_time() < spin:
+            pass
+        time.sleep(0.05)
+    cpu_ms = (time.thread_time() - before) * 1000.0
+    total_ms = sum(seconds for _, seconds in sampler.samples) * 1000.0
+    assert sampler.cpu
+    assert total_ms == pytest.approx(sampler.total * 1000.0, rel=1e-9)
+    # At most the thread's CPU around the block, at least that less the sampler's own start
+    # and stop (a thread started and joined: well under a millisecond of this thread's CPU).
+    assert cpu_ms - 1.0 <= total_ms <= cpu_ms
+    assert total_ms < 50.0  # the sleep is not in it
+
+
+def _profile_job(game: str, players: int, ms: float) -> dict:
     (infoset,) = bench.position_infosets(game, players, 0, 1)
-    started = time.thread_time()
-    out = shared.profiled_hint(
-        lambda: bots.make_bot("ismcts"),
-        bots.Budget(milliseconds=ms),
-        defn,
-        params,
-        infoset,
-        0,
-    )
-    return out, (time.thread_time() - started) * 1000.0
+    return {
+        "game": game,
+        "params": {"players": players},
+        "infoset": infoset,
+        "budget": {"milliseconds": ms},
+        "seed": 0,
+        "bot": "ismcts",
+    }
 
 
-def test_the_split_adds_up_to_the_hints_cpu_time() -> None:
-    out, thread_cpu_ms = _profile("modern_art", 3, 60.0)
+def test_the_split_sees_the_search_on_the_pure_python_path() -> None:
+    """Regression: the engines, heuristics and search are compiled, and a sampler sees no frame
+    of compiled code, so profiled in the served process a hint's time all fell to set-up
+    (``searched == 0``). The bench profiles in a pure-Python worker on this checkout, which
+    loads none of the compiled modules."""
+    worker = bench.Baseline(bench.THIS_CHECKOUT, REPO_ROOT, pure=True)
+    try:
+        assert worker.ready["pure"] is True
+        out = worker.hint("profile", _profile_job("modern_art", 3, 150.0))
+    finally:
+        worker.close()
+    assert out["compiled"] == []
     assert out["split_clock"] == "thread CPU"
     total = sum(out["split_ms"].values())
     assert total == pytest.approx(out["sampled_ms"], rel=1e-6)
-    # Weighted by this thread's CPU time, the samples add up to the CPU time the hint took
-    # here (less the few calls around it), not to its wall time.
-    assert 0.85 * thread_cpu_ms - 2.0 <= total <= thread_cpu_ms + 0.5
+    assert total <= out["cpu_ms"] + 0.5  # CPU-weighted: within the hint's CPU time
     assert out["samples"] >= 2
     searched = total - out["split_ms"]["other"] - out["split_ms"]["beliefs"]
-    assert searched > 0  # a hint of 60 ms spends some of it searching
+    assert searched > 0.5 * total  # a Modern Art hint is mostly search, rollouts above all
+    assert out["split_ms"]["rollout_heuristic"] > 0
+
+
+def test_a_pure_worker_that_loaded_compiled_code_is_an_error(monkeypatch) -> None:
+    """A split that cannot see into compiled modules is refused, naming them, not printed."""
+    worker = object.__new__(bench.Baseline)
+    worker.rev, worker.pure = "x", True
+    answer = {"result": {"simulations": 1, "compiled": ["games.modern_art.engine"]}}
+    monkeypatch.setattr(worker, "ask", lambda job: answer, raising=False)
+    with pytest.raises(BaselineError, match=r"loaded compiled modules \['games.modern_art"):
+        worker.hint("profile", {"game": "modern_art", "params": {}})
+    worker.pure = False  # the served side runs compiled, as served
+    assert worker.hint("hint", {"game": "modern_art", "params": {}})["simulations"] == 1
+
+
+def test_today_s_in_process_side_does_not_profile() -> None:
+    with pytest.raises(ValueError, match="timed hints only"):
+        bench._ours("profile", _profile_job("finger_auction", 2, TINY_MS))
 
 
 NEW = "/repo/bots/ismcts/search.py"
@@ -223,7 +269,7 @@ def test_classify(stack: list[tuple[str, str]], group: str) -> None:
 
 
 class _FixedBaseline:
-    """A stand-in baseline: one simulation per CPU millisecond on every hint; it records the
+    """A stand-in worker: one simulation per CPU millisecond on every hint; it records the
     jobs it was given."""
 
     rev = "fixed"
@@ -242,21 +288,28 @@ class _FixedBaseline:
 
 
 def test_ratios_are_against_the_baseline_of_the_same_run(monkeypatch) -> None:
-    old = _FixedBaseline()
+    old, old_pure, new_pure = _FixedBaseline(), _FixedBaseline(), _FixedBaseline()
     seen: list[tuple[str, dict]] = []
-    ours = bench._ours
 
-    def recorded(kind: str, job: dict) -> dict:
+    def ours(kind: str, job: dict) -> dict:
         seen.append((kind, job))
-        return ours(kind, job)
+        return bench._ours(kind, job)
 
-    monkeypatch.setattr(bench, "_ours", recorded)
-    report = bench._run([("detective_eye", 2)], 3, 1, TINY_MS, 0, old, None)
+    sides = {
+        "new": bench.Side(ours, new_pure.hint),
+        "baseline": bench.Side(old.hint, old_pure.hint),
+    }
+    report = bench._run([("detective_eye", 2)], 3, 1, TINY_MS, 0, sides, "fixed", None)
     (row,) = report["rows"]
-    # The baseline answered exactly today's jobs (same infoset, budget and seed), warm-up first.
+    # The baseline answered exactly today's jobs (same infoset, budget and seed), warm-up
+    # first, all as served; the profiled hints went to the pure-Python workers only, each
+    # after an unprofiled twin on the same position.
     assert old.jobs == seen
-    assert [kind for kind, _ in seen] == ["hint", "hint", "hint", "hint", "profile"]
+    assert [kind for kind, _ in seen] == ["hint", "hint", "hint", "hint"]
     assert len({json.dumps(job["infoset"]) for _, job in seen[1:4]}) == 3
+    assert new_pure.jobs == old_pure.jobs
+    assert [kind for kind, _ in new_pure.jobs] == ["hint", "hint", "profile"]
+    assert new_pure.jobs[1][1] == new_pure.jobs[2][1] == seen[1][1]
     # Each of today's hints over the baseline's hint of the same position (1 simulation per
     # CPU millisecond): their geometric mean.
     logs = [math.log(h["simulations"] / h["cpu_ms"]) for h in row["new"]["hints"]]
@@ -264,6 +317,13 @@ def test_ratios_are_against_the_baseline_of_the_same_run(monkeypatch) -> None:
     assert row["ratio"]["pairs"] == 3
     assert row["ratio"]["low"] <= row["ratio"]["value"] <= row["ratio"]["high"]
     assert row["baseline"]["per_cpu_budget"]["median"] == pytest.approx(TINY_MS)
+    # The split's speeds are against the pure twin: the sampler's (1.0 here) and the served
+    # path's (today's first hint's rate over 1 simulation per CPU millisecond).
+    first = row["new"]["hints"][0]
+    assert row["new"]["split"]["profiler_speed"] == 1.0
+    assert row["new"]["split"]["compiled_speed"] == pytest.approx(
+        first["simulations"] / first["cpu_ms"], rel=2e-3
+    )
     assert report["baseline"] == "fixed"
     assert "fixed per CPU" in bench.format_table(report)
 
@@ -310,6 +370,7 @@ def test_the_baseline_worker_answers_hints_and_names_what_it_cannot_read() -> No
         proc.wait(timeout=30)
     profiled, bad = answers
     assert profiled["result"]["simulations"] >= 1
+    assert isinstance(profiled["result"]["compiled"], list)  # served: compiled where built
     assert set(profiled["result"]["split_ms"]) == set(shared.GROUPS)
     assert "InvalidInfoset" in bad["error"]
 

@@ -22,7 +22,7 @@ GROUPS = {
     "copies": "world copies (one per simulation)",
     "rollout_heuristic": "rollouts: heuristic ratings (policy, candidates, evaluation)",
     "rollout_engine": "rollouts: engine steps",
-    "rollout_loop": "rollouts: the loop itself (and compiled code it calls)",
+    "rollout_loop": "rollouts: the loop itself",
     "backprop": "backpropagation",
     "loop": "the search loop's own lines",
     "other": "set-up and answer (config, policy, anything else)",
@@ -84,8 +84,9 @@ def classify(frames: list[tuple[str, str]]) -> str:
     else the rollout loop); then the prior, backpropagation, world copies and the tree walk;
     a sample in the search loop's own function is ``loop`` (5caa0cd's search inlines its
     selection and backup there, so for it ``loop`` holds those too). Compiled code (Cython) has
-    no Python frames: its time falls to the Python function that called it, so an engine
-    compiled as a whole counts under the rollout loop or the tree walk that steps it.
+    no Python frames: its time would fall to the Python function that called it (a compiled
+    search to ``other``), which is why ``atelier bench hint`` profiles the pure-Python path
+    (``_hint_baseline_worker.py --pure``).
     """
     if any(_is(f, _BELIEF_FRAMES) or f[0] == "sample_world" for f in frames):
         return "beliefs"

@@ -83,20 +83,24 @@ def build_extensions(tree: Path) -> bool:
 
 
 class BaselineProcess:
-    """A worker script of the bench running on the code of revision ``rev``."""
+    """A worker script of the bench running on the code of revision ``rev`` (its export), or
+    on the tree ``root`` when given (``atelier bench hint`` profiles this checkout's own code
+    in a pure-Python worker); ``args`` follow the tree's path on the worker's command line."""
 
-    def __init__(self, rev: str, worker: str) -> None:
+    def __init__(
+        self, rev: str, worker: str, root: Path | None = None, args: tuple[str, ...] = ()
+    ) -> None:
         self.rev = rev
-        self.root = export_revision(rev)
+        self.root = root if root is not None else export_revision(rev)
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
         self.proc = subprocess.Popen(
-            [sys.executable, str(Path(__file__).with_name(worker)), str(self.root)],
+            [sys.executable, str(Path(__file__).with_name(worker)), str(self.root), *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
             env=env,
         )
-        self._read()
+        self.ready = self._read()
 
     def _read(self) -> dict[str, Any]:
         line = self.proc.stdout.readline()  # type: ignore[union-attr]

@@ -19,29 +19,43 @@ set JSON of seeded random positions, at every game and player count it supports.
   hint thread's CPU time since the last, sorted into the groups of ``_hint_shared.GROUPS``
   (belief pool, prior, selection, world copies, rollouts' heuristic ratings and engine steps,
   backpropagation); the profiled hints are extra, so the sampler's cost (reported, a few per
-  cent) touches no other figure.
+  cent) touches no other figure. The split is **measured on the pure-Python path**: the served
+  engines, heuristics and search are compiled (Cython, ``games/core/compiled.py``), and compiled
+  functions have no Python frames, so a sampler would charge nearly all their time to the
+  Python function that called them. The profiled hints run in a worker process on this
+  checkout with ``ATELIER_PURE_PYTHON=1`` (``_hint_baseline_worker.py --pure``, which checks
+  that no compiled module of the tree was loaded), each next to an unprofiled pure-Python hint
+  of the same position: the sampler's cost, and how much faster the compiled path is than the
+  one the split describes, are both in the report. Simulations and latency stay the compiled
+  path's, as served.
 
 ``baseline=REV`` runs the same hints (same information-set JSON, budget and seed) on an older
 revision's code in a worker process (``_hint_baseline_worker.py`` on
-``export_revision(REV)``: its export with its own compiled extensions), interleaved position by position (ABBA), and
-gives per setting the ratio of simulations per CPU second, the geometric mean of the paired
-per-position ratios with its 95% t-interval. The issue's starting revision is ``5caa0cd``.
+``export_revision(REV)``: its export with its own compiled extensions), interleaved position
+by position (ABBA), and gives per setting the ratio of simulations per CPU second, the
+geometric mean of the paired per-position ratios with its 95% t-interval. The issue's
+starting revision is ``5caa0cd``. Its split likewise comes from a second, pure-Python worker
+on its tree (5caa0cd compiles only Modern Art's uniform ``_playout``, which its served bot,
+on heuristic rollouts, never calls: measured, no call in nine Modern Art hints).
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import random
 import statistics
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import click
 
 import games
 from evaluation.bench import _hint_shared as shared
-from evaluation.bench.baseline import BaselineError, BaselineProcess
+from evaluation.bench.baseline import REPO_ROOT, BaselineError, BaselineProcess
 from evaluation.bench.strength import player_counts
 from evaluation.tournament.stats import mean_ci
 from games.core.episode import random_position
@@ -63,22 +77,50 @@ WARM_UP_MS = 100.0
 
 
 GROUPS: dict[str, str] = shared.GROUPS
+# A code's answer to one job: ``(kind, job) -> result``, kind ``hint`` or ``profile``.
+Measure = Callable[[str, dict[str, Any]], dict[str, Any]]
+# What the time split is measured on, said in the text, JSON and markdown reports.
+SPLIT_PATH = (
+    "measured on the pure-Python path (ATELIER_PURE_PYTHON=1, in a worker process): compiled "
+    "code has no Python frames for the sampler to see; simulations and latency are the "
+    "compiled path's, as served"
+)
+THIS_CHECKOUT = "this checkout"
 
 
 class Baseline(BaselineProcess):
-    """The served hints of an older revision, one per job, in a worker process."""
+    """The served hints of a tree, one per job, in a worker process: an older revision's
+    export, or this checkout (``root``); ``pure``: on its pure-Python path (the profiled
+    hints), with every answer checked to have loaded none of the tree's compiled modules."""
 
-    def __init__(self, rev: str) -> None:
-        super().__init__(rev, "_hint_baseline_worker.py")
+    def __init__(self, rev: str, root: Path | None = None, pure: bool = False) -> None:
+        super().__init__(rev, "_hint_baseline_worker.py", root, ("--pure",) if pure else ())
+        self.pure = pure
 
     def hint(self, kind: str, job: dict[str, Any]) -> dict[str, Any]:
         answer = self.ask({"kind": kind, **job})
         if "error" in answer:
             raise BaselineError(
-                f"the baseline {self.rev} could not answer a {job['game']} hint "
+                f"the code of {self.rev} could not answer a {job['game']} hint "
                 f"({job['params']}): {answer['error']}"
             )
-        return answer["result"]  # type: ignore[no-any-return]
+        result: dict[str, Any] = answer["result"]
+        if self.pure and result.get("compiled"):
+            raise BaselineError(
+                f"the pure-Python worker on {self.rev} loaded compiled modules "
+                f"{result['compiled']}: its time split would not see into them"
+            )
+        return result
+
+
+@dataclass
+class Side:
+    """One code measured: ``served`` answers the timed hints as served (compiled where the
+    code compiles), ``pure`` the profiled hints and their unprofiled twins (``None``: no
+    split)."""
+
+    served: Measure
+    pure: Measure | None = None
 
 
 def settings(names: list[str] | None, players: list[int] | None) -> list[tuple[str, int]]:
@@ -130,12 +172,14 @@ def position_infosets(game: str, players: int, seed: int, count: int) -> list[di
 
 
 def _ours(kind: str, job: dict[str, Any]) -> dict[str, Any]:
-    """Today's served hint for ``job`` (``kind``: ``hint`` or ``profile``)."""
+    """Today's served hint for ``job`` in this process, compiled as served (``kind``: only
+    ``hint``; today's profiled hints run in the pure-Python worker)."""
     import bots
 
+    if kind != "hint":
+        raise ValueError(f"today's in-process side answers timed hints only, not {kind!r}")
     defn = games.definition(job["game"])
-    measure = shared.profiled_hint if kind == "profile" else shared.timed_hint
-    return measure(  # type: ignore[no-any-return]
+    return shared.timed_hint(  # type: ignore[no-any-return]
         lambda: bots.make_bot(job["bot"]),
         bots.Budget.from_json(job["budget"]),
         defn,
@@ -158,22 +202,35 @@ def run(
     """Measures every setting; returns the JSON report (``progress(done, total)`` after each
     hint, baseline's included)."""
     chosen = settings(names, players)
-    old = Baseline(baseline) if baseline else None
-    try:
-        return _run(chosen, positions, profiled, milliseconds, seed, old, progress)
-    finally:
-        if old is not None:
-            old.close()
+    with contextlib.ExitStack() as stack:
+        sides = {"new": Side(_ours, _opened(stack, THIS_CHECKOUT, REPO_ROOT) if profiled else None)}
+        if baseline:
+            sides["baseline"] = Side(
+                _opened(stack, baseline, None, pure=False),
+                _opened(stack, baseline, None) if profiled else None,
+            )
+        return _run(chosen, positions, profiled, milliseconds, seed, sides, baseline, progress)
 
 
-Measure = Callable[[str, dict[str, Any]], dict[str, Any]]
+def _opened(stack: contextlib.ExitStack, rev: str, root: Path | None, pure: bool = True) -> Measure:
+    """A worker's ``hint`` (closed with ``stack``)."""
+    worker = Baseline(rev, root, pure)
+    stack.callback(worker.close)
+    return worker.hint
 
 
-def _run(chosen, positions, profiled, milliseconds, seed, old, progress) -> dict[str, Any]:
-    sides: dict[str, Measure] = {"new": _ours}
-    if old is not None:
-        sides["baseline"] = old.hint
-    total = len(chosen) * (positions + profiled) * len(sides)
+def _run(
+    chosen: list[tuple[str, int]],
+    positions: int,
+    profiled: int,
+    milliseconds: float,
+    seed: int,
+    sides: dict[str, Side],
+    baseline: str | None,
+    progress: Callable[[int, int], None] | None,
+) -> dict[str, Any]:
+    """The report of ``chosen`` measured on ``sides`` (``new``, and ``baseline`` if any)."""
+    total = len(chosen) * (positions + 2 * profiled) * len(sides)
     done = [0]
 
     def tick() -> None:
@@ -185,11 +242,11 @@ def _run(chosen, positions, profiled, milliseconds, seed, old, progress) -> dict
     rows = []
     for game, n in chosen:
         jobs = _jobs(game, n, seed, positions, milliseconds)
-        timed, profiles = _measure(sides, jobs, profiled, milliseconds, tick)
+        timed, pure, profiles = _measure(sides, jobs, profiled, milliseconds, tick)
         row: dict[str, Any] = {"game": game, "players": n}
         for side in sides:
-            row[side] = summarise(timed[side], profiles[side], milliseconds)
-        if old is not None:
+            row[side] = summarise(timed[side], profiles[side], milliseconds, pure[side])
+        if baseline is not None:
             row["ratio"] = paired_ratio(timed["new"], timed["baseline"])
         rows.append(row)
     latencies = [h["wall_ms"] for row in rows for h in row["new"]["hints"]]
@@ -199,8 +256,9 @@ def _run(chosen, positions, profiled, milliseconds, seed, old, progress) -> dict
         "budget_ms": milliseconds,
         "positions": positions,
         "profiled": profiled,
+        "split_path": SPLIT_PATH if profiled else None,
         "seed": seed,
-        "baseline": old.rev if old is not None else None,
+        "baseline": baseline,
         "load": {"before": load_before, "after": _load(), "cpus": os.cpu_count()},
         "latency": {
             "hints": len(latencies),
@@ -228,30 +286,44 @@ def _jobs(game: str, players: int, seed: int, count: int, ms: float) -> list[dic
     ]
 
 
+Hints = dict[str, list[dict[str, Any]]]
+
+
 def _measure(
-    sides: dict[str, Measure],
+    sides: dict[str, Side],
     jobs: list[dict[str, Any]],
     profiled: int,
     milliseconds: float,
     tick: Callable[[], None],
-) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
-    """Every side's hints on ``jobs``, interleaved position by position (ABBA, so drift in the
-    machine's load falls on both alike), then ``profiled`` sampled hints each; a short hint
-    per side first warms it up (not counted)."""
+) -> tuple[Hints, Hints, Hints]:
+    """Every side's hints on ``jobs`` as served, interleaved position by position (ABBA, so
+    drift in the machine's load falls on both alike); then, on the first ``profiled``
+    positions, each side's pure-Python hint unprofiled and profiled (the twin gives the
+    sampler's cost and the compiled path's speed-up over the profiled one). A short hint per
+    process first warms it up (not counted). Returns the timed, the pure and the profiled
+    hints per side."""
     warm = {**jobs[0], "budget": {"milliseconds": min(WARM_UP_MS, milliseconds)}}
-    for measure in sides.values():
-        measure("hint", warm)
-    timed: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
+    for side in sides.values():
+        side.served("hint", warm)
+        if side.pure is not None and profiled:
+            side.pure("hint", warm)
+    timed: Hints = {side: [] for side in sides}
     for i, job in enumerate(jobs):
-        for side in list(sides) if i % 2 == 0 else list(reversed(sides)):
-            timed[side].append(sides[side]("hint", job))
+        for name in list(sides) if i % 2 == 0 else list(reversed(sides)):
+            timed[name].append(sides[name].served("hint", job))
             tick()
-    profiles: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
+    pure: Hints = {side: [] for side in sides}
+    profiles: Hints = {side: [] for side in sides}
     for i in range(profiled):
-        for side in sides:
-            profiles[side].append(sides[side]("profile", jobs[i % len(jobs)]))
+        for name, side in sides.items():
+            if side.pure is None:
+                raise ValueError(f"side {name!r} has no pure-Python worker to profile on")
+            job = jobs[i % len(jobs)]
+            pure[name].append(side.pure("hint", job))
             tick()
-    return timed, profiles
+            profiles[name].append(side.pure("profile", job))
+            tick()
+    return timed, pure, profiles
 
 
 def _load() -> list[float] | None:
@@ -291,10 +363,18 @@ def per_cpu_budget(hint: dict[str, Any], milliseconds: float) -> float:
     return hint["simulations"] * milliseconds / max(hint["cpu_ms"], 1e-6)
 
 
+def _mean_rate(hints: list[dict[str, Any]]) -> float:
+    return statistics.fmean(per_cpu_budget(h, 1.0) for h in hints)
+
+
 def summarise(
-    timed: list[dict[str, Any]], profiles: list[dict[str, Any]], milliseconds: float
+    timed: list[dict[str, Any]],
+    profiles: list[dict[str, Any]],
+    milliseconds: float,
+    pure: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """One side of one setting: its hints, their figures and the profiled split."""
+    """One side of one setting: its hints, their figures and the profiled split (``pure``:
+    the unprofiled pure-Python hints of the profiled positions, one each)."""
     out: dict[str, Any] = {
         "simulations": _quartiles([h["simulations"] for h in timed]),
         "per_cpu_budget": _quartiles([per_cpu_budget(h, milliseconds) for h in timed]),
@@ -306,9 +386,14 @@ def summarise(
         "hints": [_rounded(h) for h in timed],
     }
     if profiles:
+        pure = pure or []
+        if len(pure) != len(profiles):
+            raise ValueError(f"{len(profiles)} profiled hints but {len(pure)} unprofiled twins")
         split = {g: sum(p["split_ms"][g] for p in profiles) / len(profiles) for g in GROUPS}
         sampled = sum(split.values())
+        served = [timed[i % len(timed)] for i in range(len(profiles))]
         out["split"] = {
+            "path": "pure Python",
             "hints": len(profiles),
             "clock": profiles[0]["split_clock"],
             "samples": sum(p["samples"] for p in profiles),
@@ -317,18 +402,11 @@ def summarise(
             "ms": {g: round(v, 1) for g, v in split.items()},
             "share": {g: round(v / sampled, 4) if sampled else 0.0 for g, v in split.items()},
             # Simulations per CPU second under the sampler over those of the same positions
-            # unprofiled: the sampler's cost.
-            "profiler_speed": round(
-                statistics.fmean(per_cpu_budget(p, milliseconds) for p in profiles)
-                / max(
-                    statistics.fmean(
-                        per_cpu_budget(timed[i % len(timed)], milliseconds)
-                        for i in range(len(profiles))
-                    ),
-                    1e-9,
-                ),
-                3,
-            ),
+            # unprofiled, both pure Python: the sampler's cost.
+            "profiler_speed": round(_mean_rate(profiles) / max(_mean_rate(pure), 1e-9), 3),
+            # The served (compiled) path's simulations per CPU second over the pure path's on
+            # the same positions: how much faster the code served is than the one split here.
+            "compiled_speed": round(_mean_rate(served) / max(_mean_rate(pure), 1e-9), 3),
         }
     return out
 
@@ -420,14 +498,16 @@ def format_split(report: dict[str, Any]) -> list[str]:
     """The time split table: each group's share of the profiled hints' sampled time."""
     lines = [
         "",
-        f"Time split of {report['profiled']} profiled hint(s) per setting: % of the hint's CPU "
-        "time (stacks sampled every 1 ms, weighted by CPU time; 'speed': simulations per CPU "
-        "second while sampled over without, the sampler's cost):",
+        f"Time split of {report['profiled']} profiled hint(s) per setting, {SPLIT_PATH}: % of "
+        "the hint's CPU time (stacks sampled every 1 ms, weighted by CPU time; 'speed': "
+        "simulations per CPU second while sampled over without, the sampler's cost; "
+        "'compiled': the served path's simulations per CPU second over the pure path's, same "
+        "positions):",
         "  " + "; ".join(f"{SHORT[g]} = {text}" for g, text in GROUPS.items()),
     ]
     sides = ["new"] + (["baseline"] if report["baseline"] else [])
     head = f"{'game':<16}{'pl':>3}{'side':>10}" + "".join(f"{SHORT[g]:>9}" for g in GROUPS)
-    lines.append(head + f"{'speed':>7}")
+    lines.append(head + f"{'speed':>7}{'compiled':>10}")
     for row in report["rows"]:
         for side in sides:
             split = row[side]["split"]
@@ -436,6 +516,7 @@ def format_split(report: dict[str, Any]) -> list[str]:
                 f"{row['game']:<16}{row['players']:>3}{label:>10}"
                 + "".join(f"{100 * split['share'][g]:>8.1f}%" for g in GROUPS)
                 + f"{split['profiler_speed']:>7.2f}"
+                + f"{split['compiled_speed']:>9.2f}x"
             )
     return lines
 
@@ -487,8 +568,22 @@ def markdown(report: dict[str, Any]) -> str:
     ]
     if report["profiled"]:
         sides = ["new"] + ([base] if base else [])
-        head = ["game", "players", "code", *(SHORT[g] for g in GROUPS), "sampler speed"]
-        lines += ["", _md_row(head), _md_row(["---"] * len(head))]
+        head = [
+            "game",
+            "players",
+            "code",
+            *(SHORT[g] for g in GROUPS),
+            "sampler speed",
+            "compiled / pure",
+        ]
+        lines += [
+            "",
+            f"Time split {SPLIT_PATH} (last column: the served path's simulations per CPU "
+            "second over the pure path's, same positions).",
+            "",
+            _md_row(head),
+            _md_row(["---"] * len(head)),
+        ]
         for row in report["rows"]:
             for side, label in zip(["new", "baseline"], sides, strict=False):
                 split = row[side]["split"]
@@ -500,6 +595,7 @@ def markdown(report: dict[str, Any]) -> str:
                             label,
                             *(f"{100 * split['share'][g]:.0f}%" for g in GROUPS),
                             f"{split['profiler_speed']:.2f}",
+                            f"{split['compiled_speed']:.2f}x",
                         ]
                     )
                 )
