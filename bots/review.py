@@ -50,7 +50,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bots.analysis import analyse_with_world
+from bots.analysis import ROLLOUT_ROUNDS, analyse_with_world
 from bots.ismcts.result import Z_95
 from bots.ismcts.tree import first_place_share  # noqa: F401  (the value; long defined here)
 from bots.protocol import Bot, Budget
@@ -66,7 +66,6 @@ DEFAULT_SAMPLES = 100
 MIN_SAMPLES = 32  # the least ``samples`` a request may ask for
 MAX_SAMPLES = 2000
 MAX_POOL = 64  # worlds a decision's search draws (and weighs) at most: its belief pool
-REVIEW_TOP = 3  # the search's best moves analysed besides the move played and its own
 
 VALUE = {
     "measures": "the seat's share of first place at the end of the game (1: an outright win, "
@@ -191,8 +190,9 @@ def review_decision(
         budget,
         derive_seed(seed, "analysis"),
         include=(played,),
-        top=REVIEW_TOP,
+        top=0,
         per_kept=samples,
+        rounds=ROLLOUT_ROUNDS,
     )
     mine = analysis.move(played)
     best = analysis.move(analysis.best)
