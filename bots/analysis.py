@@ -45,6 +45,19 @@ numbers:
    random positions; in 2 of them three 4,000-simulation searches leave the hint's move too,
    in the third they keep it, the analysis's move within 0.03 of it).
 
+**The review's rounds** (``bots.review``: ``per_kept``, ``top=0``, ``rounds=ROLLOUT_ROUNDS``):
+the search's move and the played one only, both in every round, ``per_kept`` rounds, each
+rolled out right after the move by the search's rollout (its policy and analysis cut-off: the
+search's own leaf evaluation, one step below the root) without descending or growing the tree.
+A review asks one question, the played move's loss against the search's, and needs power for
+it: through the tree with the search's three other top moves halved alongside, the played move
+got 16 to 50 of its 100 rounds, each a third dearer, and below a thin subtree the rounds meet
+the tree's first tries (a Gallery Rush "declare Mona Lisa" with none left: 0.02 behind the
+search's move after 50 tree rounds, 0.29 after 500; 0.22 by heuristic rollouts to the end).
+Bare rounds give it its 100 within the old evaluator's time (docs/evaluation.md, "Does the
+review catch real mistakes?"). The price: the loss is against the search's move (only the
+played move can overturn it), so a weak search (a few simulations) understates losses.
+
 Limits: the intervals are normal approximations over the rounds (at least ``MIN_ROUNDS``); the
 rounds are paired on the world and the seed, but the subtrees below two moves draw from the
 seed differently once they expand, so the pairing is strongest near the root; values are those

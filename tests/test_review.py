@@ -83,7 +83,9 @@ def test_the_best_move_loses_exactly_nothing():
 
 def test_a_bad_move_shows_a_loss_with_an_interval_above_zero():
     # Finger Auction, seed 0, the heuristic playing; at seat 0's first bid after step 6 the
-    # heuristic's worst-rated bid (take 1, block 1: the least it can take).
+    # heuristic's worst-rated bid (take 1, block 1: the least it can take). The review compares
+    # it with the search's move only, so the search gets the review's 200 simulations: at 8
+    # its move is one of its first tries (seed 0: the played bid itself).
     defn = games.definition("finger_auction")
     params = defn.validate_params({})
     knowledge = knowledge_for("finger_auction")
@@ -96,8 +98,9 @@ def test_a_bad_move_shows_a_loss_with_an_interval_above_zero():
             engine.apply(knowledge.choose(engine, rng))
     worst = min(knowledge.rate(engine), key=lambda item: item[1])[0]
     infoset = build_infoset(defn, params, engine, 0, with_view=False)
+    budget = bots.Budget(simulations=200)
     out = review_decision(
-        defn, params, infoset, worst, bots.make_bot("heuristic"), TINY, seed=7, samples=100
+        defn, params, infoset, worst, bots.make_bot("heuristic"), budget, seed=7, samples=100
     )
     assert out["played"]["id"] == worst != out["best"]["id"]
     lo, _hi = out["interval"]
