@@ -394,7 +394,9 @@ class _Rounds:
 
     def settled(self, kept: list[int], search_move: int) -> bool:
         """Whether every kept move but the search's has its loss against the search's move
-        decided (``SETTLE_Z``): flagged, or below ``SETTLE_BAND`` (a review: the played move)."""
+        decided (``SETTLE_Z``): flagged, or below ``SETTLE_BAND`` (a review: the played move).
+        Where the played move is the search's own, its loss is 0 from the start: the rounds
+        stop at ``MIN_ROUNDS`` (they only estimate its value)."""
         best = self.arms[search_move]
         played = [a for a in kept if a != search_move]
         for action in played:
@@ -402,7 +404,7 @@ class _Rounds:
             se = _settle_se(se, n)
             if not n or not (d - SETTLE_Z * se > 0.0 or d + SETTLE_Z * se < SETTLE_BAND):
                 return False
-        return bool(played)
+        return True
 
     def play(self, live: list[int], arms: dict[int, _Arm] | None = None) -> None:
         """One round: one world and one seed, one simulation below each of ``live``, recorded

@@ -172,6 +172,12 @@ def test_a_reviews_rounds_play_samples_per_kept_move():
     own = analyse(defn, params, infoset, bot, budget, derive_seed(seed, "analysis"))
     result = review_decision(defn, params, infoset, own.search_move, bot, budget, seed, 100)
     assert sum(c["samples"] for c in result["candidates"]) <= 100
+    # The played move is the search's own: its loss is 0 from the start, so the rounds stop at
+    # the least that gives its value an interval (they played all 100 before).
+    from bots.analysis import MIN_ROUNDS
+
+    assert [c["samples"] for c in result["candidates"]] == [MIN_ROUNDS]
+    assert result["value_lost"] == 0.0 and result["interval"] == [0.0, 0.0]
 
 
 # Cheap settings for the luck split (``bots.luck.SPLIT_VALUE`` plays 8-64 rollouts per value).
