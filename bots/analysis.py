@@ -45,6 +45,19 @@ numbers:
    random positions; in 2 of them three 4,000-simulation searches leave the hint's move too,
    in the third they keep it, the analysis's move within 0.03 of it).
 
+**The review's rounds** (``bots.review``: ``per_kept``, ``top=0``, ``rounds=ROLLOUT_ROUNDS``):
+the search's move and the played one only, both in every round, ``per_kept`` rounds, each
+rolled out right after the move by the search's rollout (its policy and analysis cut-off: the
+search's own leaf evaluation, one step below the root) without descending or growing the tree.
+A review asks one question, the played move's loss against the search's, and needs power for
+it: through the tree with the search's three other top moves halved alongside, the played move
+got 16 to 50 of its 100 rounds, each a third dearer, and below a thin subtree the rounds meet
+the tree's first tries (a Gallery Rush "declare Mona Lisa" with none left: 0.02 behind the
+search's move after 50 tree rounds, 0.29 after 500; 0.22 by heuristic rollouts to the end).
+Bare rounds give it its 100 within the old evaluator's time (docs/evaluation.md, "Does the
+review catch real mistakes?"). The price: the loss is against the search's move (only the
+played move can overturn it), so a weak search (a few simulations) understates losses.
+
 Limits: the intervals are normal approximations over the rounds (at least ``MIN_ROUNDS``); the
 rounds are paired on the world and the seed, but the subtrees below two moves draw from the
 seed differently once they expand, so the pairing is strongest near the root; values are those
@@ -92,6 +105,15 @@ MIN_ROUNDS = 16
 SETTLE_Z = 2.576
 SETTLE_BAND = 0.05
 SETTLE_EVERY = 8  # paired rounds always played by the kept moves: below, no usable interval
+SETTLE_PRIOR_VAR = 0.25  # ``_settle_se``: a coin's variance, the spread no rounds have shown yet
+# How a paired round values a candidate (``analyse``'s ``rounds``): ``TREE_ROUNDS`` apply it,
+# descend the search's tree below it and roll out (the hint's analysis: its values are the
+# search's); ``ROLLOUT_ROUNDS`` apply it and roll out at once by the search's rollout (its
+# policy, its analysis cut-off), the search's own leaf evaluation one step below the root (the
+# review: see the module doc, "The review's rounds").
+TREE_ROUNDS = "tree"
+ROLLOUT_ROUNDS = "rollout"
+ROUND_KINDS = frozenset({TREE_ROUNDS, ROLLOUT_ROUNDS})
 CONTINUATION = 6  # steps of the expected continuation reported per move
 DEFAULT_TOP = 8
 
@@ -195,15 +217,18 @@ def analyse(
     top: int = DEFAULT_TOP,
     simulations: int | None = None,
     per_kept: int | None = None,
+    rounds: str = TREE_ROUNDS,
 ) -> Analysis:
     """The analysis of ``infoset`` for its seat (module doc). ``budget`` is the search's
     (phase 1); the paired rounds play ``simulations`` more (default: as many as the search
     ran) and stop at the budget's milliseconds again, once the kept moves have
-    ``MIN_ROUNDS``; with ``per_kept``, ``per_kept`` simulations for each kept move instead
-    (the review: the rollouts of the paired evaluator it replaced, ``samples`` per move).
-    Raises ``InvalidInfoset`` when a move of ``include`` is not legal."""
+    ``MIN_ROUNDS``; with ``per_kept``, ``per_kept`` simulations for each kept move instead,
+    stopped early once the included moves' losses are decided (``_Rounds.settled``).
+    ``top`` other moves of the search join the kept ones (0: the kept ones only); ``rounds``
+    is how a round values a move (``ROUND_KINDS``: the search's tree, or the review's bare
+    rollouts). Raises ``InvalidInfoset`` when a move of ``include`` is not legal."""
     return analyse_with_world(
-        defn, params, infoset, bot, budget, seed, include, top, simulations, per_kept
+        defn, params, infoset, bot, budget, seed, include, top, simulations, per_kept, rounds
     )[0]
 
 
@@ -218,12 +243,15 @@ def analyse_with_world(
     top: int = DEFAULT_TOP,
     simulations: int | None = None,
     per_kept: int | None = None,
+    rounds: str = TREE_ROUNDS,
 ) -> tuple[Analysis, Engine]:
     """``analyse``, and the first world of the information set it drew (to name the moves:
     ``Analysis.to_json``), so that a caller need not replay the information set again."""
     started = time.perf_counter()
-    if top < 1:
-        raise ValueError(f"top must be at least 1, got {top}")
+    if top < 0:
+        raise ValueError(f"top must be at least 0, got {top}")
+    if rounds not in ROUND_KINDS:
+        raise ValueError(f"rounds must be one of {sorted(ROUND_KINDS)}, got {rounds!r}")
     searcher = searcher_for(bot)
     rng = random.Random(seed)  # as ``Bot.hint``: the same worlds, then the same search
     worlds = Worlds.from_infoset(defn, params, infoset, rng, searcher.prior_for(defn.name))
@@ -245,7 +273,9 @@ def analyse_with_world(
     search_move = searched.actions[order[0]]
     kept = list(dict.fromkeys([search_move, *include]))
     others = [searched.actions[i] for i in order[:top] if searched.actions[i] not in kept]
-    rounds = _Rounds(run, worlds, config, searcher.config, knowledge, model)
+    paired = _Rounds(
+        run, worlds, config, searcher.config, knowledge, model, bare=rounds == ROLLOUT_ROUNDS
+    )
     if per_kept is not None:
         total = per_kept * len(kept)
     else:
@@ -253,13 +283,13 @@ def analyse_with_world(
     deadline = (
         time.perf_counter() + budget.milliseconds / 1000.0 if budget.milliseconds else math.inf
     )
-    settled = (lambda: rounds.settled(kept, search_move)) if per_kept is not None else None
-    rounds.halve(kept, others, total, deadline, settled)
-    best = _suggested(rounds, search_move, deadline)
+    settled = (lambda: paired.settled(kept, search_move)) if per_kept is not None else None
+    paired.halve(kept, others, total, deadline, settled)
+    best = _suggested(paired, search_move, deadline)
     analysis = _assemble(
-        defn, run, worlds, rounds, search_move, best, searcher.name, started, searched.iterations
+        defn, run, worlds, paired, search_move, best, searcher.name, started, searched.iterations
     )
-    label = rounds.label
+    label = paired.label
     return replace(analysis, search_ms=round(search_ms, 3), rollout=label), worlds.first
 
 
@@ -288,8 +318,10 @@ class _Rounds:
         options: dict[str, Any],
         knowledge: GameKnowledge | None,
         model: HeuristicModel | None,
+        bare: bool = False,
     ) -> None:
         self.run = run
+        self.bare = bare  # ``ROLLOUT_ROUNDS``: no descent, nothing backed up
         self.seat = worlds.seat
         self.arms: dict[int, _Arm] = {}
         self.count = 0  # recorded rounds (``extra``: those of ``confirm``, kept apart)
@@ -304,7 +336,8 @@ class _Rounds:
         )
         policy = "rated heuristic" if analysis_config.rated_rollout else analysis_config.rollout
         depth = analysis_config.rollout_depth
-        self.label = policy if depth < 0 else f"{policy}, cut after {depth} decisions (decisive)"
+        label = policy if depth < 0 else f"{policy}, cut after {depth} decisions (decisive)"
+        self.label = f"{label}; {'bare rollouts from each move' if bare else 'below the tree'}"
         self.rollout = make_rollout(
             analysis_config,
             type(worlds.first),
@@ -361,18 +394,23 @@ class _Rounds:
 
     def settled(self, kept: list[int], search_move: int) -> bool:
         """Whether every kept move but the search's has its loss against the search's move
-        decided (``SETTLE_Z``): flagged, or below ``SETTLE_BAND`` (a review: the played move)."""
+        decided (``SETTLE_Z``): flagged, or below ``SETTLE_BAND`` (a review: the played move).
+        Where the played move is the search's own, its loss is 0 from the start: the rounds
+        stop at ``MIN_ROUNDS`` (they only estimate its value)."""
         best = self.arms[search_move]
         played = [a for a in kept if a != search_move]
         for action in played:
             d, se, n = _paired(best, self.arms[action])
+            se = _settle_se(se, n)
             if not n or not (d - SETTLE_Z * se > 0.0 or d + SETTLE_Z * se < SETTLE_BAND):
                 return False
-        return bool(played)
+        return True
 
     def play(self, live: list[int], arms: dict[int, _Arm] | None = None) -> None:
         """One round: one world and one seed, one simulation below each of ``live``, recorded
-        in ``arms`` (default: the rounds' own; ``confirm`` keeps its fresh ones apart)."""
+        in ``arms`` (default: the rounds' own; ``confirm`` keeps its fresh ones apart). A bare
+        round (``ROLLOUT_ROUNDS``) rolls out right after the move: the tree is not read or
+        grown, so both moves of a pair meet the same rollout policy from the same seed."""
         run, seat = self.run, self.seat
         rng = run.rng
         world = run.pool.world(run.iteration, rng)
@@ -387,13 +425,16 @@ class _Rounds:
             engine = at_root.copy()
             r = random.Random(seed)
             engine.apply(action)
-            path = self.descend(engine, r, False)
-            returns = self.rollout(engine, r)
-            i = index.get(action)
-            if i is not None:
-                path.insert(0, (root, i, seat))
-            backup(path, returns)
-            scale.see(returns)
+            if self.bare:
+                returns = self.rollout(engine, r)
+            else:
+                path = self.descend(engine, r, False)
+                returns = self.rollout(engine, r)
+                i = index.get(action)
+                if i is not None:
+                    path.insert(0, (root, i, seat))
+                backup(path, returns)
+                scale.see(returns)
             arm = self.arm(action) if arms is None else arms.setdefault(action, _Arm(action))
             arm.shares[n] = self.share(engine, returns)
             arm.points[n] = returns[seat]
@@ -420,7 +461,7 @@ class _Rounds:
             return True
         index = {a: i for i, a in enumerate(root.actions)}
         i, j = index.get(search_move), index.get(leader)
-        if i is not None and j is not None:
+        if i is not None and j is not None and not self.bare:  # bare rounds grow no subtree
             while root.counts[j] < root.counts[i] and time.perf_counter() < deadline:
                 self.play([leader], {})
         fresh: dict[int, _Arm] = {}
@@ -507,6 +548,18 @@ def _paired(best: _Arm, arm: _Arm) -> tuple[float, float, int]:
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 1.0
     return mean, math.sqrt(var / n), n
+
+
+def _settle_se(se: float, n: int) -> float:
+    """The standard error the early stop tests: the paired differences' variance with one
+    more pseudo-observation of ``SETTLE_PRIOR_VAR``. Sixteen rounds in which both moves
+    scored alike (every difference 0: a Modern Art seat that never comes first either way)
+    have a sample variance of 0 and "decide" a loss of 0, where 100 rounds find 0.28 (a
+    blunder of the set); with the pseudo-observation such rounds stop at 32 at the soonest."""
+    if n < 2:
+        return se
+    variance = (se * se * n * (n - 1) + SETTLE_PRIOR_VAR) / n
+    return math.sqrt(variance / n)
 
 
 def _mean_se(values: list[float]) -> tuple[float, float]:

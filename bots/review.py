@@ -13,9 +13,11 @@ points lost. For each decision of the reviewed seat:
    for the same seed (tested).
 2. **One analysis** there (``bots.analysis.analyse`` with the move played included): the
    bot's own search (the default ``ismcts`` search for bots without one; the decision's
-   ``analysed_by``), then paired rounds that play every candidate (the search's move, its top
-   ``REVIEW_TOP`` others, the move played) from the same world and rollout seed (common random
-   numbers), halving the candidates other than the search's move and the played one.
+   ``analysed_by``), then paired rounds that play the search's move and the move played from
+   the same world and rollout seed (common random numbers), ``samples`` rounds (fewer once
+   the loss is decided), each a bare rollout of the search's rollout policy right after the
+   move (``analysis.ROLLOUT_ROUNDS``; why: ``bots.analysis``, "The review's rounds"), or in
+   Modern Art a simulation through the search's tree below it (``REVIEW_ROUNDS``).
 3. **The best move** is the analysis's ``best``: the search's own move unless another candidate
    beats it by more than noise. ``value_lost`` is the paired mean of ``best - played`` over the
    rounds, clipped at 0 (never negative); ``interval`` its 95% normal interval (not clipped)
@@ -50,7 +52,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bots.analysis import analyse_with_world
+from bots.analysis import ROLLOUT_ROUNDS, TREE_ROUNDS, analyse_with_world
 from bots.ismcts.result import Z_95
 from bots.ismcts.tree import first_place_share  # noqa: F401  (the value; long defined here)
 from bots.protocol import Bot, Budget
@@ -66,12 +68,18 @@ DEFAULT_SAMPLES = 100
 MIN_SAMPLES = 32  # the least ``samples`` a request may ask for
 MAX_SAMPLES = 2000
 MAX_POOL = 64  # worlds a decision's search draws (and weighs) at most: its belief pool
-REVIEW_TOP = 3  # the search's best moves analysed besides the move played and its own
+# How a decision's paired rounds value the two moves (``analysis.ROUND_KINDS``): bare rollouts
+# of the search's rollout, except in Modern Art, whose rollouts stop after 40 decisions and
+# score the evaluation's leader there: by them the review flagged 7 of 104 decisions of records
+# where the seat played the search's own hint (it should flag at most 5%), through the search's
+# tree 3 of 109, with 9 of the 10 scripted blunders flagged either way (docs/evaluation.md).
+REVIEW_ROUNDS = {"modern_art": TREE_ROUNDS}
 
 VALUE = {
     "measures": "the seat's share of first place at the end of the game (1: an outright win, "
     "1/k: a k-way tie for the top return, 0: otherwise), expected under the search's "
-    "analysis of the decision (bots.analysis): its tree, its beliefs and its rollouts",
+    "analysis of the decision (bots.analysis): its worlds and beliefs, and its rollout "
+    "played out from each move (in Modern Art: through its tree)",
     "scale": "0 to 1 (a win probability); value_lost in the same units",
 }
 
@@ -174,12 +182,12 @@ def review_decision(
     played included, and the played move's loss against the analysis's best (module doc).
 
     ``infoset`` is the seat's information set before the decision (``infoset_before``); the
-    search runs with ``budget``, then the paired rounds play ``samples`` simulations per kept
+    search runs with ``budget``, then the paired rounds play ``samples`` bare rollouts per kept
     move (the search's and the played one: the rollouts the paired evaluator it replaced
-    played, so a review costs no more; issue 38, target 4)
-    within the budget's milliseconds again (at
-    least ``analysis.MIN_ROUNDS`` rounds). A decision is *flagged* when ``interval[0] > 0``:
-    the played move is worse than the best by more than noise (``no_loss`` false).
+    played, so a review costs no more; issue 38, target 4) within the budget's milliseconds
+    again (at least ``analysis.MIN_ROUNDS`` rounds), fewer once the loss is decided. A
+    decision is *flagged* when ``interval[0] > 0``: the played move is worse than the best by
+    more than noise (``no_loss`` false).
     """
     started = time.perf_counter()
     seat = infoset["seat"]
@@ -191,8 +199,9 @@ def review_decision(
         budget,
         derive_seed(seed, "analysis"),
         include=(played,),
-        top=REVIEW_TOP,
+        top=0,
         per_kept=samples,
+        rounds=REVIEW_ROUNDS.get(defn.name, ROLLOUT_ROUNDS),
     )
     mine = analysis.move(played)
     best = analysis.move(analysis.best)

@@ -232,3 +232,41 @@ def test_a_reviews_rounds_stop_once_the_played_moves_loss_is_decided_and_keep_th
     mine, theirs = early.move(played), full.move(played)
     assert MIN_ROUNDS <= mine.samples < theirs.samples
     assert mine.loss_interval[0] > 0.0 and theirs.loss_interval[0] > 0.0
+
+
+def test_rounds_that_scored_alike_settle_no_loss_only_after_more_rounds():
+    # Sixteen rounds in which both moves scored alike have a sample variance of 0; the early
+    # stop once read that as a loss decided at 0 and stopped (Modern Art: a blunder of the set
+    # whose 100 rounds find 0.28 was reported 0.000 [0.000, 0.000] after 16). The stop's
+    # variance now carries a pseudo-observation (``SETTLE_PRIOR_VAR``).
+    from bots.analysis import SETTLE_EVERY, _Rounds
+
+    alike = _Stub({0: [0.0] * MIN_ROUNDS, 1: [0.0] * MIN_ROUNDS})
+    assert not _Rounds.settled(alike, [0, 1], 0)
+    longer = 5 * SETTLE_EVERY
+    assert _Rounds.settled(_Stub({0: [0.0] * longer, 1: [0.0] * longer}), [0, 1], 0)
+    # A loss that shows in every round is still decided at once.
+    assert _Rounds.settled(_Stub({0: [1.0] * MIN_ROUNDS, 1: [0.0] * MIN_ROUNDS}), [0, 1], 0)
+
+
+def test_rollout_rounds_value_the_kept_moves_without_growing_the_search_tree():
+    # The review's rounds (``ROLLOUT_ROUNDS``): each kept move rolls out right after it is
+    # applied, so the search's root keeps its visits; the tree rounds grow it.
+    from bots.analysis import ROLLOUT_ROUNDS
+
+    defn, params, infoset = positions("gallery_rush", 6, seed=2)[4]
+    bot = bots.make_bot("ismcts")
+    world = games.sample_engine(defn, params, infoset, random.Random(0))
+    plain = analyse(defn, params, infoset, bot, BUDGET, seed=3, top=0)
+    played = next(a for a in world.legal_actions() if a != plain.search_move)
+    tree = analyse(defn, params, infoset, bot, BUDGET, seed=3, include=[played], top=0)
+    bare = analyse(
+        defn, params, infoset, bot, BUDGET, 3, include=[played], top=0, rounds=ROLLOUT_ROUNDS
+    )
+    assert {m.action for m in bare.moves} == {plain.search_move, played}
+    visits = sum(m.visits for m in bare.moves)
+    assert visits < sum(m.visits for m in tree.moves)
+    assert bare.move(played).samples >= MIN_ROUNDS
+    assert "bare rollouts" in bare.rollout and "below the tree" in tree.rollout
+    with pytest.raises(ValueError, match="rounds"):
+        analyse(defn, params, infoset, bot, BUDGET, 3, rounds="bogus")

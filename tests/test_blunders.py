@@ -59,10 +59,29 @@ def test_a_stored_confirmation_is_recomputed_exactly():
     """The confirmation is deterministic: the stored figures come back (one cheap entry)."""
     entry = SET["detective_eye"][0]
     b = blunders.replay_entry(entry)
+    stored = entry["confirm"]
     check = blunders.confirm(
-        b.defn, b.params, entry["history"], b.seat, b.action, entry["reference"]["id"]
+        b.defn,
+        b.params,
+        entry["history"],
+        b.seat,
+        b.action,
+        entry["reference"]["id"],
+        stored["samples"],
+        stored["seed"],
     )
-    assert check == entry["confirm"]
+    assert check == stored
+
+
+def test_each_confirmation_is_independent_of_the_screen_that_picked_it():
+    """The stored confirmation's samples are not the ones that selected the blunder (one
+    estimate that both picks and reports is biased upward: the winner's curse); both the
+    screen and the confirmation clear the threshold."""
+    for game, entries in SET.items():
+        for entry in entries:
+            screen, check = entry["screen"], entry["confirm"]
+            assert check["seed"] == blunders.confirm_seed(screen["seed"]) != screen["seed"]
+            assert min(screen["interval"][0], check["interval"][0]) >= blunders.THRESHOLD, game
 
 
 def test_a_broken_entry_is_named():

@@ -83,7 +83,9 @@ def test_the_best_move_loses_exactly_nothing():
 
 def test_a_bad_move_shows_a_loss_with_an_interval_above_zero():
     # Finger Auction, seed 0, the heuristic playing; at seat 0's first bid after step 6 the
-    # heuristic's worst-rated bid (take 1, block 1: the least it can take).
+    # heuristic's worst-rated bid (take 1, block 1: the least it can take). The review compares
+    # it with the search's move only, so the search gets the review's 200 simulations: at 8
+    # its move is one of its first tries (seed 0: the played bid itself).
     defn = games.definition("finger_auction")
     params = defn.validate_params({})
     knowledge = knowledge_for("finger_auction")
@@ -96,8 +98,9 @@ def test_a_bad_move_shows_a_loss_with_an_interval_above_zero():
             engine.apply(knowledge.choose(engine, rng))
     worst = min(knowledge.rate(engine), key=lambda item: item[1])[0]
     infoset = build_infoset(defn, params, engine, 0, with_view=False)
+    budget = bots.Budget(simulations=200)
     out = review_decision(
-        defn, params, infoset, worst, bots.make_bot("heuristic"), TINY, seed=7, samples=100
+        defn, params, infoset, worst, bots.make_bot("heuristic"), budget, seed=7, samples=100
     )
     assert out["played"]["id"] == worst != out["best"]["id"]
     lo, _hi = out["interval"]
@@ -169,6 +172,12 @@ def test_a_reviews_rounds_play_samples_per_kept_move():
     own = analyse(defn, params, infoset, bot, budget, derive_seed(seed, "analysis"))
     result = review_decision(defn, params, infoset, own.search_move, bot, budget, seed, 100)
     assert sum(c["samples"] for c in result["candidates"]) <= 100
+    # The played move is the search's own: its loss is 0 from the start, so the rounds stop at
+    # the least that gives its value an interval (they played all 100 before).
+    from bots.analysis import MIN_ROUNDS
+
+    assert [c["samples"] for c in result["candidates"]] == [MIN_ROUNDS]
+    assert result["value_lost"] == 0.0 and result["interval"] == [0.0, 0.0]
 
 
 # Cheap settings for the luck split (``bots.luck.SPLIT_VALUE`` plays 8-64 rollouts per value).
