@@ -200,3 +200,35 @@ def test_gallery_rush_declare_outcomes_equal_the_reference():
         for painter in range(3):
             gr.declare_outcomes.cache_clear()
             assert gr.declare_outcomes(painter, deck) == _declare_outcomes_reference(painter, deck)
+
+
+def test_modern_art_memo_keys_hold_no_object_the_garbage_collector_tracks():
+    # Keys of ints, floats and strings only: CPython untracks such tuples, so the memos'
+    # tens of thousands of entries cost the cyclic collector's passes nothing (a key holding
+    # the Config kept every entry tracked and the collections took ~15% of a hint).
+    import gc
+
+    _clear_modern_art()
+    knowledge = ma.ModernArtKnowledge()
+    for engine in _modern_art_bid_states(4, seed=4, continuations=1):
+        knowledge.rate(engine)
+        knowledge.evaluate(engine)
+    for _ in range(3):  # a pass untracks a tuple once its items are untracked: one per level
+        gc.collect()
+    for memo in MA_MEMOS:
+        assert memo
+        assert not [key for key in memo if gc.is_tracked(key)]
+
+
+def test_modern_art_config_key_tells_every_parameter_apart():
+    # The memos key the game by its parameters, which make the whole Config: equal parameters
+    # share entries, any different one (here the rules' payments, the player count) does not.
+    from games.modern_art.cards import Config
+
+    defn = games.DEFINITIONS["modern_art"]
+    seed = defn.validate_params({"players": 4})
+    classic = defn.validate_params({"players": 4, "ruleset": "classic"})
+    five = defn.validate_params({"players": 5})
+    assert ma._cfg_key(Config(seed)) == ma._cfg_key(Config(dict(seed)))
+    keys = {ma._cfg_key(Config(p)) for p in (seed, classic, five)}
+    assert len(keys) == 3

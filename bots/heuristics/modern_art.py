@@ -193,6 +193,20 @@ def forecast(
     return out
 
 
+_CFG_KEYS: dict[Any, tuple] = {}
+
+
+def _cfg_key(cfg: Any) -> tuple:
+    """The game's parameters (which make its ``Config``) as a tuple of strings and ints, for the
+    memo keys below: a key that holds only such atoms is untracked by Python's cyclic garbage
+    collector, so the memos' tens of thousands of entries cost its passes nothing (a key holding
+    the ``Config`` object itself stayed tracked: the collections took ~15% of a hint)."""
+    key = _CFG_KEYS.get(cfg)
+    if key is None:
+        key = _CFG_KEYS[cfg] = tuple(sorted(cfg.params.items()))
+    return key
+
+
 def _deck_by_artist(cfg: Any) -> tuple[int, ...]:
     deck = _DECK_BY_ARTIST.get(cfg)
     if deck is None:
@@ -236,7 +250,7 @@ def supply_of(
             hidden -= cards
     total = sum(unseen)
     scale = hidden / total if total > 0 else 0.0
-    return tuple(round(m + scale * u, 3) for m, u in zip(mine, unseen, strict=True))
+    return tuple([round(m + scale * u, 3) for m, u in zip(mine, unseen, strict=True)])
 
 
 _VIEWS: dict[tuple, tuple[tuple[float, ...], tuple[float, ...]]] = {}
@@ -275,7 +289,7 @@ def values_of(
 def _view_key(engine: ModernArtEngine, seat: int, played: int, cards: int) -> tuple:
     """Everything ``values_of`` reads: the board and the seat's own hand."""
     return (
-        engine.cfg,
+        _cfg_key(engine.cfg),
         seat,
         played,
         cards,
@@ -348,7 +362,7 @@ def _lot_key(engine: ModernArtEngine, seat: int) -> tuple:
     """What a ``Lot``'s valuation depends on: the seat, the lot and who is paid for it, the
     money, and what ``values_of`` reads for the seat and for the market."""
     return (
-        engine.cfg,
+        _cfg_key(engine.cfg),
         seat,
         engine.artist,
         engine.ncards,
