@@ -248,6 +248,18 @@ def test_a_stale_extension_falls_back_to_the_py_and_warns_once(fake_build, monke
     assert compiled._status["fakepkg.mod"] == compiled.STALE
 
 
+def test_an_edited_pxd_makes_the_extension_stale(fake_build, monkeypatch):
+    """The ``.pxd`` beside a ``.py`` is compiled in with it (C types), so it is source too."""
+    finder, package, manifest = fake_build
+    (package / "mod.pxd").write_text("cdef long VALUE\n")
+    compiled.write_manifest({"fakepkg.mod": compiled.source_hash(package / "mod.py")}, manifest)
+    assert _loader(finder, package) is importlib.machinery.ExtensionFileLoader
+    (package / "mod.pxd").write_text("cdef double VALUE\n")  # retyped after the build
+    monkeypatch.setattr(compiled, "_warned", set())
+    with pytest.warns(RuntimeWarning, match="fakepkg.mod"):
+        assert _loader(finder, package) is importlib.machinery.SourceFileLoader
+
+
 def test_an_extension_without_a_build_record_falls_back(fake_build, monkeypatch):
     finder, package, _ = fake_build  # the manifest was never written
     monkeypatch.setattr(compiled, "_warned", set())

@@ -200,3 +200,113 @@ def test_gallery_rush_declare_outcomes_equal_the_reference():
         for painter in range(3):
             gr.declare_outcomes.cache_clear()
             assert gr.declare_outcomes(painter, deck) == _declare_outcomes_reference(painter, deck)
+
+
+def test_modern_art_memo_keys_hold_no_object_the_garbage_collector_tracks():
+    # Keys of ints, floats and strings only: CPython untracks such tuples, so the memos'
+    # tens of thousands of entries cost the cyclic collector's passes nothing (a key holding
+    # the Config kept every entry tracked and the collections took ~15% of a hint).
+    import gc
+
+    _clear_modern_art()
+    knowledge = ma.ModernArtKnowledge()
+    for engine in _modern_art_bid_states(4, seed=4, continuations=1):
+        knowledge.rate(engine)
+        knowledge.evaluate(engine)
+    for _ in range(3):  # a pass untracks a tuple once its items are untracked: one per level
+        gc.collect()
+    for memo in MA_MEMOS:
+        assert memo
+        assert not [key for key in memo if gc.is_tracked(key)]
+
+
+def test_modern_art_config_key_tells_every_parameter_apart():
+    # The memos key the game by its parameters, which make the whole Config: equal parameters
+    # share entries, any different one (here the rules' payments, the player count) does not.
+    from games.modern_art.cards import Config
+
+    defn = games.DEFINITIONS["modern_art"]
+    seed = defn.validate_params({"players": 4})
+    classic = defn.validate_params({"players": 4, "ruleset": "classic"})
+    five = defn.validate_params({"players": 5})
+    assert ma._cfg_key(Config(seed)) == ma._cfg_key(Config(dict(seed)))
+    keys = {ma._cfg_key(Config(p)) for p in (seed, classic, five)}
+    assert len(keys) == 3
+
+
+def _reference_forecast(counts, supply, values, places, plays):
+    """``ma.forecast`` as it was written before its index loops (issue 40), kept to pin them."""
+    import math
+
+    artists = len(counts)
+    weights = [s * (1.0 + ma.MOMENTUM * c) for s, c in zip(supply, counts, strict=True)]
+    total = sum(weights)
+    left = min(float(plays), sum(supply))
+    if total > 0.0:
+        share = [w / total for w in weights]
+        for a in range(artists):
+            need = ma.ROUND_END_COUNT - counts[a]
+            if share[a] > 0.0 and supply[a] + 1.0 >= need:
+                left = min(left, ma.RACE_FACTOR * need / share[a])
+    else:
+        share = [0.0] * artists
+    mean = [
+        min(ma.ROUND_END_COUNT, c + min(left * p, s))
+        for c, p, s in zip(counts, share, supply, strict=True)
+    ]
+    var = [left * p * (1.0 - p) + ma.COUNT_SPREAD for p in share]
+    present = [1.0 if c else 1.0 - math.exp(-left * p) for c, p in zip(counts, share, strict=True)]
+    ahead = [[0.0] * artists for _ in range(artists)]
+    for a in range(artists):
+        for b in range(a):
+            x = 0.5 * (
+                1.0 + math.erf((mean[b] - mean[a] + 0.5) / math.sqrt(2.0 * (var[a] + var[b])))
+            )
+            ahead[b][a] = x
+            ahead[a][b] = 1.0 - x
+    p0, p1, p2 = (*places, 0, 0, 0)[:3]
+    value = [0.0] * artists
+    top = [0.0] * artists
+    for a in range(artists):
+        here = present[a]
+        if here <= 1e-6:
+            continue
+        d0, d1, d2 = 1.0, 0.0, 0.0
+        for b in range(artists):
+            if b != a:
+                x = present[b] * ahead[b][a]
+                y = 1.0 - x
+                d2 = d2 * y + d1 * x
+                d1 = d1 * y + d0 * x
+                d0 *= y
+        if len(places) < 3:
+            d2 = 0.0
+            if len(places) < 2:
+                d1 = 0.0
+        v = values[a]
+        value[a] = here * (d0 * (v + p0) + d1 * (v + p1) + d2 * (v + p2))
+        top[a] = here * (d0 + d1 + d2)
+    return (tuple(value), tuple(top))
+
+
+def test_modern_art_forecast_equals_its_reference_bit_for_bit():
+    # Random boards (counts up to the fifth card, empty and tiny supplies, 3 to 5 artists and
+    # 1 to 3 places), then the forecasts of real decision states' views: exactly equal.
+    rng = random.Random(40)
+    cases = []
+    for _ in range(3000):
+        artists = rng.randint(3, 5)
+        counts = tuple(rng.choice((0, 0, 1, 2, 3, 4)) for _ in range(artists))
+        supply = tuple(rng.choice((0.0, 0.001, round(rng.random() * 8, 3))) for _ in range(artists))
+        values = tuple(rng.choice((0, 10, 20, 30, 50)) for _ in range(artists))
+        places = (30, 20, 10)[: rng.randint(1, 3)]
+        cases.append((counts, supply, values, places, rng.randint(0, 40)))
+    for engine in _modern_art_bid_states(4, seed=7, continuations=1):
+        for seat in (-1, 0, 1):
+            counts = tuple(engine.counts)
+            cases.append(
+                (counts, ma.supply_of(engine, seat), tuple(engine.values), (30, 20, 10), 9)
+            )
+    for case in cases:
+        _clear_modern_art()
+        assert ma.forecast(*case) == _reference_forecast(*case), case

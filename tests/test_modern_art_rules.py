@@ -914,3 +914,39 @@ def test_full_game_passes_the_whole_conformance_suite(players, ruleset):
     game = pyspiel.load_game("modern_art", {"players": players, "ruleset": ruleset})
     assert suite.run_game_checks(game) == list(suite.GAME_CHECKS)
     assert len(suite.GAME_CHECKS) == suite.GAME_CHECK_COUNT
+
+
+def _reference_payments(engine, buyer: int, price: int) -> list:
+    """``payments`` as written before issue 40's per-case form, kept to pin it."""
+    own, partner = engine.seller_shares(price)
+    out = []
+    bank = None
+    seats = [(engine.auctioneer, own)]
+    if engine.partner_shares():
+        seats.append((engine.partner, partner))
+    for seat, share in seats:
+        if seat == buyer:
+            bank = share
+        else:
+            out.append((buyer, seat, share))
+    if bank is not None:
+        out.append((buyer, -1, bank))
+    return out
+
+
+@pytest.mark.parametrize("ruleset", ["seed", "classic"])
+def test_payments_equal_their_reference_for_every_buyer_and_partner(ruleset):
+    # Every auctioneer, partner (none, or any other seat) and buyer, odd and even prices.
+    import games
+
+    defn = games.definition("modern_art")
+    engine = defn.new_engine(defn.validate_params({"players": 4, "ruleset": ruleset}))
+    for x in range(4):
+        for partner in range(-1, 4):
+            if partner == x:
+                continue
+            engine.auctioneer, engine.partner = x, partner
+            for buyer in range(4):
+                for price in (0, 1, 7, 30):
+                    got = engine.payments(buyer, price)
+                    assert got == _reference_payments(engine, buyer, price)

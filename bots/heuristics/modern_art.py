@@ -135,33 +135,48 @@ def forecast(
     if hit is not None:
         return hit
     artists = len(counts)
+    # Index loops over preallocated lists, with the pairwise table flat (``ahead[b * artists +
+    # a]``): compiled, with modern_art.pxd's C doubles, the arithmetic runs in C; every
+    # expression is the one it always was, in the same order, so both paths give the same bits.
     weights = [s * (1.0 + MOMENTUM * c) for s, c in zip(supply, counts, strict=True)]
     total = sum(weights)
     left = min(float(plays), sum(supply))
+    share = [0.0] * artists
     if total > 0.0:
-        share = [w / total for w in weights]
         for a in range(artists):
+            share[a] = weights[a] / total
+        for a in range(artists):
+            p = share[a]
             need = ROUND_END_COUNT - counts[a]
-            if share[a] > 0.0 and supply[a] + 1.0 >= need:
-                left = min(left, RACE_FACTOR * need / share[a])
-    else:
-        share = [0.0] * artists
-    mean = [
-        min(ROUND_END_COUNT, c + min(left * p, s))
-        for c, p, s in zip(counts, share, supply, strict=True)
-    ]
-    var = [left * p * (1.0 - p) + COUNT_SPREAD for p in share]
-    present = [1.0 if c else 1.0 - math.exp(-left * p) for c, p in zip(counts, share, strict=True)]
-    # ahead[b][a]: chance b finishes ahead of a if both are ranked; one erf per pair, since
-    # the normal is symmetric: ahead[a][b] = 1 - ahead[b][a].
+            if p > 0.0 and supply[a] + 1.0 >= need:
+                left = min(left, RACE_FACTOR * need / p)
+    mean = [0.0] * artists
+    var = [0.0] * artists
+    present = [0.0] * artists
+    exp = math.exp
+    for a in range(artists):
+        p = share[a]
+        c = counts[a]
+        x = left * p
+        s = supply[a]
+        if s < x:  # min(left * p, supply), the first of equals as ``min``
+            x = s
+        x = c + x
+        mean[a] = x if x < ROUND_END_COUNT else ROUND_END_COUNT  # capped at five
+        var[a] = left * p * (1.0 - p) + COUNT_SPREAD
+        present[a] = 1.0 if c else 1.0 - exp(-left * p)
+    # ahead[b * artists + a]: chance b finishes ahead of a if both are ranked; one erf per pair,
+    # since the normal is symmetric: a ahead of b is 1 minus b ahead of a.
     erf = math.erf
     sqrt = math.sqrt
-    ahead = [[0.0] * artists for _ in range(artists)]
+    ahead = [0.0] * (artists * artists)
     for a in range(artists):
+        ma = mean[a]
+        va = var[a]
         for b in range(a):  # b < a: board order gives b the ties
-            x = 0.5 * (1.0 + erf((mean[b] - mean[a] + 0.5) / sqrt(2.0 * (var[a] + var[b]))))
-            ahead[b][a] = x
-            ahead[a][b] = 1.0 - x
+            x = 0.5 * (1.0 + erf((mean[b] - ma + 0.5) / sqrt(2.0 * (va + var[b]))))
+            ahead[b * artists + a] = x
+            ahead[a * artists + b] = 1.0 - x
     # Poisson-binomial over the others: d0, d1, d2 = chance exactly 0, 1, 2 finish ahead.
     p0, p1, p2 = (*places, 0, 0, 0)[:3]
     value = [0.0] * artists
@@ -171,10 +186,9 @@ def forecast(
         if here <= 1e-6:
             continue
         d0, d1, d2 = 1.0, 0.0, 0.0
-        row = ahead
         for b in range(artists):
             if b != a:
-                x = present[b] * row[b][a]
+                x = present[b] * ahead[b * artists + a]
                 y = 1.0 - x
                 d2 = d2 * y + d1 * x
                 d1 = d1 * y + d0 * x
@@ -191,6 +205,20 @@ def forecast(
         _FORECASTS.clear()
     _FORECASTS[key] = out
     return out
+
+
+_CFG_KEYS: dict[Any, tuple] = {}
+
+
+def _cfg_key(cfg: Any) -> tuple:
+    """The game's parameters (which make its ``Config``) as a tuple of strings and ints, for the
+    memo keys below: a key that holds only such atoms is untracked by Python's cyclic garbage
+    collector, so the memos' tens of thousands of entries cost its passes nothing (a key holding
+    the ``Config`` object itself stayed tracked: the collections took ~15% of a hint)."""
+    key = _CFG_KEYS.get(cfg)
+    if key is None:
+        key = _CFG_KEYS[cfg] = tuple(sorted(cfg.params.items()))
+    return key
 
 
 def _deck_by_artist(cfg: Any) -> tuple[int, ...]:
@@ -222,11 +250,16 @@ def supply_of(
     mine = [0] * artists
     # Cards neither seen nor in our hand; a card we play moves from one to the other.
     unseen = [0] * artists
-    for a in range(artists):
+    for a in range(artists):  # index loops, not slices: compiled, they run in C (.pxd)
         low = a * NUM_TYPES
-        m = 0 if hand is None else sum(hand[low : low + NUM_TYPES])
+        m = 0
+        gone = 0
+        for k in range(low, low + NUM_TYPES):
+            gone += seen[k]
+            if hand is not None:
+                m += hand[k]
         mine[a] = m
-        unseen[a] = deck[a] - sum(seen[low : low + NUM_TYPES]) - m
+        unseen[a] = deck[a] - gone - m
     hidden = sum(engine.hand_size) - (engine.hand_size[seat] if seat >= 0 else 0)
     if played >= 0:
         if seat >= 0:
@@ -236,7 +269,7 @@ def supply_of(
             hidden -= cards
     total = sum(unseen)
     scale = hidden / total if total > 0 else 0.0
-    return tuple(round(m + scale * u, 3) for m, u in zip(mine, unseen, strict=True))
+    return tuple([round(m + scale * u, 3) for m, u in zip(mine, unseen, strict=True)])
 
 
 _VIEWS: dict[tuple, tuple[tuple[float, ...], tuple[float, ...]]] = {}
@@ -275,7 +308,7 @@ def values_of(
 def _view_key(engine: ModernArtEngine, seat: int, played: int, cards: int) -> tuple:
     """Everything ``values_of`` reads: the board and the seat's own hand."""
     return (
-        engine.cfg,
+        _cfg_key(engine.cfg),
         seat,
         played,
         cards,
@@ -348,7 +381,7 @@ def _lot_key(engine: ModernArtEngine, seat: int) -> tuple:
     """What a ``Lot``'s valuation depends on: the seat, the lot and who is paid for it, the
     money, and what ``values_of`` reads for the seat and for the market."""
     return (
-        engine.cfg,
+        _cfg_key(engine.cfg),
         seat,
         engine.artist,
         engine.ncards,

@@ -69,8 +69,17 @@ def source_path(module: str, root: Path = ROOT) -> Path:
 
 
 def source_hash(path: Path) -> str:
-    """The SHA-256 of a source file's bytes: what the build records and the guard compares."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """The SHA-256 of a source file's bytes: what the build records and the guard compares.
+
+    A ``.pxd`` beside the ``.py`` (Cython's augmenting declarations: C types for some locals,
+    compiled in with the ``.py``) is part of the source: its bytes follow the ``.py``'s, so a
+    typing edit makes the extension stale as a ``.py`` edit does. A module without one hashes
+    as its ``.py`` alone."""
+    digest = hashlib.sha256(path.read_bytes())
+    pxd = path.with_suffix(".pxd")
+    if pxd.is_file():
+        digest.update(b"\0pxd\0" + pxd.read_bytes())
+    return digest.hexdigest()
 
 
 def pure_forced(module: str) -> bool:

@@ -621,19 +621,22 @@ class ModernArtEngine(Engine):
 
     def payments(self, buyer: int, price: int) -> list[tuple[int, int, int]]:
         """``(payer, payee, amount)`` for a sale in the current auction; payee -1 is the bank."""
+        # The auctioneer's share, then the partner's; the buyer's own share goes to the bank,
+        # listed last. Written out per case: heuristics ask this ~90 times a simulation.
         own, partner = self.seller_shares(price)
+        x = self.auctioneer
+        if not self.partner_shares():
+            return [(buyer, -1 if x == buyer else x, own)]
+        p = self.partner
         out = []
-        bank = None
-        seats = [(self.auctioneer, own)]
-        if self.partner_shares():
-            seats.append((self.partner, partner))
-        for seat, share in seats:
-            if seat == buyer:
-                bank = share
-            else:
-                out.append((buyer, seat, share))
-        if bank is not None:
-            out.append((buyer, -1, bank))
+        if x != buyer:
+            out.append((buyer, x, own))
+        if p != buyer:
+            out.append((buyer, p, partner))
+        if p == buyer:
+            out.append((buyer, -1, partner))
+        elif x == buyer:
+            out.append((buyer, -1, own))
         return out
 
     def _sell(self, buyer: int, price: int) -> None:
