@@ -50,6 +50,7 @@ class Decision:
     engine: Engine
     action: int
     legal: int
+    player: int
 
 
 World = list[Decision]  # one world's decisions of the seat
@@ -64,7 +65,7 @@ def decisions_of(fresh: Engine, history: Sequence[int], seat: int) -> World:
         if engine.current_player() == seat:
             legal = engine.player_actions()
             if len(legal) > 1:
-                out.append(Decision(engine.copy(), int(action), len(legal)))
+                out.append(Decision(engine.copy(), int(action), len(legal), seat))
         engine.apply(int(action))
     return out
 
@@ -102,12 +103,9 @@ class Likelihood:
     """``log L(theta)`` of the records, with the heuristic's best moves cached across
     profiles (the expensive part: each profile only re-applies its tendencies)."""
 
-    def __init__(
-        self, knowledge: GameKnowledge, records: Sequence[Record], seat: int, epsilon: float
-    ) -> None:
+    def __init__(self, knowledge: GameKnowledge, records: Sequence[Record], epsilon: float) -> None:
         self.knowledge = knowledge
         self.records = records
-        self.seat = seat
         self.epsilon = epsilon
         self.base = HeuristicModel(knowledge)
         self.memo: dict[tuple[tuple[str, float], ...], float] = {}
@@ -121,12 +119,12 @@ class Likelihood:
 
     def _compute(self, profile: dict[str, float]) -> float:
         policy = ProfiledPolicy(self.knowledge, profile, self.base)
-        seat, eps = self.seat, self.epsilon
+        eps = self.epsilon
         total = 0.0
         for worlds in self.records:
             logs = [
                 sum(
-                    log_factor(policy.probability(d.engine, seat, d.action), eps, d.legal)
+                    log_factor(policy.probability(d.engine, d.player, d.action), eps, d.legal)
                     for d in world
                 )
                 for world in worlds
@@ -146,17 +144,19 @@ def fit_profile(
     """The maximum-likelihood profile of ``seat`` over ``records`` with 95% intervals.
 
     ``tendencies`` limits the fit to those (the others stay neutral); by default all of the
-    game's. Raises ``TooFewDecisions`` below ``MIN_DECISIONS`` decisions with a choice."""
+    game's. ``seat`` is reported (each decision knows its player: in a tournament's games the
+    fitted bot changes seats). Raises ``TooFewDecisions`` below ``MIN_DECISIONS`` decisions
+    with a choice."""
     game = knowledge.game
     every = {t.name: t for t in tendencies_of(game)}
     names = list(every) if tendencies is None else list(tendencies)
     count = sum(len(r[0]) for r in records if r)
     if count < MIN_DECISIONS:
         raise TooFewDecisions(
-            f"seat {seat} made {count} decisions with a choice in {len(records)} record(s); "
+            f"the fitted seat made {count} decisions with a choice in {len(records)} record(s); "
             f"a fit needs at least {MIN_DECISIONS}"
         )
-    ll = Likelihood(knowledge, records, seat, epsilon)
+    ll = Likelihood(knowledge, records, epsilon)
     neutral = neutral_profile(game)
     best = maximise(ll, dict(neutral), [every[n] for n in names])
     top = ll(best)

@@ -1,0 +1,149 @@
+"""Issue 45, target 1: does a fitted opponent profile make ``ismcts`` score more?
+
+For a game, a player count and one of the game's biased opponents (``bots.profiles.BIASED``):
+
+1. **Fit.** ``FIT_GAMES`` games of the biased opponent (seat 0) against the heuristic, on deals
+   of their own (seeds ``FIT_SEED + i``), fitted by ``atelier profile``'s maximum likelihood
+   (``bots.profiles.fit``).
+2. **Paired games.** On every evaluation deal and in every seat, ``ismcts`` plays against the
+   biased opponent in all other seats twice: with the fitted profile for every other seat
+   (``opponents``, ``profile_trust`` at its default) and without. Both games of a pair share
+   the deal's chance draws and the move seeds (``strength.play_one``), so the difference of
+   first-place shares is paired; its mean over deals x seats gets a 95% t-interval.
+
+``--opponent wrong`` is the safety check: the unbiased heuristic in the other seats, and
+``ismcts`` given the profile fitted to the game's first biased opponent (a wrong profile).
+
+Each pair is one JSON line in ``--out`` (rerunning resumes), so a run stopped early still
+reports the pairs it played.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import games
+from bots.heuristics import knowledge_for
+from bots.profiles.fit import decisions_of, fit_profile
+from bots.profiles.tendencies import BIASED
+from evaluation.bench.strength import Seat, play_one
+from evaluation.tournament.stats import mean_ci
+
+FIT_GAMES = 50
+FIT_SEED = 1_000_000
+WRONG = "wrong"
+
+
+def biased_spec(tendencies: dict[str, float]) -> dict[str, Any]:
+    return {"name": "profiled", "options": {"tendencies": tendencies}}
+
+
+def fit_opponent(name: str, params: dict[str, Any], tendencies: dict[str, float]) -> dict:
+    """The profile fitted to ``FIT_GAMES`` games of the opponent with ``tendencies``."""
+    defn = games.definition(name)
+    full = defn.validate_params(params)
+    them = Seat("biased", biased_spec(tendencies), simulations=1)
+    heuristic = Seat("heuristic", {"name": "heuristic"}, simulations=1)
+    records = []
+    for i in range(FIT_GAMES):
+        game = play_one(name, full, them, heuristic, 0, FIT_SEED + i)
+        records.append([decisions_of(defn.new_engine(full), game["history"], 0)])
+    return fit_profile(knowledge_for(name), records, 0).to_json()  # type: ignore[arg-type]
+
+
+def run_cell(
+    name: str,
+    players: int,
+    opponent: str,
+    deals: int,
+    simulations: int,
+    out: Path,
+    echo: Any = print,
+) -> dict[str, Any]:
+    """Plays (or resumes) one cell and returns its summary (module docstring)."""
+    params = {"players": players}
+    done = _load(out)
+    header = next((r for r in done if r.get("kind") == "fit"), None)
+    if header is None:
+        truth = BIASED[name][next(iter(BIASED[name])) if opponent == WRONG else opponent]
+        fitted = fit_opponent(name, params, truth)
+        header = {"kind": "fit", "truth": truth, "fit": fitted}
+        _append(out, header)
+        echo(f"fitted {json.dumps(fitted['profile'])} intervals {json.dumps(fitted['intervals'])}")
+    profile = header["fit"]["profile"]
+    them = (
+        Seat("heuristic", {"name": "heuristic"}, simulations=1)
+        if opponent == WRONG
+        else Seat("biased", biased_spec(header["truth"]), simulations=1)
+    )
+    plain = Seat("ismcts", {"name": "ismcts"}, simulations=simulations)
+    profiled = Seat(
+        "ismcts+profile",
+        {"name": "ismcts", "options": {"opponents": {str(s): profile for s in range(players)}}},
+        simulations=simulations,
+    )
+    seen = {(r["deal"], r["seat"]) for r in done if r.get("kind") == "pair"}
+    for deal in range(deals):
+        for seat in range(players):
+            if (deal, seat) in seen:
+                continue
+            with_profile = play_one(name, params, profiled, them, seat, deal)["score"]
+            without = play_one(name, params, plain, them, seat, deal)["score"]
+            _append(
+                out,
+                {
+                    "kind": "pair",
+                    "deal": deal,
+                    "seat": seat,
+                    "with": with_profile,
+                    "without": without,
+                },
+            )
+    return summary(name, players, opponent, simulations, _load(out))
+
+
+def summary(
+    name: str, players: int, opponent: str, simulations: int, rows: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Mean first-place shares with and without the profile, and their paired difference."""
+    pairs = [r for r in rows if r.get("kind") == "pair"]
+    fit = next((r for r in rows if r.get("kind") == "fit"), {})
+    out: dict[str, Any] = {
+        "game": name,
+        "players": players,
+        "opponent": opponent,
+        "simulations": simulations,
+        "pairs": len(pairs),
+        "fit": fit.get("fit", {}).get("profile"),
+        "truth": fit.get("truth"),
+    }
+    deals = sorted({r["deal"] for r in pairs})
+    out["deals"] = len(deals)
+    if pairs:
+        # The games of one deal share its cards: each deal's mean over its seats is one value.
+        for key in ("with", "without"):
+            out[key], out[f"{key}_ci"] = mean_ci(_per_deal(pairs, deals, lambda r, k=key: r[k]))
+        out["difference"], out["difference_ci"] = mean_ci(
+            _per_deal(pairs, deals, lambda r: r["with"] - r["without"])
+        )
+    return out
+
+
+def _per_deal(rows: list[dict[str, Any]], deals: list[int], value: Any) -> list[float]:
+    by_deal: dict[int, list[float]] = {d: [] for d in deals}
+    for r in rows:
+        by_deal[r["deal"]].append(value(r))
+    return [sum(v) / len(v) for v in by_deal.values()]
+
+
+def _load(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def _append(path: Path, row: dict[str, Any]) -> None:
+    with path.open("a") as f:
+        f.write(json.dumps(row) + "\n")
