@@ -33,7 +33,11 @@ Adjust = Callable[[Engine, GameKnowledge, Distribution, Mapping[str, float]], Di
 
 
 class ProfiledPolicy:
-    """``pi(a | I)`` of the heuristic played with ``profile``'s tendencies."""
+    """``pi(a | I)`` of the heuristic played with ``profile``'s tendencies.
+
+    One policy serves one game setting: its cache (and ``base``'s) is keyed by information
+    set, which the engine contract makes exact within a setting only (``HeuristicModel``
+    alike)."""
 
     def __init__(
         self,
