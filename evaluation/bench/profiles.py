@@ -139,9 +139,19 @@ def _per_deal(rows: list[dict[str, Any]], deals: list[int], value: Any) -> list[
 
 
 def _load(path: Path) -> list[dict[str, Any]]:
+    """The rows written so far; a last line cut short (a run stopped mid-write) is dropped
+    and its pair played again."""
     if not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    rows = []
+    for i, line in enumerate(lines):
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            if i != len(lines) - 1:
+                raise
+    return rows
 
 
 def _append(path: Path, row: dict[str, Any]) -> None:
