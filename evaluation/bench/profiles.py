@@ -139,21 +139,26 @@ def _per_deal(rows: list[dict[str, Any]], deals: list[int], value: Any) -> list[
 
 
 def _load(path: Path) -> list[dict[str, Any]]:
-    """The rows written so far; a last line cut short (a run stopped mid-write) is dropped
-    and its pair played again."""
+    """The rows written so far; a line cut short (a run stopped mid-write) is dropped and its
+    pair played again (``_append`` starts the next row on a line of its own)."""
     if not path.exists():
         return []
-    lines = [line for line in path.read_text().splitlines() if line.strip()]
     rows = []
-    for i, line in enumerate(lines):
+    for line in path.read_text().splitlines():
         try:
             rows.append(json.loads(line))
         except json.JSONDecodeError:
-            if i != len(lines) - 1:
-                raise
+            continue
     return rows
 
 
 def _append(path: Path, row: dict[str, Any]) -> None:
-    with path.open("a") as f:
+    with path.open("a+") as f:
+        f.seek(0, 2)
+        if f.tell():  # after a line cut short, start a line of its own
+            f.seek(f.tell() - 1)
+            ends = f.read(1) == "\n"
+            f.seek(0, 2)
+            if not ends:
+                f.write("\n")
         f.write(json.dumps(row) + "\n")
