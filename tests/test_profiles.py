@@ -345,3 +345,26 @@ def test_profile_trust_zero_is_the_search_without_profiles(game, players):
         )
         assert stats(plain) == stats(zero)
         assert plain.action == zero.action
+
+
+# --- the target-1 bench ------------------------------------------------------------------------
+def test_bench_profiles_pairs_by_deal_and_resumes(tmp_path):
+    from evaluation.bench import profiles as bench
+
+    rows = [
+        {"kind": "pair", "deal": 0, "seat": 0, "with": 1.0, "without": 0.0},
+        {"kind": "pair", "deal": 0, "seat": 1, "with": 0.0, "without": 0.0},
+        {"kind": "pair", "deal": 1, "seat": 0, "with": 0.0, "without": 0.0},
+        {"kind": "pair", "deal": 1, "seat": 1, "with": 0.0, "without": 1.0},
+    ]
+    out = bench.summary("gallery_rush", 2, "cautious", 5, rows)
+    assert out["deals"] == 2 and out["pairs"] == 4
+    assert out["difference"] == 0.0 and out["with"] == 0.25
+    low, high = out["difference_ci"]
+    assert low < 0 < high and abs(low + high) < 1e-12  # per-deal means +0.5 and -0.5
+    path = tmp_path / "cell.jsonl"
+    first = bench.run_cell("gallery_rush", 2, "cautious", 1, 5, path, echo=lambda _: None)
+    assert first["pairs"] == 2 and first["fit"]["stop_at"] == 1  # the fit found the tendency
+    path.write_text(path.read_text() + '{"kind": "pair", "de')  # a run stopped mid-write
+    again = bench.run_cell("gallery_rush", 2, "cautious", 1, 5, path, echo=lambda _: None)
+    assert again["pairs"] == 2  # resumed: nothing played twice, the cut line dropped
