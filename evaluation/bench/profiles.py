@@ -27,7 +27,7 @@ from typing import Any
 import games
 from bots.heuristics import knowledge_for
 from bots.profiles.fit import decisions_of, fit_profile
-from bots.profiles.tendencies import BIASED
+from bots.profiles.tendencies import BIASED, tendencies_of
 from evaluation.bench.strength import Seat, play_one
 from evaluation.tournament.stats import mean_ci
 
@@ -162,3 +162,48 @@ def _append(path: Path, row: dict[str, Any]) -> None:
             if not ends:
                 f.write("\n")
         f.write(json.dumps(row) + "\n")
+
+
+def table(paths: list[Path]) -> str:
+    """The markdown table of cells written by ``run_cell`` (files named
+    ``GAME-PLAYERS-OPPONENT.jsonl``, as the docs' commands write them)."""
+    lines = [
+        "| game | players | opponent (truth) | fitted (95% interval) | deals (pairs) | "
+        "with profile | without | difference [95% CI] |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for path in sorted(paths):
+        game, players, opponent = path.stem.split("-")
+        rows = _load(path)
+        s = summary(game, int(players), opponent, 0, rows)
+        fit = next((r for r in rows if r.get("kind") == "fit"), None)
+        if not s["pairs"] or fit is None:
+            continue
+        truth = fit["truth"]
+        name = next(iter(truth))
+        low, high = fit["fit"]["intervals"][name]
+        fitted = f"`{name}` {fit['fit']['profile'][name]} [{low}, {high}]"
+        neutral = {t.name: t.neutral for t in tendencies_of(game)}
+        others = [
+            f"`{k}` {v}" for k, v in fit["fit"]["profile"].items() if k != name and v != neutral[k]
+        ]
+        fitted += "".join(", " + o for o in others)
+        label = (
+            f"heuristic, given the profile fitted to {json.dumps(truth)}"
+            if opponent == WRONG
+            else f"{opponent} {json.dumps(truth)}"
+        )
+        ci = s["difference_ci"]
+        diff = f"{s['difference']:+.3f}" + (f" [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "")
+        lines.append(
+            f"| {game} | {players} | {label} | {fitted} | {s['deals']} ({s['pairs']}) | "
+            f"{s['with']:.3f} | {s['without']:.3f} | {diff} |"
+        )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    import sys
+
+    folder = Path(sys.argv[1] if len(sys.argv) > 1 else ".")
+    print(table(list(folder.glob("*-*-*.jsonl"))))
