@@ -11,11 +11,13 @@ from bots.cfr.bots import CFRBot, OOSBot
 from bots.heuristic_bot import HeuristicBot
 from bots.ismcts import IsmctsBot
 from bots.levels import LevelBot
+from bots.profiles.bot import ProfiledBot
 from bots.protocol import Bot, InvalidBotSpec
 from bots.random_bot import RandomBot
 
 BOTS: dict[str, type[Bot]] = {
-    cls.name: cls for cls in (RandomBot, HeuristicBot, IsmctsBot, CFRBot, OOSBot, LevelBot)
+    cls.name: cls
+    for cls in (RandomBot, HeuristicBot, ProfiledBot, IsmctsBot, CFRBot, OOSBot, LevelBot)
 }
 
 

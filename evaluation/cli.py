@@ -75,6 +75,7 @@ class AtelierGroup(click.Group):
         "review": "evaluation.review_command:review",  # game review (bots/review.py)
         "analyse": "evaluation.analyse_command:analyse_command",  # bots/analysis.py
         "mcp": "evaluation.mcp_command:mcp",  # MCP tool server (clients/python's client)
+        "profile": "evaluation.profile_command:profile",  # opponent profiles (bots/profiles)
     },
 )
 def main() -> None:
@@ -474,6 +475,41 @@ def bench_explain(
         raise click.BadParameter("must be positive", param_hint="--budget-ms")
     rows = bench_mod.run(names, states, budget_ms, seed, all_players)
     echo_report(rows, as_json, bench_mod.format_table)
+
+
+@bench.command("profiles")
+@click.argument("game", type=click.Choice(sorted(games.DEFINITIONS)))
+@click.option("--players", required=True, type=int, help="Player count of the cell.")
+@click.option(
+    "--opponent",
+    required=True,
+    help="A biased opponent of the game (bots/profiles BIASED: over_bidder, bluffer, ...) or "
+    "'wrong' (the heuristic, with the profile fitted to the game's first biased opponent).",
+)
+@click.option("--deals", default=20, show_default=True, help="Deals, each in every seat.")
+@click.option("--simulations", default=200, show_default=True, help="ismcts's budget per move.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="Pairs (resumes).")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON summary only.")
+def bench_profiles(
+    game: str, players: int, opponent: str, deals: int, simulations: int, out: str, as_json: bool
+) -> None:
+    """ismcts with a fitted opponent profile against without it, paired (issue 45, target 1)."""
+    from pathlib import Path
+
+    from bots.profiles.tendencies import BIASED
+    from evaluation.bench import profiles as bench_mod
+
+    known = [*BIASED.get(game, {}), bench_mod.WRONG]
+    if opponent not in known:
+        raise click.BadParameter(
+            f"{opponent!r}; known for {game}: {known}", param_hint="--opponent"
+        )
+    if deals < 1 or simulations < 1:
+        raise click.BadParameter("--deals and --simulations must be at least 1")
+    report = bench_mod.run_cell(
+        game, players, opponent, deals, simulations, Path(out), echo=click.echo
+    )
+    click.echo(json.dumps(report, indent=None if as_json else 2))
 
 
 @bench.command("beliefs")

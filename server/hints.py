@@ -26,6 +26,9 @@ from server.pool import PoolError, SearchPool
 from server.schemas import MAX_SEED, BudgetIn
 from server.tasks import CheckedHint
 
+# Bot options that hold opponent profiles (bots.profiles): checked against the game here.
+PROFILE_OPTIONS = ("opponents", "tendencies")
+
 
 @dataclass
 class Effective:
@@ -70,6 +73,39 @@ class HintService:
             raise Unprocessable(
                 f"{field}: {err}", code="invalid_bot", detail={"field": field}
             ) from None
+
+    @staticmethod
+    def with_profiles(
+        spec: dict[str, Any],
+        profiles: dict[str, Any] | None,
+        defn: games.GameDefinition,
+        params: dict[str, Any],
+    ) -> dict[str, Any]:
+        """The bot spec with a hint request's ``profiles`` as its ``opponents`` option (so the
+        profiles reach the bot and are part of the cache key, which holds the spec), every
+        profile in it checked against the game and its seats: 422 naming the wrong seat,
+        tendency or value."""
+        if profiles is not None:
+            names = {o.name for o in bots.BOTS[spec["name"]].options}
+            if "opponents" not in names:
+                users = sorted(
+                    n for n, c in bots.BOTS.items() if "opponents" in {o.name for o in c.options}
+                )
+                raise Unprocessable(
+                    f"profiles: bot {spec['name']!r} does not model opponents; bots that take "
+                    f"profiles: {users}",
+                    code="invalid_profiles",
+                    detail={"field": "profiles"},
+                )
+            if spec["options"].get("opponents"):
+                raise Unprocessable(
+                    "profiles: the bot's option 'opponents' already gives profiles; give them "
+                    "in one place",
+                    code="invalid_profiles",
+                    detail={"field": "profiles"},
+                )
+            spec = {**spec, "options": {**spec["options"], "opponents": profiles}}
+        return checked_profiles(spec, defn, params, "profiles" if profiles is not None else "bot")
 
     def check_available(
         self, spec: dict[str, Any], defn: games.GameDefinition, params: dict[str, Any], field: str
@@ -220,6 +256,7 @@ class HintService:
         budget: BudgetIn | None = None,
         seed: int | None = None,
         raw_key: str | None = None,
+        profiles: dict[str, Any] | None = None,
     ) -> tuple[dict[str, Any], bytes]:
         """The hint as a dict and as JSON text (a cache hit costs no encoding at all).
 
@@ -228,7 +265,7 @@ class HintService:
         """
         defn = self.definition(game)
         full_params = self.checked_params(defn, params, infoset)
-        spec = self.bot_spec(bot)
+        spec = self.with_profiles(self.bot_spec(bot), profiles, defn, full_params)
         self.check_available(spec, defn, full_params, "bot")
         effective = self.budget(budget)
         request = {
@@ -285,3 +322,27 @@ class HintService:
         result = self.run("validate", payload, self.config.validate_timeout_ms / 1000.0)
         self.cache.put(key, result)
         return result
+
+
+def checked_profiles(
+    spec: dict[str, Any], defn: games.GameDefinition, params: dict[str, Any], field: str
+) -> dict[str, Any]:
+    """``spec`` with its profile options (``PROFILE_OPTIONS``) checked against the game and
+    its seats and written one way (seats as strings, values as numbers), so equal profiles
+    give one cache key; 422 ``invalid_profiles`` naming what is wrong. A bot option is
+    checked only for its shape when the spec is parsed (the game is not known then)."""
+    from bots.profiles.tendencies import InvalidProfile, check_profile, check_seat_profiles
+
+    options = spec.get("options", {})
+    if not any(options.get(name) for name in PROFILE_OPTIONS):
+        return spec
+    try:
+        out = dict(options)
+        if options.get("opponents"):
+            seats = check_seat_profiles(defn.name, options["opponents"], params["players"], field)
+            out["opponents"] = {str(s): p for s, p in sorted(seats.items())}
+        if options.get("tendencies"):
+            out["tendencies"] = check_profile(defn.name, options["tendencies"], field)
+    except InvalidProfile as err:
+        raise Unprocessable(str(err), code="invalid_profiles", detail={"field": field}) from None
+    return {**spec, "options": out}

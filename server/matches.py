@@ -40,7 +40,7 @@ from server import clock
 from server.answers import compact_view
 from server.config import ServiceConfig
 from server.errors import ApiError, Conflict, NotFound, Unavailable, Unprocessable
-from server.hints import HintService
+from server.hints import HintService, checked_profiles
 from server.logs import issue_token
 from server.schemas import MAX_SEED, BudgetIn, MatchCreate
 from server.store import Expiry, MatchRecord, MatchStore, StaleRevision, StoreUnavailable
@@ -202,6 +202,8 @@ class MatchService:
             )
         for i, spec in enumerate(seats):
             if spec["bot"] is not None:
+                # A seat's opponent profiles (its bot's options) checked against the game.
+                spec["bot"] = checked_profiles(spec["bot"], defn, params, f"seats[{i}]")
                 self.hints.check_available(spec["bot"], defn, params, f"seats[{i}]")
         effective = self.hints.budget(body.budget, self.config.match_budget_ms)
         seed = self._deal_seed(body.seed, body.reproducible)

@@ -231,6 +231,14 @@ class BudgetIn(Strict):
     milliseconds: Annotated[float, Field(gt=0)] = None
 
 
+PROFILES_DOC = (
+    'opponent profiles by seat, e.g. {"1": {"bid_scale": 1.3}} (the tendencies '
+    "'atelier profile' fits; docs/bots.md lists each game's): the bot models those seats by "
+    "the heuristic with these tendencies (the ismcts option 'opponents', weighed by its "
+    "'profile_trust'); part of the cache key"
+)
+
+
 class HintRequest(Strict):
     """A stateless hint: the service samples worlds from ``infoset`` and asks the bot."""
 
@@ -241,6 +249,20 @@ class HintRequest(Strict):
     bot: BotSpecJson = Field(None, description="default: the strongest registered bot")
     budget: BudgetIn | None = Field(None, description="default: the configured budget")
     seed: Seed | None = Field(None, description="default: derived from the request")
+    profiles: Annotated[
+        dict[str, Any] | None,
+        WithJsonSchema(
+            {
+                "type": "object",
+                "description": PROFILES_DOC,
+                "propertyNames": {"pattern": "^[0-9]+$"},
+                "additionalProperties": {
+                    "type": "object",
+                    "additionalProperties": {"type": "number"},
+                },
+            }
+        ),
+    ] = Field(None, description=PROFILES_DOC)
 
 
 class ValidateRequest(Strict):

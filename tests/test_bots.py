@@ -43,6 +43,8 @@ ISMCTS_DEFAULTS = {
     "rollout_opponents": 0,
     "opponent_moves": "search",
     "final_policy": "welch",
+    "opponents": {},
+    "profile_trust": 0.5,
 }
 
 

@@ -139,6 +139,14 @@ def test_validate_and_hint_on_a_match_position(client):
     assert isinstance(hint.action, models.Action)
     assert hint.action.string in {a["string"] for a in view.legal_actions}
     assert all(isinstance(p, models.PolicyEntry) for p in hint.policy)
+    profiled = client.hint(
+        "gallery_rush",
+        view.infoset,
+        bot="ismcts",
+        budget=BOT_BUDGET,
+        profiles={"1": {"explore_until": 3}},
+    )
+    assert profiled.bot["options"]["opponents"] == {"1": {"explore_until": 3.0}}
     in_match = client.match_hint(match.id, match.token, bot="heuristic", simulations=20)
     assert in_match.action.string in {a["string"] for a in view.legal_actions}
     client.delete_match(match.id, match.token)

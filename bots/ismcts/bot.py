@@ -17,6 +17,9 @@ from bots.ismcts.config import (
 )
 from bots.ismcts.result import hint_from_result
 from bots.ismcts.search import search
+from bots.profiles.model import ProfiledModel
+from bots.profiles.policy import ProfiledPolicy
+from bots.profiles.spec import SeatProfilesSpec, game_seat_profiles
 from bots.protocol import ActionStat, Bot, Budget, FloatSpec, Hint, Worlds
 from games.core.definition import Prior
 from games.core.params import ParamSpec
@@ -170,6 +173,24 @@ class IsmctsBot(Bot):
             "searching seat's; the other seats' nodes are plain UCB1)",
             choices=("all", "self"),
         ),
+        SeatProfilesSpec(
+            "opponents",
+            {},
+            'opponent profiles by seat ({"1": {"bid_scale": 1.3}}: the tendencies of '
+            "'atelier profile', docs/bots.md): a profiled seat's moves are modelled by the "
+            "heuristic with those tendencies in the beliefs, the tree and the rollouts, as far "
+            "as profile_trust says; {}: none",
+        ),
+        FloatSpec(
+            "profile_trust",
+            0.5,
+            "the safety setting of opponents (a restricted Nash response): the weight of a "
+            "seat's profiled model against the heuristic one in the beliefs and rollouts, and "
+            "the chance its decision in the tree is the profile's move rather than searched; "
+            "0: profiles ignored, 1: trusted fully",
+            min=0,
+            max=1,
+        ),
     )
 
     def prior_for(self, game: str) -> Prior | None:
@@ -192,7 +213,7 @@ class IsmctsBot(Bot):
             legal = knowledge.candidates(worlds.first, legal)
         if len(legal) == 1:
             return Hint(legal[0], [ActionStat(legal[0], 1.0)], stopped_by="single_action")
-        model = self.heuristic_model(knowledge, worlds)
+        model = self.opponent_model(knowledge, worlds)
         result = search(worlds, budget, rng, config, knowledge, model)
         return hint_from_result(result, config.final_policy)
 
@@ -223,3 +244,35 @@ class IsmctsBot(Bot):
                 models.clear()
             model = models[key] = HeuristicModel(knowledge)  # type: ignore[arg-type]
         return model
+
+    def opponent_model(
+        self, knowledge: GameKnowledge | None, worlds: Worlds
+    ) -> HeuristicModel | ProfiledModel | None:
+        """The search's opponent model: ``heuristic_model``, with the ``opponents`` profiles
+        mixed in by ``profile_trust`` (``bots.profiles.model``). With no profiles or a trust
+        of 0 it is ``heuristic_model`` itself, so the search is exactly the unprofiled one."""
+        base = self.heuristic_model(knowledge, worlds)
+        opponents = self.config["opponents"]
+        trust = float(self.config["profile_trust"])
+        if base is None or not opponents:
+            return base
+        seats = game_seat_profiles(self.name, worlds.game, opponents, worlds.first.num_players)
+        if trust <= 0.0:
+            return base
+        policies = {
+            seat: self._profiled_policy(base, profile)
+            for seat, profile in seats.items()
+            if seat != worlds.seat
+        }
+        if not policies:
+            return base
+        return ProfiledModel(base, policies, trust, worlds.seat)
+
+    def _profiled_policy(self, base: HeuristicModel, profile: dict[str, float]) -> ProfiledPolicy:
+        """The profiled policy sharing ``base``'s cache, kept with it (one per profile)."""
+        kept = base.__dict__.setdefault("profiled", {})
+        key = tuple(sorted(profile.items()))
+        policy = kept.get(key)
+        if policy is None:
+            policy = kept[key] = ProfiledPolicy(base.knowledge, profile, base)
+        return policy  # type: ignore[no-any-return]

@@ -156,7 +156,10 @@ class Search:
             candidates,
             rated_best,
             config,
-            model.choose if model is not None and config.model_opponents else None,
+            # A profiled model locks some of the other seats' decisions (``bots.profiles``).
+            model.choose
+            if model is not None and config.model_opponents
+            else getattr(model, "locked_move", None),
             _Scale(
                 worlds.max_utility - worlds.min_utility, config.exploration, config.prior_weight
             ),
@@ -268,8 +271,10 @@ class _Tree:
                         continue
                     return path
                 if model_move is not None and player != seat:
-                    engine.apply(model_move(engine, rng))
-                    continue
+                    move = model_move(engine, rng)
+                    if move >= 0:  # a locked move (< 0: not locked, the seat's node plays)
+                        engine.apply(move)
+                        continue
                 key = engine.info_key(player)
                 if before_root and player == seat:
                     before_root = False

@@ -149,6 +149,7 @@ def hint(game: str) -> Response:
         budget=req.budget,
         seed=req.seed,
         raw_key=raw_key,
+        profiles=req.profiles,
     )
     return Response(body, mimetype="application/json")
 

@@ -118,10 +118,14 @@ class Client:
         budget: dict[str, Any] | None = None,
         seed: int | None = None,
         params: dict[str, Any] | None = None,
+        profiles: dict[str, dict[str, float]] | None = None,
     ) -> Hint:
         """A bot's move for an information set (``budget``: ``{"milliseconds": N}`` and/or
-        ``{"simulations": N}``)."""
-        body = _body(infoset=infoset, bot=bot, budget=budget, seed=seed, params=params)
+        ``{"simulations": N}``; ``profiles``: opponent profiles by seat, ``{"1": {"bid_scale":
+        1.3}}``, as ``atelier profile`` fits them)."""
+        body = _body(
+            infoset=infoset, bot=bot, budget=budget, seed=seed, params=params, profiles=profiles
+        )
         return Hint.from_json(self._request("POST", f"/v1/games/{game}/hint", body))
 
     def analyse(

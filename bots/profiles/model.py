@@ -1,0 +1,77 @@
+"""The search's opponent model with per-seat profiles, and the safety setting ``profile_trust``.
+
+``ismcts`` models the other seats by the game's heuristic (``HeuristicModel``): its likelihood
+weighs the sampled worlds, and with ``opponent_moves: heuristic`` / ``rollout_opponents`` it
+plays them. With profiles, a profiled seat's model is the mixture
+
+    pi_seat = trust * pi_profiled + (1 - trust) * pi_heuristic
+
+and, in the tree, a profiled seat's decision is *locked* to a draw of its profiled policy with
+probability ``trust`` and otherwise left to the search (its own information-set node, as
+without a profile). That is the restricted Nash response of Johanson, Zinkevich and Bowling
+(2007, "Computing Robust Counter-Strategies"): the opponent is assumed to follow the model
+with probability ``p`` and to best-respond otherwise, so the counter-strategy exploits the
+model while ``1 - p`` bounds what it gives away if the model is wrong. Here the lock is drawn
+per decision (the behavioural form), which needs no state across the iteration. ``trust`` 0 is
+exactly the search without profiles (the bot then does not build this model at all); 1 trusts
+the profile fully.
+
+Seats without a profile keep the heuristic model; the searching seat's own profile, if a
+client sends one, is ignored (the search plays its own seat).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from bots.beliefs import HeuristicModel
+from bots.profiles.policy import ProfiledPolicy
+from games.core.engine import Engine
+
+# ``locked_move``'s answer when the search plays the decision itself.
+NOT_LOCKED = -1
+
+
+class ProfiledModel:
+    """``HeuristicModel``'s interface (``probability``, ``choose``) with profiled seats, plus
+    ``locked_move`` for the tree (module docstring)."""
+
+    def __init__(
+        self,
+        base: HeuristicModel,
+        policies: Mapping[int, ProfiledPolicy],
+        trust: float,
+        seat: int,
+    ) -> None:
+        self.base = base
+        self.knowledge = base.knowledge
+        self.policies = {s: p for s, p in policies.items() if s != seat}
+        self.trust = trust
+
+    def best(self, engine: Engine, player: int) -> frozenset[int]:
+        """The heuristic's best moves (the unprofiled part, for callers that ask for it)."""
+        return self.base.best(engine, player)
+
+    def probability(self, engine: Engine, player: int, action: int) -> float:
+        default = self.base.probability(engine, player, action)
+        policy = self.policies.get(player)
+        if policy is None:
+            return default
+        trust = self.trust
+        return trust * policy.probability(engine, player, action) + (1.0 - trust) * default
+
+    def choose(self, engine: Engine, rng: random.Random) -> int:
+        """A draw of the mover's mixture (the profiled policy with probability ``trust``)."""
+        policy = self.policies.get(engine.current_player())
+        if policy is not None and rng.random() < self.trust:
+            return policy.choose(engine, rng)
+        return self.base.choose(engine, rng)
+
+    def locked_move(self, engine: Engine, rng: random.Random) -> int:
+        """The tree's move for another seat: its profiled move with probability ``trust``,
+        else ``NOT_LOCKED`` (the search plays it). Unprofiled seats are never locked."""
+        policy = self.policies.get(engine.current_player())
+        if policy is None or rng.random() >= self.trust:
+            return NOT_LOCKED
+        return policy.choose(engine, rng)
