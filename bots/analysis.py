@@ -261,7 +261,7 @@ def analyse_with_world(
             raise InvalidInfoset(f"move {action!r} is not legal at this decision")
     knowledge = knowledge_for(defn.name)
     config = SearchConfig.resolve(searcher.config, defn.name, budget, knowledge)
-    model = searcher.heuristic_model(knowledge, worlds)
+    model = searcher.opponent_model(knowledge, worlds)  # as the hint: its profiles too
     run = Search(worlds, budget, rng, config, knowledge, model)
     run.iterate()
     searched = run.result()

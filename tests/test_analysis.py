@@ -119,6 +119,22 @@ def test_the_hints_move_is_the_best_or_within_noise(name):
         assert mine is not None and (a.best == hint.action or mine.within_noise), (i, a)
 
 
+def test_a_profiled_hints_analysis_runs_the_hints_own_search():
+    # A hint with opponent profiles (issue 45) searches against the profiled model; its
+    # analysis must run that search, not the unprofiled one, or the two contradict each other.
+    spec = {"name": "ismcts", "options": {"opponents": {"1": {"bid_scale": 1.6}}}}
+    bot = bots.make_bot(spec)
+    plain = bots.make_bot("ismcts")
+    differs = 0
+    for i, (defn, params, infoset) in enumerate(positions("finger_auction", 6, seed=5)):
+        hint = bot.hint(defn, params, infoset, BUDGET, seed=i)
+        a = analyse(defn, params, infoset, bot, BUDGET, seed=i)
+        assert a.search_move == hint.action
+        unprofiled = analyse(defn, params, infoset, plain, BUDGET, seed=i)
+        differs += unprofiled.moves != a.moves
+    assert differs, "the profile changed no analysis: the test would not see it ignored"
+
+
 @pytest.mark.parametrize("name", sorted(WIN_CHANCE_EVALUATIONS))
 def test_a_cut_rollout_scores_the_win_chance_its_evaluation_states(name):
     # The games named there evaluate by race_returns: the win chances it stands for are a
