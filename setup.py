@@ -1,7 +1,7 @@
 """Builds the optional compiled modules (everything else is in pyproject.toml).
 
 Each module of ``games.core.compiled.COMPILED_MODULES`` (the engines, the search's rollouts,
-heuristics, tree and belief pool) is compiled by Cython from its own ``.py``: there is no second
+heuristics and tree) is compiled by Cython from its own ``.py``: there is no second
 source. After a successful build the SHA-256 of each compiled source is recorded
 (``games/core/_compiled.json``), so the import guard (``games.core.compiled``) loads an
 extension only while its ``.py`` is unchanged. Without Cython or a C compiler the package still

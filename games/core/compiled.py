@@ -28,7 +28,7 @@ import warnings
 from pathlib import Path
 
 # Compiled by setup.py, in this order: the engines' steps and the search's inner loop (bots'
-# rollouts, heuristics, tree and belief pool) are where a hint spends its time (docs/bots.md).
+# rollouts, heuristics and tree) are where a hint spends its time (docs/bots.md).
 COMPILED_MODULES: tuple[str, ...] = (
     "games.detective_eye.engine",
     "games.finger_auction.engine",
