@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from bots.cfr.bots import CFRBot, OOSBot
+from bots.designs import DESIGN_BOTS
 from bots.heuristic_bot import HeuristicBot
 from bots.ismcts import IsmctsBot
 from bots.levels import LevelBot
@@ -15,7 +16,8 @@ from bots.protocol import Bot, InvalidBotSpec
 from bots.random_bot import RandomBot
 
 BOTS: dict[str, type[Bot]] = {
-    cls.name: cls for cls in (RandomBot, HeuristicBot, IsmctsBot, CFRBot, OOSBot, LevelBot)
+    cls.name: cls
+    for cls in (RandomBot, HeuristicBot, IsmctsBot, CFRBot, OOSBot, LevelBot, *DESIGN_BOTS)
 }
 
 
