@@ -3,6 +3,7 @@ legally and deterministically through the hint path, and each design's defining 
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -205,3 +206,24 @@ def test_honest_declares_only_what_its_cards_support_and_never_misses(players: i
     engine, _ = play("detective_eye", players, 9, None, watch)
     assert bids
     assert engine.misses == [0] * players and engine.held == [0] * players
+
+
+def test_designs_table_counts_first_places_per_design(tmp_path) -> None:
+    from evaluation.designs_table import main, rows
+
+    def game(seats, returns):
+        time = {"ms_per_move": [10.0] * len(seats), "cpu_ms": 50.0, "wall_ms": 100.0}
+        return {"game": "detective_eye", "seats": seats, "returns": returns, "time": time}
+
+    lines = [
+        game(["ismcts", "honest", "honest"], [1.0, -0.5, -0.5]),
+        game(["honest", "ismcts", "honest"], [0.5, 0.5, -1.0]),  # a shared first place
+        game(["honest", "honest", "ismcts"], [1.0, -0.5, -0.5]),
+    ]
+    path = tmp_path / "de3.jsonl"
+    path.write_text("".join(json.dumps(g) + "\n" for g in lines))
+    (row,) = rows(path)
+    assert (row["design"], row["games"], row["players"]) == ("honest", 3, 3)
+    assert row["share"] == pytest.approx(0.5)
+    assert row["met"] is False and row["cpu_share"] == pytest.approx(0.5)
+    assert main([str(tmp_path / "missing.jsonl")]) == 2
