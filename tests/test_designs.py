@@ -42,16 +42,31 @@ CASES = [(game, n) for game, (_, counts) in LINEUPS.items() for n in counts]
 BUDGET = Budget(simulations=1)
 
 
-def play(game: str, players: int, seed: int, specs: list[Any] | None = None, watch=None):
-    """A whole game of design bots through ``Bot.hint`` (each seat's information set); every
-    move is checked legal. Returns the final engine and the history."""
+def play(
+    game: str,
+    players: int,
+    seed: int,
+    specs: list[Any] | None = None,
+    watch=None,
+    via_hint: bool = False,
+):
+    """A whole game of design bots, every move checked legal; returns the final engine and
+    the history. ``via_hint``: each move through ``Bot.hint`` (the seat's information set, a
+    sampled world), and checked equal to the design's choice on the true state, so a design
+    reads only what its seat knows; otherwise the design chooses on the true state (fast)."""
     defn = games.definition(game)
     params = defn.validate_params({"players": players})
     names = specs or LINEUPS[game][0]
     bots = [make_bot(names[s % len(names)]) for s in range(players)]
     engine = defn.new_engine(params)
     rng = random.Random(seed)
-    choose = ask_bots(defn, params, bots, [BUDGET] * players, lambda k: derive_seed(seed, k))
+    hinted = ask_bots(defn, params, bots, [BUDGET] * players, lambda k: derive_seed(seed, k))
+
+    def choose(state, seat: int, step: int) -> int:
+        action = bots[seat].choose(state, seat, random.Random(step))
+        if via_hint:
+            assert hinted(state, seat, step).action == action
+        return action
 
     def on_step(state, step) -> None:
         if step.player >= 0:
@@ -66,10 +81,10 @@ def play(game: str, players: int, seed: int, specs: list[Any] | None = None, wat
 
 @pytest.mark.parametrize(("game", "players"), CASES, ids=[f"{g}-{n}" for g, n in CASES])
 def test_every_player_count_plays_to_the_end(game: str, players: int) -> None:
-    engine, history = play(game, players, seed=3)
+    first = players == LINEUPS[game][1][0]  # through the hint path once per game (time)
+    engine, history = play(game, players, seed=3, via_hint=first)
     assert len(engine.returns()) == players
-    if players == LINEUPS[game][1][0]:  # deterministic given the seed (once per game: time)
-        assert play(game, players, seed=3)[1] == history
+    assert play(game, players, seed=3)[1] == history  # deterministic given the seed
 
 
 def test_registered_and_refuse_other_games() -> None:

@@ -13,7 +13,7 @@ and never fail. Readings where the rule is silent (the simplest we found):
 * **Flips**: its own cards of the declared painter, left to right.
 * **First placement**: the painter it holds most of. **Draft and discards**: the heuristic's
   rule (``bots.heuristics.detective_eye``: pass and discard the painters held least of), so
-  its holdings stay concentrated as a careful player's would.
+  its holdings stay concentrated as a careful player's would; ties go to the lowest action.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from __future__ import annotations
 import random
 
 from bots.designs.base import DesignBot
-from bots.heuristics.base import pick_best
 from bots.heuristics.detective_eye import DetectiveEyeKnowledge
 from games.detective_eye.engine import (
     BID,
@@ -51,6 +50,12 @@ def best_supported(engine: DetectiveEyeEngine, seat: int) -> tuple[int, int]:
     own = support(engine, seat)
     painter = max(range(engine.painters), key=lambda c: (own[c], -c))
     return painter, own[painter]
+
+
+def heuristic_choice(engine: DetectiveEyeEngine) -> int:
+    """The heuristic's best-rated move, ties to the lowest action (no random tie-break, so
+    the design's every move is a function of the information set)."""
+    return max(_KNOWLEDGE.rate(engine), key=lambda x: (x[1], -x[0]))[0]
 
 
 class HonestBot(DesignBot):
@@ -86,7 +91,7 @@ class HonestBot(DesignBot):
                 if owner == seat and engine.rows[seat][pos] == engine.bid_painter:
                     return a
             # Only when it challenges a bid it did not make, which its own bids never leave.
-            return pick_best(_KNOWLEDGE.rate(engine), rng)
+            return heuristic_choice(engine)
         if phase in (DRAFT, DISCARD):
-            return pick_best(_KNOWLEDGE.rate(engine), rng)
+            return heuristic_choice(engine)
         raise ValueError(f"no decision for a player in phase {phase}")
