@@ -20,6 +20,7 @@ from bots.designs.modern_art import (
 )
 from bots.protocol import Budget, InvalidBotSpec
 from bots.registry import BOTS, make_bot
+from evaluation.designs_table import main, rows
 from games.core.episode import ask_bots, play_episode, sampled_chance
 from games.core.infoset import build_infoset
 from games.core.seeds import derive_seed
@@ -31,6 +32,7 @@ from games.gallery_rush.actions import CONFIRM, CONTINUE, is_declare
 from games.gallery_rush.engine import CHOOSE
 from games.modern_art import actions as ma_codec
 from games.modern_art.engine import ONCE_BIDS, OPEN_BIDS, SEALED_BIDS
+from tests.server_support import infoset_at
 
 LINEUPS = {
     "modern_art": (["half-value", "fraction-value", "predictive"], (3, 4, 5)),
@@ -224,8 +226,6 @@ def test_honest_declares_only_what_its_cards_support_and_never_misses(players: i
 
 
 def test_designs_table_counts_first_places_per_design(tmp_path) -> None:
-    from evaluation.designs_table import main, rows
-
     def game(seats, returns):
         time = {"ms_per_move": [10.0] * len(seats), "cpu_ms": 50.0, "wall_ms": 100.0}
         return {"game": "detective_eye", "seats": seats, "returns": returns, "time": time}
@@ -242,3 +242,25 @@ def test_designs_table_counts_first_places_per_design(tmp_path) -> None:
     assert row["share"] == pytest.approx(0.5)
     assert row["met"] is False and row["cpu_share"] == pytest.approx(0.5)
     assert main([str(tmp_path / "missing.jsonl")]) == 2
+
+
+# --- through the service ---------------------------------------------------------------------
+def test_the_service_offers_each_design_for_its_game_only(client) -> None:
+    listed = {b["name"]: b for b in client.get("/v1/games/detective_eye/bots").json["bots"]}
+    assert listed["honest"]["available"] is True
+    assert listed["half-value"]["available"] is False
+    assert "plays only modern_art" in listed["half-value"]["reason"]
+    r = client.post("/v1/matches", json={"game": "gallery_rush", "seats": ["human", "honest"]})
+    assert r.status_code == 422 and r.json["code"] == "bot_unavailable", r.json
+    assert "plays only detective_eye" in r.json["message"]
+
+
+def test_the_service_hints_with_a_design(client) -> None:
+    _, infoset = infoset_at("gallery_rush", 0, 4)
+    body = {"infoset": infoset, "bot": {"name": "stop-at-k", "options": {"k": 1}}}
+    r = client.post("/v1/games/gallery_rush/hint", json=body)
+    assert r.status_code == 200, r.json
+    assert r.json["stats"]["stopped_by"] == "policy"
+    body["bot"] = "predictive"
+    r = client.post("/v1/games/gallery_rush/hint", json=body)
+    assert r.status_code == 422 and "plays only modern_art" in r.json["message"], r.json
