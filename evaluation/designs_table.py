@@ -7,6 +7,8 @@ first-place share (ties split, ``bots.luck.win_shares``) over the games of that 
 95% Wilson interval, the uniform share 1/n, whether the interval's lower end is above it, and
 the search's mean milliseconds and the process's CPU share per game (how loaded the machine
 was). A tournament still running is read as far as it got; the games column says how many.
+Files named ``CELL+MORE.jsonl`` (more deals of the same cell under another seed) count with
+``CELL.jsonl``: one row per cell and design.
 """
 
 from __future__ import annotations
@@ -22,18 +24,27 @@ from evaluation.bench.strength import wilson
 SEARCH = "ismcts"
 
 
-def rows(path: Path) -> list[dict]:
-    """One row per design in the tournament file ``path``."""
-    by_design: dict[str, list[dict]] = defaultdict(list)
-    for line in path.read_text().splitlines():
-        if not line.strip():
-            continue
-        game = json.loads(line)
-        others = {label for label in game["seats"] if label != SEARCH}
-        if SEARCH in game["seats"] and len(others) == 1:
-            by_design[others.pop()].append(game)
+def cell_of(path: Path) -> str:
+    """The cell a tournament file measures: its name up to a ``+`` (more deals of the cell)."""
+    return path.stem.split("+", 1)[0]
+
+
+def rows(paths: list[Path]) -> list[dict]:
+    """One row per cell and design of the tournament files ``paths``, in the given order."""
+    by_cell: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for path in paths:
+        for line in path.read_text().splitlines():
+            if not line.strip():
+                continue
+            game = json.loads(line)
+            others = {label for label in game["seats"] if label != SEARCH}
+            if SEARCH in game["seats"] and len(others) == 1:
+                by_cell[(cell_of(path), others.pop())].append(game)
+    order = list(dict.fromkeys(cell_of(p) for p in paths))
     out = []
-    for design, played in sorted(by_design.items()):
+    for (cell, design), played in sorted(
+        by_cell.items(), key=lambda x: (order.index(x[0][0]), x[0][1])
+    ):
         shares, ms, cpu = [], [], []
         for game in played:
             seat = game["seats"].index(SEARCH)
@@ -46,7 +57,7 @@ def rows(path: Path) -> list[dict]:
         low, high = wilson(share, n)
         out.append(
             {
-                "file": path.stem,
+                "file": cell,
                 "game": played[0]["game"],
                 "players": players,
                 "design": design,
@@ -64,7 +75,7 @@ def rows(path: Path) -> list[dict]:
 
 def markdown(all_rows: list[dict]) -> str:
     head = (
-        "| file | game | players | design | games | ismcts first-place share [95%] | uniform "
+        "| cell | game | players | design | games | ismcts first-place share [95%] | uniform "
         "| lower end above uniform | ismcts ms/move | CPU share |\n"
         "|---|---|---|---|---|---|---|---|---|---|\n"
     )
@@ -86,7 +97,7 @@ def main(argv: list[str]) -> int:
     if missing:
         print(f"no such tournament file: {missing[0]}", file=sys.stderr)
         return 2
-    print(markdown([r for a in argv for r in rows(Path(a))]), end="")
+    print(markdown(rows([Path(a) for a in argv])), end="")
     return 0
 
 

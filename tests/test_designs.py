@@ -237,9 +237,13 @@ def test_designs_table_counts_first_places_per_design(tmp_path) -> None:
     ]
     path = tmp_path / "de3.jsonl"
     path.write_text("".join(json.dumps(g) + "\n" for g in lines))
-    (row,) = rows(path)
+    more = tmp_path / "de3+s2.jsonl"  # more deals of the same cell
+    more.write_text(json.dumps(lines[0]) + "\n")
+    (row,) = rows([path])
     assert (row["design"], row["games"], row["players"]) == ("honest", 3, 3)
     assert row["share"] == pytest.approx(0.5)
+    (both,) = rows([path, more])
+    assert (both["file"], both["games"], both["share"]) == ("de3", 4, pytest.approx(0.625))
     assert row["met"] is False and row["cpu_share"] == pytest.approx(0.5)
     assert main([str(tmp_path / "missing.jsonl")]) == 2
 
