@@ -30,7 +30,8 @@ def cell_of(path: Path) -> str:
 
 
 def rows(paths: list[Path]) -> list[dict]:
-    """One row per cell and design of the tournament files ``paths``, in the given order."""
+    """One row per cell and design of the tournament files ``paths``, sorted by both names
+    (whatever order a shell lists the files in)."""
     by_cell: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for path in paths:
         for line in path.read_text().splitlines():
@@ -40,11 +41,8 @@ def rows(paths: list[Path]) -> list[dict]:
             others = {label for label in game["seats"] if label != SEARCH}
             if SEARCH in game["seats"] and len(others) == 1:
                 by_cell[(cell_of(path), others.pop())].append(game)
-    order = list(dict.fromkeys(cell_of(p) for p in paths))
     out = []
-    for (cell, design), played in sorted(
-        by_cell.items(), key=lambda x: (order.index(x[0][0]), x[0][1])
-    ):
+    for (cell, design), played in sorted(by_cell.items()):
         shares, ms, cpu = [], [], []
         for game in played:
             seat = game["seats"].index(SEARCH)
