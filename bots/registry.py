@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from bots.cfr.bots import CFRBot, OOSBot
+from bots.designs import DESIGN_BOTS
 from bots.heuristic_bot import HeuristicBot
 from bots.ismcts import IsmctsBot
 from bots.levels import LevelBot
@@ -17,7 +18,16 @@ from bots.random_bot import RandomBot
 
 BOTS: dict[str, type[Bot]] = {
     cls.name: cls
-    for cls in (RandomBot, HeuristicBot, ProfiledBot, IsmctsBot, CFRBot, OOSBot, LevelBot)
+    for cls in (
+        RandomBot,
+        HeuristicBot,
+        ProfiledBot,
+        IsmctsBot,
+        CFRBot,
+        OOSBot,
+        LevelBot,
+        *DESIGN_BOTS,
+    )
 }
 
 
