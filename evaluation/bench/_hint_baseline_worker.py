@@ -36,6 +36,16 @@ _shared = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_shared)
 
 
+# The project's own packages: a tree may also hold a virtual environment (CI's `.venv` inside the
+# checkout), whose extension modules (pyspiel, numpy) are libraries, not the tree's code.
+PACKAGES = ("games", "bots", "server", "evaluation")
+
+
+def _ours(name: str, origin: object) -> bool:
+    """Whether module ``name`` (file ``origin``) is the tree's own code."""
+    return name.partition(".")[0] in PACKAGES and str(origin).startswith(root)
+
+
 class _NoExtensions(importlib.abc.MetaPathFinder):
     """Finds the tree's modules as ``.py`` files only (``--pure``)."""
 
@@ -43,8 +53,8 @@ class _NoExtensions(importlib.abc.MetaPathFinder):
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         if spec is None or not isinstance(spec.loader, importlib.machinery.ExtensionFileLoader):
             return None
-        if not str(spec.origin).startswith(root):
-            return None  # a library's extension (the standard library's, numpy's): not ours
+        if not _ours(name, spec.origin):
+            return None  # a library's extension (the standard library's, pyspiel's): not ours
         source = Path(spec.origin).with_name(name.rpartition(".")[2] + ".py")
         if source.is_file():
             return importlib.util.spec_from_file_location(name, source)
@@ -60,7 +70,7 @@ def compiled_modules() -> list[str]:
             getattr(getattr(module, "__spec__", None), "loader", None),
             importlib.machinery.ExtensionFileLoader,
         )
-        and str(getattr(module, "__file__", "")).startswith(root)
+        and _ours(name, getattr(module, "__file__", ""))
     )
 
 
