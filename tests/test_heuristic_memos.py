@@ -4,6 +4,7 @@ valuation equals a fresh computation, and every rewritten formula equals the one
 
 from __future__ import annotations
 
+import gc
 import random
 
 import pytest
@@ -226,6 +227,20 @@ def test_gallery_rush_memoised_ratings_equal_fresh_ones(players):
         sit = gr.Situation(engine, engine.player)
         key = gr._rating_key(engine, sit, gr._collection(engine, engine.player))
         assert knowledge.rate(engine) == fresh[key]
+
+
+def test_gallery_rush_declare_outcomes_leaves_no_reference_cycle():
+    """Its helpers once were closures (the recursive one holding itself): every uncached call
+    left a cycle, thousands per search, for the garbage collector to find."""
+    gc.collect()
+    gc.disable()
+    try:
+        gr.declare_outcomes.cache_clear()
+        for painter in range(3):
+            gr.declare_outcomes(painter, (4, 3, 2, 1, 1, 1, 1))
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
 
 
 def test_modern_art_memo_keys_hold_no_object_the_garbage_collector_tracks():

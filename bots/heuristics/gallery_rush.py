@@ -336,27 +336,6 @@ def declare_outcomes(
     """
     size = sum(deck)
     gains: dict[Collection, float] = {}
-
-    def add(d: Collection, p: float) -> None:
-        gains[d] = gains.get(d, 0.0) + p
-
-    def bonus(d: list[int], rest: Deck, left: int, p: float) -> None:
-        n = sum(rest)
-        if not left or not n:
-            add((d[0], d[1], d[2], d[3]), p)
-            return
-        for kind, count in enumerate(rest):
-            if count:
-                slot = _BONUS_SLOT[kind]
-                if slot >= 0:
-                    d[slot] += 1
-                if left == 1 or n == 1:  # the last draw, or the deck runs out with it
-                    add((d[0], d[1], d[2], d[3]), p * count / n)
-                else:
-                    bonus(d, _minus(rest, kind), left - 1, p * count / n)
-                if slot >= 0:
-                    d[slot] -= 1
-
     p_lose = 0.0
     for kind, count in enumerate(deck):
         if not count:
@@ -365,14 +344,42 @@ def declare_outcomes(
         if kind == painter:
             first = [0, 0, 0, 0]
             first[painter] = 1
-            bonus(first, _minus(deck, painter), BONUS_DRAWS, p)
+            _bonus_draws(gains, first, _minus(deck, painter), BONUS_DRAWS, p)
         elif kind < 3:
-            add((0, 0, 0, 0), p)
+            _add_gain(gains, (0, 0, 0, 0), p)
         elif kind < 6:
             p_lose += p
         else:
-            add((0, 0, 0, 1), p)
+            _add_gain(gains, (0, 0, 0, 1), p)
     return tuple((p, d) for d, p in gains.items()), p_lose
+
+
+# ``declare_outcomes``' helpers live at module level: as closures (the recursive one holding
+# itself) every uncached call left a reference cycle for the garbage collector to find, which
+# made its collections in a search more frequent.
+def _add_gain(gains: dict[Collection, float], d: Collection, p: float) -> None:
+    gains[d] = gains.get(d, 0.0) + p
+
+
+def _bonus_draws(
+    gains: dict[Collection, float], d: list[int], rest: Deck, left: int, p: float
+) -> None:
+    """Adds to ``gains`` the bonus cards ``d`` so far grows into over ``left`` more draws."""
+    n = sum(rest)
+    if not left or not n:
+        _add_gain(gains, (d[0], d[1], d[2], d[3]), p)
+        return
+    for kind, count in enumerate(rest):
+        if count:
+            slot = _BONUS_SLOT[kind]
+            if slot >= 0:
+                d[slot] += 1
+            if left == 1 or n == 1:  # the last draw, or the deck runs out with it
+                _add_gain(gains, (d[0], d[1], d[2], d[3]), p * count / n)
+            else:
+                _bonus_draws(gains, d, _minus(rest, kind), left - 1, p * count / n)
+            if slot >= 0:
+                d[slot] -= 1
 
 
 def steal_loss(victim: Collection, slot: int) -> float:
