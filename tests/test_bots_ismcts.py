@@ -6,6 +6,7 @@ code on ``SpielEngine``), as a sanity check against games whose right answers ar
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 
@@ -132,6 +133,16 @@ def test_same_seed_same_hint_and_nothing_hidden_is_read(name):
             assert other.action == first.action
             assert other.policy == first.policy
             assert other.value == first.value
+
+
+def test_a_search_leaves_nothing_frozen_from_the_garbage_collector():
+    """The search loop freezes the objects alive before it (its full collections skip them)
+    and must hand them back to the collector afterwards."""
+    defn, params, states = decision_states("gallery_rush", seed=3, count=2, params={"players": 3})
+    engine = states[-1]
+    infoset = build_infoset(defn, params, engine, engine.current_player())
+    make_bot({"name": "ismcts"}).hint(defn, params, infoset, Budget(simulations=50), seed=0)
+    assert gc.get_freeze_count() == 0
 
 
 def test_a_time_budget_is_respected(monkeypatch):

@@ -4,6 +4,7 @@ valuation equals a fresh computation, and every rewritten formula equals the one
 
 from __future__ import annotations
 
+import gc
 import random
 
 import pytest
@@ -16,6 +17,7 @@ from games.core.infoset import build_infoset, sample_engine
 from games.gallery_rush.engine import BONUS_DRAWS
 from games.modern_art.engine import ANSWER, ONCE_BIDS, OPEN_BIDS, PRICE, SEALED_BIDS
 from games.paintings import NUM_KINDS
+from tests.support import decision_states
 
 MA_MEMOS = (ma._FORECASTS, ma._VIEWS, ma._LOTS, ma._WEIGHTS)
 
@@ -200,6 +202,45 @@ def test_gallery_rush_declare_outcomes_equal_the_reference():
         for painter in range(3):
             gr.declare_outcomes.cache_clear()
             assert gr.declare_outcomes(painter, deck) == _declare_outcomes_reference(painter, deck)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_gallery_rush_memoised_ratings_equal_fresh_ones(players):
+    """``rate`` memoises by ``_rating_key``: states sharing a key rate alike when computed
+    afresh, and the memoised answer (filled in another order) equals the fresh one."""
+    _, _, states = decision_states("gallery_rush", players, 1500, {"players": players})
+    knowledge = gr.GalleryRushKnowledge()
+    fresh: dict[tuple, list] = {}
+    phases, ending = set(), 0
+    for engine in states:
+        sit = gr.Situation(engine, engine.player)
+        mine = gr._collection(engine, engine.player)
+        rated = knowledge._rate(engine, sit, mine)
+        key = gr._rating_key(engine, sit, mine)
+        assert fresh.setdefault(key, rated) == rated, key
+        phases.add(engine.phase)
+        ending += sit.target >= 0
+    assert len(fresh) < len(states)  # some keys repeat: the memo is exercised
+    assert phases == {gr.TURN, gr.CHOOSE, gr.STEAL} and ending
+    gr._RATINGS.clear()
+    for engine in reversed(states):
+        sit = gr.Situation(engine, engine.player)
+        key = gr._rating_key(engine, sit, gr._collection(engine, engine.player))
+        assert knowledge.rate(engine) == fresh[key]
+
+
+def test_gallery_rush_declare_outcomes_leaves_no_reference_cycle():
+    """Its helpers once were closures (the recursive one holding itself): every uncached call
+    left a cycle, thousands per search, for the garbage collector to find."""
+    gc.collect()
+    gc.disable()
+    try:
+        gr.declare_outcomes.cache_clear()
+        for painter in range(3):
+            gr.declare_outcomes(painter, (4, 3, 2, 1, 1, 1, 1))
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
 
 
 def test_modern_art_memo_keys_hold_no_object_the_garbage_collector_tracks():

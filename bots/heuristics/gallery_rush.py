@@ -336,27 +336,6 @@ def declare_outcomes(
     """
     size = sum(deck)
     gains: dict[Collection, float] = {}
-
-    def add(d: Collection, p: float) -> None:
-        gains[d] = gains.get(d, 0.0) + p
-
-    def bonus(d: list[int], rest: Deck, left: int, p: float) -> None:
-        n = sum(rest)
-        if not left or not n:
-            add((d[0], d[1], d[2], d[3]), p)
-            return
-        for kind, count in enumerate(rest):
-            if count:
-                slot = _BONUS_SLOT[kind]
-                if slot >= 0:
-                    d[slot] += 1
-                if left == 1 or n == 1:  # the last draw, or the deck runs out with it
-                    add((d[0], d[1], d[2], d[3]), p * count / n)
-                else:
-                    bonus(d, _minus(rest, kind), left - 1, p * count / n)
-                if slot >= 0:
-                    d[slot] -= 1
-
     p_lose = 0.0
     for kind, count in enumerate(deck):
         if not count:
@@ -365,14 +344,42 @@ def declare_outcomes(
         if kind == painter:
             first = [0, 0, 0, 0]
             first[painter] = 1
-            bonus(first, _minus(deck, painter), BONUS_DRAWS, p)
+            _bonus_draws(gains, first, _minus(deck, painter), BONUS_DRAWS, p)
         elif kind < 3:
-            add((0, 0, 0, 0), p)
+            _add_gain(gains, (0, 0, 0, 0), p)
         elif kind < 6:
             p_lose += p
         else:
-            add((0, 0, 0, 1), p)
+            _add_gain(gains, (0, 0, 0, 1), p)
     return tuple((p, d) for d, p in gains.items()), p_lose
+
+
+# ``declare_outcomes``' helpers live at module level: as closures (the recursive one holding
+# itself) every uncached call left a reference cycle for the garbage collector to find, which
+# made its collections in a search more frequent.
+def _add_gain(gains: dict[Collection, float], d: Collection, p: float) -> None:
+    gains[d] = gains.get(d, 0.0) + p
+
+
+def _bonus_draws(
+    gains: dict[Collection, float], d: list[int], rest: Deck, left: int, p: float
+) -> None:
+    """Adds to ``gains`` the bonus cards ``d`` so far grows into over ``left`` more draws."""
+    n = sum(rest)
+    if not left or not n:
+        _add_gain(gains, (d[0], d[1], d[2], d[3]), p)
+        return
+    for kind, count in enumerate(rest):
+        if count:
+            slot = _BONUS_SLOT[kind]
+            if slot >= 0:
+                d[slot] += 1
+            if left == 1 or n == 1:  # the last draw, or the deck runs out with it
+                _add_gain(gains, (d[0], d[1], d[2], d[3]), p * count / n)
+            else:
+                _bonus_draws(gains, d, _minus(rest, kind), left - 1, p * count / n)
+            if slot >= 0:
+                d[slot] -= 1
 
 
 def steal_loss(victim: Collection, slot: int) -> float:
@@ -402,14 +409,58 @@ def _collection(engine: GalleryRushEngine, seat: int) -> Collection:
     return (c[0], c[1], c[2], c[3])
 
 
+# ``rate``'s answers by everything it reads (see ``_rating_key``): the search rates the same
+# decisions again and again (the prior at every expansion, the ending turns of rollouts), and
+# a turn's exact expectimax is the bulk of a Gallery Rush hint. Emptied when it grows too big.
+_RATINGS: dict[tuple, tuple[tuple[int, float], ...]] = {}
+_RATINGS_LIMIT = 1 << 16
+
+
+def _rating_key(engine: GalleryRushEngine, sit: Situation, mine: Collection) -> tuple:
+    """All that ``rate`` reads at the mover's decision, as one key: the phase, the Situation
+    (its target and must-qualify fix it), the mover's Collection, the flip deck (which also
+    says whether any card is left: Pass only, no Continue), and the phase's own part: the
+    other seats' non-empty Collections in seat order, the Keep, or the steal's victim."""
+    phase = engine.phase
+    seat = engine.player
+    head = (phase, sit.target, sit.must_qualify, mine)
+    if phase == TURN:
+        n = engine.num_players
+        victims = tuple(
+            _collection(engine, (seat + i) % n)
+            for i in range(1, n)
+            if sum(engine.collections[(seat + i) % n])
+        )
+        return (*head, flip_deck(engine), victims)
+    if phase == CHOOSE:
+        keep = engine.keep[0] | engine.keep[1] << 1 | engine.keep[2] << 2
+        return (*head, flip_deck(engine), keep)
+    if phase == STEAL:
+        return (*head, _collection(engine, engine.victims[0]))
+    raise ValueError(f"no decision in phase {phase}")
+
+
 class GalleryRushKnowledge(GameKnowledge):
     game = "gallery_rush"
     default_rollout = "heuristic"  # ``playout``: the solved turn policy, one flip of lookahead
 
     def rate(self, engine: GalleryRushEngine) -> list[tuple[int, float]]:  # type: ignore[override]
+        """The mover's ratings, memoised by ``_rating_key`` (``_rate`` computes them)."""
+        sit = Situation(engine, engine.player)
+        mine = _collection(engine, engine.player)
+        key = _rating_key(engine, sit, mine)
+        known = _RATINGS.get(key)
+        if known is None:
+            if len(_RATINGS) >= _RATINGS_LIMIT:
+                _RATINGS.clear()
+            known = _RATINGS[key] = tuple(self._rate(engine, sit, mine))
+        return list(known)
+
+    def _rate(
+        self, engine: GalleryRushEngine, sit: Situation, mine: Collection
+    ) -> list[tuple[int, float]]:
+        """``rate`` computed afresh."""
         seat = engine.player
-        sit = Situation(engine, seat)
-        mine = _collection(engine, seat)
         odds = TurnOdds(sit, mine)
         phase = engine.phase
         if phase == TURN:

@@ -7,6 +7,7 @@ the pool, select and expand down the tree (``_descend``), roll out, back up.
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 from collections.abc import Callable
@@ -177,17 +178,24 @@ class Search:
         )
         before_root = self.tail > 0
         iteration = self.iteration
-        # At least one iteration, so even a budget spent on sampling the first world answers.
-        while not iteration or running():
-            engine = world(iteration, rng)
-            iteration += 1
-            path = descend(engine, rng, before_root)
-            returns = rollout(engine, rng)
-            backup(path, returns)
-            if min(returns) < scale.lo or max(returns) > scale.hi:
-                scale.see(returns)
-            tick()
-        self.iteration = iteration
+        # The objects alive before the search (the process's modules, tables, memos) leave the
+        # collector's view while it runs: its full collections, triggered by the tree's
+        # growth, otherwise traverse them all each time. Unfrozen after, whatever happened.
+        gc.freeze()
+        try:
+            # At least one iteration, so even a budget spent on sampling the first world answers.
+            while not iteration or running():
+                engine = world(iteration, rng)
+                iteration += 1
+                path = descend(engine, rng, before_root)
+                returns = rollout(engine, rng)
+                backup(path, returns)
+                if min(returns) < scale.lo or max(returns) > scale.hi:
+                    scale.see(returns)
+                tick()
+        finally:
+            gc.unfreeze()
+            self.iteration = iteration
 
     def result(self) -> SearchResult:
         """The root's statistics."""
