@@ -7,13 +7,13 @@ the pool, select and expand down the tree (``_descend``), roll out, back up.
 
 from __future__ import annotations
 
-import gc
 import math
 import random
 from collections.abc import Callable
 
 from bots.beliefs import HeuristicModel, has_rating
 from bots.heuristics import GameKnowledge
+from bots.ismcts.collector import SEARCHES
 from bots.ismcts.config import SearchConfig
 from bots.ismcts.result import SearchResult, standard_error
 from bots.ismcts.rollout import make_rollout
@@ -180,22 +180,23 @@ class Search:
         iteration = self.iteration
         # The objects alive before the search (the process's modules, tables, memos) leave the
         # collector's view while it runs: its full collections, triggered by the tree's
-        # growth, otherwise traverse them all each time. Unfrozen after, whatever happened.
-        gc.freeze()
-        try:
-            # At least one iteration, so even a budget spent on sampling the first world answers.
-            while not iteration or running():
-                engine = world(iteration, rng)
-                iteration += 1
-                path = descend(engine, rng, before_root)
-                returns = rollout(engine, rng)
-                backup(path, returns)
-                if min(returns) < scale.lo or max(returns) > scale.hi:
-                    scale.see(returns)
-                tick()
-        finally:
-            gc.unfreeze()
-            self.iteration = iteration
+        # growth, otherwise traverse them all each time. Shared by overlapping searches, and
+        # a process's own freeze is left alone (``bots.ismcts.collector``).
+        with SEARCHES:
+            try:
+                # At least one iteration, so even a budget spent on sampling the first world
+                # answers.
+                while not iteration or running():
+                    engine = world(iteration, rng)
+                    iteration += 1
+                    path = descend(engine, rng, before_root)
+                    returns = rollout(engine, rng)
+                    backup(path, returns)
+                    if min(returns) < scale.lo or max(returns) > scale.hi:
+                        scale.see(returns)
+                    tick()
+            finally:
+                self.iteration = iteration
 
     def result(self) -> SearchResult:
         """The root's statistics."""
