@@ -318,6 +318,27 @@ def _worlds(defn, params, engine):
     return Worlds.from_infoset(defn, params, infoset, random.Random(0), None)
 
 
+def test_the_profiled_policies_are_kept_on_the_heuristic_model_they_read():
+    """Detective Eye names its setting, so the bot keeps its model between searches, and
+    with it one profiled policy per distinct profile (``HeuristicModel.profiled``), reading
+    the model's cache; seats with the same profile share one."""
+    defn, params, engine = positions("detective_eye", 4, lambda e: True, 8)[-1]
+    seat = engine.current_player()
+    others = [s for s in range(4) if s != seat]
+    options = {str(others[0]): {"noise": 0.5}, str(others[1]): {"noise": 0.5}}
+    options[str(others[2])] = {"bluff_rate": 0.3}
+    bot = make_bot({"name": "ismcts", "options": {"opponents": options, "profile_trust": 0.5}})
+    knowledge = knowledge_for("detective_eye")
+    assert HeuristicModel(knowledge).profiled == {}  # declared, empty until a bot fills it
+    first = bot.opponent_model(knowledge, _worlds(defn, params, engine))
+    again = bot.opponent_model(knowledge, _worlds(defn, params, engine))
+    assert isinstance(first, ProfiledModel) and again.base is first.base
+    assert again.policies == first.policies  # the same objects, by identity
+    assert first.policies[others[0]] is first.policies[others[1]]
+    assert len(first.base.profiled) == 2
+    assert all(p.base is first.base for p in first.base.profiled.values())
+
+
 def test_the_model_leaves_unprofiled_seats_and_the_searching_seat_alone():
     _, _, engine = positions("detective_eye", 3, lambda e: True, 8)[-1]
     seat = engine.current_player()

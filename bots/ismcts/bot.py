@@ -269,10 +269,10 @@ class IsmctsBot(Bot):
         return ProfiledModel(base, policies, trust, worlds.seat)
 
     def _profiled_policy(self, base: HeuristicModel, profile: dict[str, float]) -> ProfiledPolicy:
-        """The profiled policy sharing ``base``'s cache, kept with it (one per profile)."""
-        kept = base.__dict__.setdefault("profiled", {})
+        """The profiled policy sharing ``base``'s cache, kept with it (``base.profiled``: one
+        per profile, so a kept model's next searches reuse the policy's own cache too)."""
         key = tuple(sorted(profile.items()))
-        policy = kept.get(key)
+        policy = base.profiled.get(key)
         if policy is None:
-            policy = kept[key] = ProfiledPolicy(base.knowledge, profile, base)
+            policy = base.profiled[key] = ProfiledPolicy(base.knowledge, profile, base)
         return policy  # type: ignore[no-any-return]
