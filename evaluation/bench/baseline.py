@@ -58,6 +58,16 @@ def export_revision(rev: str, repo: Path = REPO_ROOT) -> Path:
     return target
 
 
+def tree_env() -> dict[str, str]:
+    """The environment of a subprocess that runs one tree's code (a revision's export, or this
+    checkout as one side of a comparison): this process's without ``PYTHONPATH``, so the tree
+    that the subprocess puts first on ``sys.path`` is the only place it imports the project
+    from; a ``PYTHONPATH`` naming this checkout (how the docs run a worktree) would otherwise
+    let today's modules stand in for ones a baseline lacks. The one place that builds it:
+    the extensions' build, ``BaselineProcess`` and the review bench's fresh processes."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
 def build_extensions(tree: Path) -> bool:
     """Builds an exported revision's compiled modules in place, as ``pip install -e .`` does
     at that revision (``git archive`` exports no build products): a baseline runs its own
@@ -71,7 +81,7 @@ def build_extensions(tree: Path) -> bool:
         cwd=tree,
         capture_output=True,
         text=True,
-        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        env=tree_env(),
     )
     if done.returncode != 0:
         tail = " ".join(done.stderr.split()[-40:])
@@ -92,13 +102,12 @@ class BaselineProcess:
     ) -> None:
         self.rev = rev
         self.root = root if root is not None else export_revision(rev)
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
         self.proc = subprocess.Popen(
             [sys.executable, str(Path(__file__).with_name(worker)), str(self.root), *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
-            env=env,
+            env=tree_env(),
         )
         self.ready = self._read()
 

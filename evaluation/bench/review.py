@@ -18,7 +18,6 @@ move far less. ``export_revision`` builds that revision's own compiled modules, 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -156,13 +155,17 @@ HERE = Path(__file__).resolve().parents[2]  # this checkout: the "new" side's tr
 
 def _timed_in(root: Path, args: list[Any], revision: str | None) -> dict[str, Any]:
     """``time_reviews(*args)`` in a fresh process with ``root`` first on ``sys.path`` (no
-    ``PYTHONPATH``: that tree only), so both sides pay the same start-up costs."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    ``PYTHONPATH``: that tree only, ``tree_env``), so both sides pay the same start-up costs."""
+    # Imported here, in the parent only: the worker (this file as a script) imports
+    # ``evaluation`` at its top before it puts its tree first, so from wherever the package
+    # is installed, which may be a checkout that lacks ``tree_env``.
+    from evaluation.bench.baseline import tree_env
+
     done = subprocess.run(
         [sys.executable, __file__, str(root), json.dumps(args)],
         capture_output=True,
         text=True,
-        env=env,
+        env=tree_env(),
     )
     if done.returncode:
         who = f"at baseline {revision}" if revision else "of this checkout"
