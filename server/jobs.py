@@ -90,6 +90,20 @@ class JobStore(Protocol):
     def close(self) -> None: ...
 
 
+def live_figures(live: list[tuple[str, float | None]], now: float) -> dict[str, Any]:
+    """What an operator reads of the live jobs ``(status, created at)`` (``/healthz``): how
+    many run, how many wait, and the age of the oldest waiting one (seconds since it was
+    created, which for a job queued again after its worker died includes its first run;
+    ``None`` when none waits, or none that waits has a known creation time)."""
+    statuses = [status for status, _ in live]
+    waiting = [now - created for status, created in live if status == "queued" and created]
+    return {
+        "running": statuses.count("running"),
+        "queued": statuses.count("queued"),
+        "oldest_queued_s": round(max(waiting), 3) if waiting else None,
+    }
+
+
 class MemoryJobStore:
     """The embedded store: this process's memory, under one lock."""
 
@@ -97,6 +111,7 @@ class MemoryJobStore:
         self.ttl_s, self.keep, self.keep_bytes = ttl_s, keep, keep_bytes
         self._jobs: dict[str, StoredJob] = {}
         self._clients: dict[str, str] = {}  # live job id -> client
+        self._created: dict[str, float] = {}  # live job id -> created at (time.time())
         self._answers: dict[str, bytes] = {}
         self._finished: dict[str, tuple[float, int]] = {}  # id -> (finished at, size), oldest first
         self._bytes = 0
@@ -108,6 +123,7 @@ class MemoryJobStore:
         with self._lock:
             self._jobs[job_id] = StoredJob(spec=spec)
             self._clients[job_id] = client
+            self._created[job_id] = time.time()
 
     def load(self, job_id: str) -> StoredJob | None:
         with self._lock:
@@ -208,6 +224,7 @@ class MemoryJobStore:
                 return
             job.finished_at = time.time()
             self._clients.pop(job_id, None)
+            self._created.pop(job_id, None)
             self._beats.pop(job_id, None)
             self._answers[job_id] = answer
             self._finished.pop(job_id, None)
@@ -262,11 +279,11 @@ class MemoryJobStore:
 
     def info(self) -> dict[str, Any]:
         with self._lock:
-            statuses = [self._jobs[j].status for j in self._clients if j in self._jobs]
+            jobs = [j for j in self._clients if j in self._jobs]
+            live = [(self._jobs[j].status, self._created.get(j)) for j in jobs]
             return {
                 "backend": "memory",
-                "running": statuses.count("running"),
-                "queued": statuses.count("queued"),
+                **live_figures(live, time.time()),
                 "finished": len(self._finished),
                 "finished_bytes": self._bytes,
             }
@@ -392,7 +409,11 @@ class RedisJobStore:
         pipe = self.client.pipeline()
         pipe.hset(
             self._job(job_id),
-            mapping={"spec": json.dumps(spec, separators=(",", ":")), "status": "queued"},
+            mapping={
+                "spec": json.dumps(spec, separators=(",", ":")),
+                "status": "queued",
+                "created_at": time.time(),
+            },
         )
         pipe.expire(self._job(job_id), self.ttl)
         pipe.hset(self.shared.key("jobs", "live"), job_id, client)
@@ -520,14 +541,27 @@ class RedisJobStore:
         pipe.zcard(self.shared.key("jobs", "done"))
         pipe.get(self.shared.key("jobs", "bytes"))
         finished, total = self.shared.call(pipe.execute)
-        statuses = [s for _, s in self.live().values()]
         return {
             "backend": "redis",
-            "running": statuses.count("running"),
-            "queued": statuses.count("queued"),
+            **live_figures(self._live_created(), time.time()),
             "finished": finished,
             "finished_bytes": int(total or 0),
         }
+
+    def _live_created(self) -> list[tuple[str, float | None]]:
+        """``(status, created at)`` of each live job: the creation time read for the queued
+        ones only (few: the service bounds its live jobs), in one round trip."""
+        live = self.live()
+        queued = [j for j, (_, status) in live.items() if status == "queued"]
+        created: dict[str, float | None] = {}
+        if queued:
+            pipe = self.client.pipeline()
+            for job_id in queued:
+                pipe.hget(self._job(job_id), "created_at")
+            found = self.shared.call(pipe.execute)
+            # A job created before the field was written has none (its age is not known).
+            created = {j: float(c) if c else None for j, c in zip(queued, found, strict=True)}
+        return [(status, created.get(j)) for j, (_, status) in live.items()]
 
     def close(self) -> None:
         pass

@@ -716,6 +716,7 @@ class HealthOut(BaseModel):
     matches: dict[str, Any]
     limits: dict[str, Any]
     redis: dict[str, Any] | None = None  # with --redis: its URL (no password), ping_ms
+    jobs: dict[str, Any] | None = None  # the job store: running, queued, oldest_queued_s, ...
 
 
 REQUEST_MODELS: tuple[type[BaseModel], ...] = (

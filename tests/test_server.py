@@ -305,6 +305,12 @@ def test_healthz_counts_cache_hits_and_misses(client):
     assert after["pool"]["alive"] == after["pool"]["size"]
 
 
+def test_healthz_shows_the_job_queue(client):
+    jobs = client.get("/healthz").json["jobs"]
+    assert jobs["backend"] == "memory"
+    assert (jobs["running"], jobs["queued"], jobs["oldest_queued_s"]) == (0, 0, None)
+
+
 def test_openapi_document_and_docs_page(client):
     doc = client.get("/openapi.json").json
     assert doc["openapi"].startswith("3.1")

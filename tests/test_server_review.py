@@ -619,6 +619,30 @@ def test_finished_jobs_are_kept_within_their_byte_bound(make_store):
     assert store.load("j0") is None and store.live() == {}
 
 
+def test_the_store_counts_running_and_waiting_jobs_and_ages_the_oldest_waiting(make_store):
+    store = make_store(8, 1 << 20)
+    assert store.info()["oldest_queued_s"] is None  # nothing waits
+    for job_id in ("j1", "j2", "j3"):
+        store.create(job_id, "c", {"id": job_id})
+    assert store.claim("j1", "w1") == "claimed"
+    info = store.info()
+    assert (info["running"], info["queued"]) == (1, 2)
+    assert 0.0 <= info["oldest_queued_s"] < 60.0
+    for job_id in ("j1", "j2", "j3"):
+        store.transition(job_id, "done", ("queued", "running"))
+        store.finish(job_id, b"{}", 2)
+    info = store.info()
+    assert (info["running"], info["queued"], info["oldest_queued_s"]) == (0, 0, None)
+
+
+def test_the_oldest_waiting_age_reads_only_queued_jobs_with_a_known_creation():
+    from server.jobs import live_figures
+
+    live = [("running", 10.0), ("queued", 40.0), ("queued", 70.0), ("queued", None)]
+    assert live_figures(live, 100.0) == {"running": 1, "queued": 3, "oldest_queued_s": 60.0}
+    assert live_figures([("queued", None)], 100.0)["oldest_queued_s"] is None
+
+
 def test_a_job_made_by_one_service_is_read_and_cancelled_through_another(tmp_path):
     """Two instances' review services on one Redis: the second reads and cancels the first's
     job (per-instance jobs answered 404 there)."""

@@ -67,6 +67,9 @@ def healthz() -> Response:
         return jsonify({"status": "ok"})
     details = rt.health()
     details["http_pid"] = os.getpid()
+    reviews = current_app.extensions.get("atelier.reviews")
+    if reviews is not None:  # the job store's figures: the whole fleet's with --redis
+        details["jobs"] = reviews.info()
     costs = getattr(rt, "costs", None)
     if costs is not None:
         details.setdefault("limits", {})["costs"] = costs.info()
