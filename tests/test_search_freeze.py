@@ -24,11 +24,14 @@ def is_frozen(obj: object) -> bool:
 
 @pytest.fixture
 def unfrozen():
-    """Starts and ends with nothing frozen, whatever the test froze."""
+    """Starts and ends with nothing frozen and no process freeze remembered, whatever the test
+    froze."""
     gc.unfreeze()
     assert SEARCHES.depth == 0
+    SEARCHES.process_froze = False
     yield
     gc.unfreeze()
+    SEARCHES.process_froze = False
 
 
 def hint(seed: int = 0) -> None:
@@ -41,9 +44,12 @@ def hint(seed: int = 0) -> None:
 def test_a_process_frozen_before_a_search_stays_frozen(unfrozen):
     kept = [object()]
     gc.freeze()  # a server freezing after its warm-up
+    later = [object()]  # made after the process's freeze: the search freezes nothing more
     hint()
-    assert is_frozen(kept)
-    assert gc.get_freeze_count() > 0
+    assert is_frozen(kept) and not is_frozen(later)
+    assert SEARCHES.process_froze  # remembered: the next searches do not count again
+    hint(seed=1)
+    assert is_frozen(kept) and not is_frozen(later)
 
 
 def test_a_search_inside_another_keeps_the_outer_ones_freeze_and_both_restore_it(
@@ -94,16 +100,6 @@ def test_searches_that_end_in_another_order_than_they_began_share_one_freeze(unf
         assert gc.get_freeze_count() > 0  # A's end did not unfreeze B's search
     assert gc.get_freeze_count() == 0
     assert freeze.depth == 0
-
-
-def test_a_freeze_by_someone_else_during_a_search_is_kept(unfrozen):
-    freeze = SharedFreeze()
-    with freeze:
-        # Made after the search's freeze, like its tree: the process's freeze meanwhile
-        # makes the count larger than the search left it.
-        grown = [[] for _ in range(1000)]
-        gc.freeze()
-    assert is_frozen(grown) and all(is_frozen(x) for x in grown[:10])
 
 
 def test_an_error_in_the_search_still_ends_its_freeze(unfrozen):

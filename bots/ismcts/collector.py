@@ -20,11 +20,15 @@ another's loop) the first to end would unfreeze the other's. ``SharedFreeze`` in
   (what it froze, usually the bulk, they skip). Freezing on top would be worse: nothing could
   ever unfreeze those objects without undoing the process's freeze too, so every cycle alive
   at the search's start would stay uncollected for good;
-* unfreezes only if it froze and the permanent generation has not grown since: it grows only
-  by ``gc.freeze()``, so a larger count proves someone else froze meanwhile, and theirs is
-  kept (it holds ours: everything alive at their freeze). A freeze by someone else that
-  leaves the count no larger (enough of ours freed meanwhile) cannot be told apart and is
-  undone: a process should freeze before it serves, not while searches run;
+* remembers such a process freeze (``process_froze``) and does not look again: the count
+  walks the whole permanent generation (measured 8 ms for 260,000 objects, against
+  microseconds for ``gc.freeze`` and ``gc.unfreeze``, which splice lists), so it is asked
+  only while it is cheap, when nothing or only a process's freeze is frozen; for the same
+  reason the searches' own freeze is not counted. A process that unfreezes later gets
+  searches without a freeze (slower, never wrong);
+* cannot see a freeze made by someone else *while* a search runs (that would take counting
+  our own freeze): the last search out undoes it with its own. A process freezes before it
+  serves, not during searches;
 * resets in a forked child (``os.register_at_fork``): the child has no running search, so it
   gets a fresh lock (the parent's might be held) and depth 0, and it undoes a search's freeze
   it inherited, as that search would have.
@@ -40,19 +44,23 @@ from types import TracebackType
 
 class SharedFreeze:
     """A context manager: the objects alive when the first of the overlapping ``with`` blocks
-    began are frozen until the last one ends, when nothing was frozen before (module doc)."""
+    began are frozen until the last one ends, unless the process froze on its own (module
+    doc)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.depth = 0  # the ``with`` blocks running, in every thread
-        # The permanent generation's size right after our freeze; None while we froze nothing.
-        self.frozen_count: int | None = None
+        self.ours = False  # whether the running blocks' freeze is ours to undo
+        self.process_froze = False  # a freeze not ours was seen: never freeze in this process
 
     def __enter__(self) -> SharedFreeze:
         with self._lock:
-            if self.depth == 0 and gc.get_freeze_count() == 0:
-                gc.freeze()
-                self.frozen_count = gc.get_freeze_count()
+            if self.depth == 0 and not self.process_froze:
+                if gc.get_freeze_count() == 0:  # cheap: nothing frozen, nothing to walk
+                    gc.freeze()
+                    self.ours = True
+                else:
+                    self.process_froze = True
             self.depth += 1
         return self
 
@@ -68,10 +76,9 @@ class SharedFreeze:
                 self._release()
 
     def _release(self) -> None:
-        """Unfreezes if we froze and nobody froze since (the count has not grown)."""
-        if self.frozen_count is not None and gc.get_freeze_count() <= self.frozen_count:
+        if self.ours:
             gc.unfreeze()
-        self.frozen_count = None
+            self.ours = False
 
     def reset_after_fork(self) -> None:
         """In a forked child: no search runs there, whatever ran in the parent."""
