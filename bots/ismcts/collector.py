@@ -3,8 +3,8 @@
 Why freeze: a search grows its tree by tens of thousands of objects, so the cyclic collector
 runs full collections during it, and each traverses everything alive (the process's modules,
 tables, the heuristics' memos). ``gc.freeze()`` moves every object alive into a permanent
-generation that collections skip: over 12 Gallery Rush hints, 0.46 s of collection became
-0.07 s (docs/bots.md).
+generation that collections skip: over 12 Gallery Rush hints, 0.19 s of collection became
+0.06 s (docs/bots.md).
 
 Why not ``gc.freeze()`` / ``gc.unfreeze()`` around each search: ``gc.unfreeze()`` releases the
 whole permanent generation, whoever froze it (there is no partial unfreeze), so a server that
