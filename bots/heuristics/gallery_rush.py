@@ -253,19 +253,51 @@ def _minus(deck: Deck, kind: int) -> Deck:
 
 
 class TurnOdds:
-    """Exact expected values of one seat's options this turn, for a given ``Situation``."""
+    """Exact expected values of one seat's options this turn, for a given ``Situation``.
+
+    The values a flip can land on that do not depend on the deck (a bust, a forgery's loss,
+    the Keep banked, the Mona Lisa banking it) are looked up once per instance, not at every
+    node of the expectimax: the same floats, summed in the same order."""
+
+    __slots__ = ("banked", "c", "forged", "memo", "mona", "sit", "unchanged")
 
     def __init__(self, situation: Situation, collection: Collection) -> None:
         self.sit = situation
         self.c = collection
         self.memo: dict[tuple[int, Deck], float] = {}
+        value = situation.value
+        # The Collection as it is (a bust, a declaration that fails) and after a forgery of
+        # each painter (that painter's cards lost).
+        self.unchanged = value(collection)
+        self.forged = (
+            value(_without_painter(collection, 0)),
+            value(_without_painter(collection, 1)),
+            value(_without_painter(collection, 2)),
+        )
+        # Per Keep (a bit mask of painters): it banked, and it banked with the Mona Lisa.
+        self.banked: list[float | None] = [None] * 8
+        self.mona: list[float | None] = [None] * 8
+
+    def banked_value(self, keep: int) -> float:
+        """The value of banking ``keep`` (Confirm)."""
+        known = self.banked[keep]
+        if known is None:
+            known = self.banked[keep] = self.sit.value(_with_keep(self.c, keep))
+        return known
+
+    def mona_value(self, keep: int) -> float:
+        """The value of the Mona Lisa flipped with ``keep``: it banks the Keep with itself."""
+        known = self.mona[keep]
+        if known is None:
+            known = self.mona[keep] = self.sit.value(_add(_with_keep(self.c, keep), 3))
+        return known
 
     def best_with_keep(self, keep: int, deck: Deck) -> float:
         """Value of the better of Confirm and Continue with ``keep`` in the Keep."""
         key = (keep, deck)
         found = self.memo.get(key)
         if found is None:
-            found = max(self.sit.value(_with_keep(self.c, keep)), self.flip_value(keep, deck))
+            found = max(self.banked_value(keep), self.flip_value(keep, deck))
             self.memo[key] = found
         return found
 
@@ -274,21 +306,20 @@ class TurnOdds:
         size = sum(deck)
         if not size:
             return float("-inf")
-        value = self.sit.value
-        c = self.c
         total = 0.0
-        for kind, count in enumerate(deck):
+        for kind in range(7):
+            count = deck[kind]
             if not count:
                 continue
             if kind < 3:
                 if keep >> kind & 1:
-                    v = value(c)  # bust: the Keep is lost
+                    v = self.unchanged  # bust: the Keep is lost
                 else:
                     v = self.best_with_keep(keep | 1 << kind, _minus(deck, kind))
             elif kind < 6:
-                v = value(_without_painter(c, kind - 3))
+                v = self.forged[kind - 3]
             else:
-                v = value(_add(_with_keep(c, keep), 3))  # the Mona Lisa confirms the Keep
+                v = self.mona_value(keep)  # the Mona Lisa confirms the Keep
             total += count * v
         return total / size
 
@@ -296,14 +327,14 @@ class TurnOdds:
         gains, p_lose = declare_outcomes(painter, deck)
         value = self.sit.value
         c = self.c
-        total = p_lose * value(_without_painter(c, painter)) if p_lose else 0.0
+        total = p_lose * self.forged[painter] if p_lose else 0.0
         for p, d in gains:
             total += p * value((c[0] + d[0], c[1] + d[1], c[2] + d[2], c[3] + d[3]))
         return total
 
     def declare_mona_lisa(self, deck: Deck) -> float:
         p = deck[6] / sum(deck)
-        return p * self.sit.win + (1.0 - p) * self.sit.value(self.c)
+        return p * self.sit.win + (1.0 - p) * self.unchanged
 
     def declare_forgery(self, deck: Deck, victims: list[Collection]) -> float:
         p = (deck[3] + deck[4] + deck[5]) / sum(deck)
@@ -316,7 +347,7 @@ class TurnOdds:
         success = self.sit.value(gained)
         if self.sit.target < 0:
             success += HARM_WEIGHT * harm
-        return p * success + (1.0 - p) * self.sit.value(self.c)
+        return p * success + (1.0 - p) * self.unchanged
 
 
 # Where a bonus card goes in a Collection: its painter, the Mona Lisa's slot, or nowhere (a
@@ -461,7 +492,6 @@ class GalleryRushKnowledge(GameKnowledge):
     ) -> list[tuple[int, float]]:
         """``rate`` computed afresh."""
         seat = engine.player
-        odds = TurnOdds(sit, mine)
         phase = engine.phase
         if phase == TURN:
             legal = engine.player_actions()
@@ -474,6 +504,7 @@ class GalleryRushKnowledge(GameKnowledge):
                 for i in range(1, n)
                 if sum(engine.collections[(seat + i) % n])
             ]
+            odds = TurnOdds(sit, mine)
             return [
                 (EXPLORE, odds.flip_value(0, deck)),
                 *((codec.declare(p), odds.declare_painter(p, deck)) for p in range(3)),
@@ -484,6 +515,7 @@ class GalleryRushKnowledge(GameKnowledge):
             keep = engine.keep[0] | engine.keep[1] << 1 | engine.keep[2] << 2
             rated = [(CONFIRM, sit.value(_with_keep(mine, keep)))]
             if CONTINUE in engine.player_actions():
+                odds = TurnOdds(sit, mine)
                 rated.append((CONTINUE, odds.flip_value(keep, flip_deck(engine))))
             return rated
         if phase == STEAL:
