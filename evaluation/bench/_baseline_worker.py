@@ -4,8 +4,9 @@ Started as ``python _baseline_worker.py ROOT`` with ROOT an exported tree of an 
 (``git archive``): everything it imports (games, bots, the bench module) is that tree's code,
 and each slice is that tree's ``evaluation.bench.ismcts._ours`` on its own ``position`` for the
 same seed and player count, so the baseline measures exactly what the old ``atelier bench
-ismcts`` measured. Each slice is also timed by this worker's CPU time (``time.process_time``,
-as today's bench times its own slices): an older bench measured the wall clock only.
+ismcts`` measured. Each slice is also timed by the CPU time of the thread running it
+(``time.thread_time``, as today's bench times its own slices): an older bench measured the
+wall clock only.
 Requests and answers are JSON lines on stdin and stdout.
 """
 
@@ -47,12 +48,12 @@ for line in sys.stdin:
     game, engine, infoset, knowledge = _setup(
         job["game"], job["players"], job["position_seed"], job["abstraction"]
     )
-    cpu = time.process_time()
+    cpu = time.thread_time()
     sims, elapsed = old._ours(game, infoset, job["seconds"], job["seed"], job["worlds"], knowledge)
     answer = {
         "simulations": sims,
         "seconds": elapsed,
-        "cpu_seconds": time.process_time() - cpu,
+        "cpu_seconds": time.thread_time() - cpu,
         "history": list(engine.history),
     }
     print(json.dumps(answer), flush=True)

@@ -7,13 +7,15 @@ heuristic's beliefs and prior: ``atelier bench hint`` (``evaluation.bench.hint``
 
 For every game and player count, one position (a mid-game decision reached by seeded random
 play) is searched by both bots in short interleaved slices (``rounds`` slices of ``seconds /
-rounds`` each per contender, alternating), and each slice is timed by the CPU time of this
-process as well as the wall clock. On a shared machine a slice's wall time includes the time
-the process waited for a core, which the other contender's slice need not have waited, so the
-ratio of wall-clock rates moves with the load (issue 40 saw 12.9-17.6x for one code); the CPU
-time does not. Each round gives one paired ratio (ours per CPU second over OpenSpiel's, the
-two slices next to each other), and the report gives their geometric mean with its 95%
-t-interval over the rounds, the load average before and after, and the wall-clock rates too.
+rounds`` each per contender, alternating), and each slice is timed by the CPU time of the
+thread that runs both searches (``time.thread_time``: a library's idle threads, such as
+OpenBLAS's under numpy, are not charged to either) as well as the wall clock. On a shared
+machine a slice's wall time includes the time the process waited for a core, which the other
+contender's slice need not have waited, so the ratio of wall-clock rates moves with the load
+(issue 40 saw 12.9-17.6x for one code); the CPU time does not. Each round gives one paired
+ratio (ours per CPU second over OpenSpiel's, the two slices next to each other), and the
+report gives their geometric mean with its 95% t-interval over the rounds, the load average
+before and after, and the wall-clock rates too.
 
 The job is the same for both: the acting seat's information set, a pool of at most ``worlds``
 worlds sampled with ``games.sample_state``'s machinery (ours through ``games.sample_engine``,
@@ -26,7 +28,7 @@ abstraction, for both bots (OpenSpiel's tree still branches on every legal bid).
 
 ``baseline`` (a git revision, by default ``BASELINE_REV``, issue 15's starting point) adds a
 third contender: our search as that commit had it, exported with ``git archive`` and run in a
-subprocess on its own code (``_baseline_worker.py``, which times each slice by the worker's
+subprocess on its own code (``_baseline_worker.py``, which times each slice by its thread's
 CPU time the same way), in the same interleaved slices, at the same position (checked: the
 same history) with the same rollout policy. ``vs_baseline`` is the paired ratio of today's
 simulations per CPU second to the baseline's.
@@ -60,7 +62,7 @@ MEASURES = (
     "rollouts, beliefs and prior): see `atelier bench hint`"
 )
 CLOCK = (
-    "simulations per CPU second of the measuring process, slices interleaved; ratio: geometric "
+    "simulations per CPU second of the measuring thread, slices interleaved; ratio: geometric "
     "mean of the per-round paired ratios with its 95% t-interval"
 )
 # Issue 15's starting point: the search and engines before its speed work.
@@ -149,11 +151,11 @@ def _theirs(game, state, seconds: float, seed: int, worlds: int, knowledge):
 def timed_slice(measure, *args) -> dict[str, float]:
     """``measure(*args)`` (``(simulations, wall seconds)``) with the CPU seconds it took.
 
-    The CPU time is this process's (``time.process_time``): what the slice computed, without
-    the time it waited for a core on a busy machine."""
-    started = time.process_time()
+    The CPU time is this thread's (``time.thread_time``): what the slice computed, without
+    the time it waited for a core on a busy machine or other threads' time."""
+    started = time.thread_time()
     simulations, wall = measure(*args)
-    return {"simulations": simulations, "wall": wall, "cpu": time.process_time() - started}
+    return {"simulations": simulations, "wall": wall, "cpu": time.thread_time() - started}
 
 
 def paired(new: list[dict[str, float]], old: list[dict[str, float]]) -> dict[str, Any]:
