@@ -18,6 +18,9 @@ cpdef tuple _with_keep(tuple c, long keep)
 
 cpdef tuple _minus(tuple deck, long kind)
 
+@cython.locals(code=long, kind=long)
+cpdef long deck_code(tuple deck)
+
 
 cdef class TurnOdds:
     cdef public object sit
@@ -34,8 +37,13 @@ cdef class TurnOdds:
 
     cpdef double best_with_keep(self, long keep, tuple deck)
 
-    @cython.locals(size=long, total=double, kind=long, count=long, v=double)
     cpdef double flip_value(self, long keep, tuple deck)
+
+    @cython.locals(key=long)
+    cpdef double _best(self, long keep, long code, long size)
+
+    @cython.locals(total=double, kind=long, count=long, v=double)
+    cpdef double _flip(self, long keep, long code, long size)
 
     @cython.locals(total=double, p=double, p_lose=double, d=tuple, c=tuple)
     cpdef double declare_painter(self, long painter, tuple deck)

@@ -246,6 +246,19 @@ def _with_keep(c: Collection, keep: int) -> Collection:
     return (c[0] + (keep & 1), c[1] + (keep >> 1 & 1), c[2] + (keep >> 2 & 1), c[3])
 
 
+# A deck as one integer: four bits per kind, kind 0 lowest (no kind has more than 8 cards:
+# ``FULL_DECK``, and a refill only returns cards of the 28), and the bits it takes.
+DECK_BITS = 4 * len(FULL_DECK)
+
+
+def deck_code(deck: Deck) -> int:
+    """``deck`` (counts by kind) as one integer, four bits per kind."""
+    code = 0
+    for kind in range(7):
+        code |= deck[kind] << 4 * kind
+    return code
+
+
 def _minus(deck: Deck, kind: int) -> Deck:
     out = list(deck)
     out[kind] -= 1
@@ -264,7 +277,7 @@ class TurnOdds:
     def __init__(self, situation: Situation, collection: Collection) -> None:
         self.sit = situation
         self.c = collection
-        self.memo: dict[tuple[int, Deck], float] = {}
+        self.memo: dict[int, float] = {}  # by Keep and deck code (``_best``)
         value = situation.value
         # The Collection as it is (a bust, a declaration that fails) and after a forgery of
         # each painter (that painter's cards lost).
@@ -294,28 +307,37 @@ class TurnOdds:
 
     def best_with_keep(self, keep: int, deck: Deck) -> float:
         """Value of the better of Confirm and Continue with ``keep`` in the Keep."""
-        key = (keep, deck)
-        found = self.memo.get(key)
-        if found is None:
-            found = max(self.banked_value(keep), self.flip_value(keep, deck))
-            self.memo[key] = found
-        return found
+        return self._best(keep, deck_code(deck), sum(deck))
 
     def flip_value(self, keep: int, deck: Deck) -> float:
         """Expected value of flipping once more (Explore or Continue) with ``keep``."""
-        size = sum(deck)
+        return self._flip(keep, deck_code(deck), sum(deck))
+
+    # The expectimax itself runs on the deck as one integer (``deck_code``: four bits a kind),
+    # so a flip's deck and its memo key are integer arithmetic, not a tuple built per node.
+    def _best(self, keep: int, code: int, size: int) -> float:
+        """``best_with_keep`` on the deck ``code`` of ``size`` cards (memoised)."""
+        key = keep << DECK_BITS | code
+        found = self.memo.get(key)
+        if found is None:
+            found = max(self.banked_value(keep), self._flip(keep, code, size))
+            self.memo[key] = found
+        return found
+
+    def _flip(self, keep: int, code: int, size: int) -> float:
+        """``flip_value`` on the deck ``code`` of ``size`` cards."""
         if not size:
             return float("-inf")
         total = 0.0
         for kind in range(7):
-            count = deck[kind]
+            count = code >> 4 * kind & 15
             if not count:
                 continue
             if kind < 3:
                 if keep >> kind & 1:
                     v = self.unchanged  # bust: the Keep is lost
                 else:
-                    v = self.best_with_keep(keep | 1 << kind, _minus(deck, kind))
+                    v = self._best(keep | 1 << kind, code - (1 << 4 * kind), size - 1)
             elif kind < 6:
                 v = self.forged[kind - 3]
             else:
