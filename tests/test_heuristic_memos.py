@@ -406,3 +406,54 @@ def test_gallery_rush_turn_expectimax_equals_the_reference(players):
                 sit, mine, keep, deck, memo
             )
     assert ending  # some states value Collections as the game ending
+
+
+def _choose_reference(engine, seat):
+    """``GalleryRushKnowledge.playout``'s Continue-or-Confirm as it was before issue 40's
+    twenty-first session: every race value looked up where it is used."""
+    deck, size = engine.deck, engine.deck_size
+    if not size:
+        deck = gr.flip_deck(engine)
+        size = sum(deck)
+    c = gr._collection(engine, seat)
+    keep = engine.keep
+    banked = gr._with_keep(c, keep[0] | keep[1] << 1 | keep[2] << 2)
+    confirm = gr.race_value(banked)
+    if not size or gr.goal_distance(banked) == 0:
+        return gr.CONFIRM
+    total = 0.0
+    for kind in range(7):
+        count = deck[kind]
+        if not count:
+            continue
+        if kind < 3:
+            v = gr.race_value(c) if keep[kind] else gr.race_value(gr._add(banked, kind))
+        elif kind < 6:
+            v = gr.race_value(gr._without_painter(c, kind - 3))
+        else:
+            v = gr.race_value(gr._add(banked, 3))
+        total += count * v
+    return gr.CONTINUE if total / size > confirm else gr.CONFIRM
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_gallery_rush_rollout_continue_or_confirm_equals_the_reference(players):
+    """The rollout policy's Continue-or-Confirm from its memo of deck-free values (filled in
+    another order first) decides as the reference does at every race decision to continue."""
+    _, _, states = decision_states("gallery_rush", players + 20, 3000, {"players": players})
+    knowledge = gr.GalleryRushKnowledge()
+    rng = random.Random(0)
+    chooses = [
+        e
+        for e in states
+        if e.phase == gr.CHOOSE and not any(e.qualified[s] for s in range(players) if s != e.player)
+    ]
+    gr._CHOICE_VALUES.clear()
+    for engine in reversed(chooses):
+        knowledge.playout(engine, rng)
+    decided = {gr.CONTINUE: 0, gr.CONFIRM: 0}
+    for engine in chooses:
+        move = knowledge.playout(engine, rng)
+        assert move == _choose_reference(engine, engine.player)
+        decided[move] += 1
+    assert min(decided.values()) > 0  # both answers occur
