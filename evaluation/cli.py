@@ -201,8 +201,9 @@ def bench_engine(
 # bot as served, evaluation/bench/hint.py).
 @bench.command("ismcts")
 @click.option("--game", "names", multiple=True, type=click.Choice(sorted(games.DEFINITIONS)))
+@click.option("--players", multiple=True, type=int, help="Player counts (default: every one).")
 @click.option("--seconds", default=4.0, show_default=True, help="Search time per contender.")
-@click.option("--rounds", default=4, show_default=True, help="Interleaved slices.")
+@click.option("--rounds", default=8, show_default=True, help="Interleaved slices (paired).")
 @click.option("--worlds", default=32, show_default=True, help="World pool size of both bots.")
 @click.option(
     "--abstraction",
@@ -221,6 +222,7 @@ def bench_engine(
 @click.option("--markdown", "as_markdown", is_flag=True, help="Print docs/bots.md's table.")
 def bench_ismcts(
     names: tuple[str, ...],
+    players: tuple[int, ...],
     seconds: float,
     rounds: int,
     worlds: int,
@@ -231,12 +233,18 @@ def bench_ismcts(
     as_json: bool,
     as_markdown: bool,
 ) -> None:
-    """ISMCTS simulations/s on uniform rollouts: ours against OpenSpiel's Python ISMCTSBot and
-    an older revision (not the bot as served: `atelier bench hint` measures that)."""
+    """ISMCTS simulations per CPU second on uniform rollouts, at every player count: ours
+    against OpenSpiel's Python ISMCTSBot and an older revision, in interleaved paired slices
+    (not the bot as served: `atelier bench hint` measures that)."""
+    from evaluation.bench import hint as hint_mod
     from evaluation.bench import ismcts as bench_mod
 
     if seconds <= 0 or rounds < 1 or worlds < 1:
         raise click.BadParameter("--seconds, --rounds and --worlds must be positive")
+    try:
+        hint_mod.settings(list(names) or None, list(players) or None)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--players") from None
     baseline_bench(
         bench_mod,
         as_json,
@@ -247,6 +255,7 @@ def bench_ismcts(
         worlds=worlds,
         abstraction=abstraction,
         baseline=None if no_baseline else baseline,
+        players=list(players) or None,
         table=bench_mod.markdown if as_markdown else None,
     )
 

@@ -378,21 +378,32 @@ def test_the_baseline_worker_answers_hints_and_names_what_it_cannot_read() -> No
 def test_bench_ismcts_says_it_measures_uniform_rollouts_not_the_served_bot() -> None:
     from evaluation.bench import ismcts
 
-    row = {"ours": {"per_s": 3000.0}, "openspiel": {"per_s": 150.0}, "ratio": 20.0}
+    ratio = {"value": 20.0, "low": 18.0, "high": 22.0, "pairs": 8}
+    row = {
+        "game": "finger_auction",
+        "players": 3,
+        "ours": {"per_cpu_s": 3000.0, "per_wall_s": 3000.0},
+        "openspiel": {"per_cpu_s": 150.0, "per_wall_s": 150.0},
+        "ratio": ratio,
+    }
     report = {
         "measures": ismcts.MEASURES,
         "rollouts": "uniform over legal actions",
         "worlds": 32,
+        "rounds": 8,
         "baseline": None,
-        "games": {"finger_auction": row},
-        "min_ratio": 20.0,
+        "rows": [row],
+        "min_ratio": ratio,
         "target_met": True,
+        "target_met_at_low_end": True,
+        "load_before": None,
+        "load_after": None,
     }
     text = ismcts.format_table(report)
     assert "uniform random rollouts" in text
     assert "not the bot as served" in text and "atelier bench hint" in text
     table = ismcts.markdown(report)
-    assert "| Finger Auction | 3,000 | 150 | 20.0 |" in table
+    assert "| Finger Auction | 3 | 3,000 | 150 | 20.0 [18.0, 22.0] |" in table
     assert "not the bot as served" in table
 
 

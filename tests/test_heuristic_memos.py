@@ -351,3 +351,109 @@ def test_modern_art_forecast_equals_its_reference_bit_for_bit():
     for case in cases:
         _clear_modern_art()
         assert ma.forecast(*case) == _reference_forecast(*case), case
+
+
+def _turn_values_reference(sit, c, keep, deck, memo):
+    """``TurnOdds.best_with_keep`` as it was before issue 40's twenty-first session: the deck a
+    tuple at every node, every outcome valued through ``sit.value`` where it occurs."""
+    key = (keep, deck)
+    if key not in memo:
+        memo[key] = max(
+            sit.value(gr._with_keep(c, keep)), _flip_reference(sit, c, keep, deck, memo)
+        )
+    return memo[key]
+
+
+def _flip_reference(sit, c, keep, deck, memo):
+    size = sum(deck)
+    if not size:
+        return float("-inf")
+    total = 0.0
+    for kind, count in enumerate(deck):
+        if not count:
+            continue
+        if kind < 3:
+            if keep >> kind & 1:
+                v = sit.value(c)
+            else:
+                v = _turn_values_reference(sit, c, keep | 1 << kind, gr._minus(deck, kind), memo)
+        elif kind < 6:
+            v = sit.value(gr._without_painter(c, kind - 3))
+        else:
+            v = sit.value(gr._add(gr._with_keep(c, keep), 3))
+        total += count * v
+    return total / size
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_gallery_rush_turn_expectimax_equals_the_reference(players):
+    """The expectimax on deck codes (with the deck-independent outcomes looked up once per
+    ``TurnOdds``) gives exactly the old values, in the race and when the game is ending, from
+    every Keep; and a deck code holds the deck it was made of."""
+    _, _, states = decision_states("gallery_rush", players + 10, 400, {"players": players})
+    ending = 0
+    for engine in states:
+        sit = gr.Situation(engine, engine.player)
+        ending += sit.target >= 0
+        mine = gr._collection(engine, engine.player)
+        deck = gr.flip_deck(engine)
+        code = gr.deck_code(deck)
+        assert [code >> 4 * k & 15 for k in range(7)] == list(deck)
+        odds, memo = gr.TurnOdds(sit, mine), {}
+        for keep in range(8):
+            assert odds.flip_value(keep, deck) == _flip_reference(sit, mine, keep, deck, memo)
+            assert odds.best_with_keep(keep, deck) == _turn_values_reference(
+                sit, mine, keep, deck, memo
+            )
+    assert ending  # some states value Collections as the game ending
+
+
+def _choose_reference(engine, seat):
+    """``GalleryRushKnowledge.playout``'s Continue-or-Confirm as it was before issue 40's
+    twenty-first session: every race value looked up where it is used."""
+    deck, size = engine.deck, engine.deck_size
+    if not size:
+        deck = gr.flip_deck(engine)
+        size = sum(deck)
+    c = gr._collection(engine, seat)
+    keep = engine.keep
+    banked = gr._with_keep(c, keep[0] | keep[1] << 1 | keep[2] << 2)
+    confirm = gr.race_value(banked)
+    if not size or gr.goal_distance(banked) == 0:
+        return gr.CONFIRM
+    total = 0.0
+    for kind in range(7):
+        count = deck[kind]
+        if not count:
+            continue
+        if kind < 3:
+            v = gr.race_value(c) if keep[kind] else gr.race_value(gr._add(banked, kind))
+        elif kind < 6:
+            v = gr.race_value(gr._without_painter(c, kind - 3))
+        else:
+            v = gr.race_value(gr._add(banked, 3))
+        total += count * v
+    return gr.CONTINUE if total / size > confirm else gr.CONFIRM
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_gallery_rush_rollout_continue_or_confirm_equals_the_reference(players):
+    """The rollout policy's Continue-or-Confirm from its memo of deck-free values (filled in
+    another order first) decides as the reference does at every race decision to continue."""
+    _, _, states = decision_states("gallery_rush", players + 20, 3000, {"players": players})
+    knowledge = gr.GalleryRushKnowledge()
+    rng = random.Random(0)
+    chooses = [
+        e
+        for e in states
+        if e.phase == gr.CHOOSE and not any(e.qualified[s] for s in range(players) if s != e.player)
+    ]
+    gr._CHOICE_VALUES.clear()
+    for engine in reversed(chooses):
+        knowledge.playout(engine, rng)
+    decided = {gr.CONTINUE: 0, gr.CONFIRM: 0}
+    for engine in chooses:
+        move = knowledge.playout(engine, rng)
+        assert move == _choose_reference(engine, engine.player)
+        decided[move] += 1
+    assert min(decided.values()) > 0  # both answers occur

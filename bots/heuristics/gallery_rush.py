@@ -246,6 +246,19 @@ def _with_keep(c: Collection, keep: int) -> Collection:
     return (c[0] + (keep & 1), c[1] + (keep >> 1 & 1), c[2] + (keep >> 2 & 1), c[3])
 
 
+# A deck as one integer: four bits per kind, kind 0 lowest (no kind has more than 8 cards:
+# ``FULL_DECK``, and a refill only returns cards of the 28), and the bits it takes.
+DECK_BITS = 4 * len(FULL_DECK)
+
+
+def deck_code(deck: Deck) -> int:
+    """``deck`` (counts by kind) as one integer, four bits per kind."""
+    code = 0
+    for kind in range(7):
+        code |= deck[kind] << 4 * kind
+    return code
+
+
 def _minus(deck: Deck, kind: int) -> Deck:
     out = list(deck)
     out[kind] -= 1
@@ -253,42 +266,82 @@ def _minus(deck: Deck, kind: int) -> Deck:
 
 
 class TurnOdds:
-    """Exact expected values of one seat's options this turn, for a given ``Situation``."""
+    """Exact expected values of one seat's options this turn, for a given ``Situation``.
+
+    The values a flip can land on that do not depend on the deck (a bust, a forgery's loss,
+    the Keep banked, the Mona Lisa banking it) are looked up once per instance, not at every
+    node of the expectimax: the same floats, summed in the same order."""
+
+    __slots__ = ("banked", "c", "forged", "memo", "mona", "sit", "unchanged")
 
     def __init__(self, situation: Situation, collection: Collection) -> None:
         self.sit = situation
         self.c = collection
-        self.memo: dict[tuple[int, Deck], float] = {}
+        self.memo: dict[int, float] = {}  # by Keep and deck code (``_best``)
+        value = situation.value
+        # The Collection as it is (a bust, a declaration that fails) and after a forgery of
+        # each painter (that painter's cards lost).
+        self.unchanged = value(collection)
+        self.forged = (
+            value(_without_painter(collection, 0)),
+            value(_without_painter(collection, 1)),
+            value(_without_painter(collection, 2)),
+        )
+        # Per Keep (a bit mask of painters): it banked, and it banked with the Mona Lisa.
+        self.banked: list[float | None] = [None] * 8
+        self.mona: list[float | None] = [None] * 8
+
+    def banked_value(self, keep: int) -> float:
+        """The value of banking ``keep`` (Confirm)."""
+        known = self.banked[keep]
+        if known is None:
+            known = self.banked[keep] = self.sit.value(_with_keep(self.c, keep))
+        return known
+
+    def mona_value(self, keep: int) -> float:
+        """The value of the Mona Lisa flipped with ``keep``: it banks the Keep with itself."""
+        known = self.mona[keep]
+        if known is None:
+            known = self.mona[keep] = self.sit.value(_add(_with_keep(self.c, keep), 3))
+        return known
 
     def best_with_keep(self, keep: int, deck: Deck) -> float:
         """Value of the better of Confirm and Continue with ``keep`` in the Keep."""
-        key = (keep, deck)
-        found = self.memo.get(key)
-        if found is None:
-            found = max(self.sit.value(_with_keep(self.c, keep)), self.flip_value(keep, deck))
-            self.memo[key] = found
-        return found
+        return self._best(keep, deck_code(deck), sum(deck))
 
     def flip_value(self, keep: int, deck: Deck) -> float:
         """Expected value of flipping once more (Explore or Continue) with ``keep``."""
-        size = sum(deck)
+        return self._flip(keep, deck_code(deck), sum(deck))
+
+    # The expectimax itself runs on the deck as one integer (``deck_code``: four bits a kind),
+    # so a flip's deck and its memo key are integer arithmetic, not a tuple built per node.
+    def _best(self, keep: int, code: int, size: int) -> float:
+        """``best_with_keep`` on the deck ``code`` of ``size`` cards (memoised)."""
+        key = keep << DECK_BITS | code
+        found = self.memo.get(key)
+        if found is None:
+            found = max(self.banked_value(keep), self._flip(keep, code, size))
+            self.memo[key] = found
+        return found
+
+    def _flip(self, keep: int, code: int, size: int) -> float:
+        """``flip_value`` on the deck ``code`` of ``size`` cards."""
         if not size:
             return float("-inf")
-        value = self.sit.value
-        c = self.c
         total = 0.0
-        for kind, count in enumerate(deck):
+        for kind in range(7):
+            count = code >> 4 * kind & 15
             if not count:
                 continue
             if kind < 3:
                 if keep >> kind & 1:
-                    v = value(c)  # bust: the Keep is lost
+                    v = self.unchanged  # bust: the Keep is lost
                 else:
-                    v = self.best_with_keep(keep | 1 << kind, _minus(deck, kind))
+                    v = self._best(keep | 1 << kind, code - (1 << 4 * kind), size - 1)
             elif kind < 6:
-                v = value(_without_painter(c, kind - 3))
+                v = self.forged[kind - 3]
             else:
-                v = value(_add(_with_keep(c, keep), 3))  # the Mona Lisa confirms the Keep
+                v = self.mona_value(keep)  # the Mona Lisa confirms the Keep
             total += count * v
         return total / size
 
@@ -296,14 +349,14 @@ class TurnOdds:
         gains, p_lose = declare_outcomes(painter, deck)
         value = self.sit.value
         c = self.c
-        total = p_lose * value(_without_painter(c, painter)) if p_lose else 0.0
+        total = p_lose * self.forged[painter] if p_lose else 0.0
         for p, d in gains:
             total += p * value((c[0] + d[0], c[1] + d[1], c[2] + d[2], c[3] + d[3]))
         return total
 
     def declare_mona_lisa(self, deck: Deck) -> float:
         p = deck[6] / sum(deck)
-        return p * self.sit.win + (1.0 - p) * self.sit.value(self.c)
+        return p * self.sit.win + (1.0 - p) * self.unchanged
 
     def declare_forgery(self, deck: Deck, victims: list[Collection]) -> float:
         p = (deck[3] + deck[4] + deck[5]) / sum(deck)
@@ -316,7 +369,7 @@ class TurnOdds:
         success = self.sit.value(gained)
         if self.sit.target < 0:
             success += HARM_WEIGHT * harm
-        return p * success + (1.0 - p) * self.sit.value(self.c)
+        return p * success + (1.0 - p) * self.unchanged
 
 
 # Where a bonus card goes in a Collection: its painter, the Mona Lisa's slot, or nowhere (a
@@ -440,6 +493,36 @@ def _rating_key(engine: GalleryRushEngine, sit: Situation, mine: Collection) -> 
     raise ValueError(f"no decision in phase {phase}")
 
 
+# ``playout``'s Continue-or-Confirm figures by (Collection, Keep mask), none of which depends on
+# the deck: the race value of banking the Keep, whether that qualifies, and the race value after
+# each kind flipped next (filled as kinds come up: one the deck cannot hold may not be valued).
+# At most 8 Keeps for each of about 1,500 Collections of the 28 cards.
+_CHOICE_VALUES: dict[tuple[Collection, int], list] = {}
+
+
+def _choice_values(c: Collection, keep: int) -> list:
+    """``[banked value, banked qualifies, value after kind 0, ..., after kind 6]`` (the kinds'
+    values ``None`` until ``_flipped_value`` fills them)."""
+    known = _CHOICE_VALUES.get((c, keep))
+    if known is None:
+        banked = _with_keep(c, keep)
+        known = [race_value(banked), goal_distance(banked) == 0, *([None] * 7)]
+        _CHOICE_VALUES[(c, keep)] = known
+    return known
+
+
+def _flipped_value(c: Collection, keep: int, kind: int) -> float:
+    """The race value after flipping ``kind`` with ``keep`` then banking what stands: a bust,
+    the painter joining the Keep, a forgery's loss, or the Mona Lisa banking the Keep."""
+    if kind < 3:
+        if keep >> kind & 1:
+            return race_value(c)
+        return race_value(_add(_with_keep(c, keep), kind))
+    if kind < 6:
+        return race_value(_without_painter(c, kind - 3))
+    return race_value(_add(_with_keep(c, keep), 3))
+
+
 class GalleryRushKnowledge(GameKnowledge):
     game = "gallery_rush"
     default_rollout = "heuristic"  # ``playout``: the solved turn policy, one flip of lookahead
@@ -461,7 +544,6 @@ class GalleryRushKnowledge(GameKnowledge):
     ) -> list[tuple[int, float]]:
         """``rate`` computed afresh."""
         seat = engine.player
-        odds = TurnOdds(sit, mine)
         phase = engine.phase
         if phase == TURN:
             legal = engine.player_actions()
@@ -474,6 +556,7 @@ class GalleryRushKnowledge(GameKnowledge):
                 for i in range(1, n)
                 if sum(engine.collections[(seat + i) % n])
             ]
+            odds = TurnOdds(sit, mine)
             return [
                 (EXPLORE, odds.flip_value(0, deck)),
                 *((codec.declare(p), odds.declare_painter(p, deck)) for p in range(3)),
@@ -484,6 +567,7 @@ class GalleryRushKnowledge(GameKnowledge):
             keep = engine.keep[0] | engine.keep[1] << 1 | engine.keep[2] << 2
             rated = [(CONFIRM, sit.value(_with_keep(mine, keep)))]
             if CONTINUE in engine.player_actions():
+                odds = TurnOdds(sit, mine)
                 rated.append((CONTINUE, odds.flip_value(keep, flip_deck(engine))))
             return rated
         if phase == STEAL:
@@ -524,21 +608,18 @@ class GalleryRushKnowledge(GameKnowledge):
         # CHOOSE: bank the Keep, or flip once more and bank whatever is left standing.
         keep = engine.keep
         mask = keep[0] | keep[1] << 1 | keep[2] << 2
-        banked = _with_keep(c, mask)
-        confirm = race_value(banked)
-        if not size or goal_distance(banked) == 0:
+        known = _choice_values(c, mask)
+        confirm = known[0]
+        if not size or known[1]:
             return CONFIRM
         total = 0.0
         for kind in range(7):
             count = deck[kind]
             if not count:
                 continue
-            if kind < 3:
-                v = race_value(c) if keep[kind] else race_value(_add(banked, kind))
-            elif kind < 6:
-                v = race_value(_without_painter(c, kind - 3))
-            else:
-                v = race_value(_add(banked, 3))
+            v = known[kind + 2]
+            if v is None:
+                v = known[kind + 2] = _flipped_value(c, mask, kind)
             total += count * v
         return CONTINUE if total / size > confirm else CONFIRM
 

@@ -3,12 +3,16 @@
 Started as ``python _baseline_worker.py ROOT`` with ROOT an exported tree of an older commit
 (``git archive``): everything it imports (games, bots, the bench module) is that tree's code,
 and each slice is that tree's ``evaluation.bench.ismcts._ours`` on its own ``position`` for the
-same seed, so the baseline measures exactly what the old ``atelier bench ismcts`` measured.
+same seed and player count, so the baseline measures exactly what the old ``atelier bench
+ismcts`` measured. Each slice is also timed by the CPU time of the thread running it
+(``time.thread_time``, as today's bench times its own slices): an older bench measured the
+wall clock only.
 Requests and answers are JSON lines on stdin and stdout.
 """
 
 import json
 import sys
+import time
 
 root = sys.argv[1]
 sys.path.insert(0, root)
@@ -26,10 +30,10 @@ if not games.__file__.startswith(root):
 _cache: dict = {}
 
 
-def _setup(name: str, seed: int, abstraction: bool):
-    key = (name, seed, abstraction)
+def _setup(name: str, players: int, seed: int, abstraction: bool):
+    key = (name, players, seed, abstraction)
     if key not in _cache:
-        game = pyspiel.load_game(name)
+        game = pyspiel.load_game(name, {"players": players})
         engine = old.position(game, seed)
         seat = engine.current_player()
         infoset = build_infoset(game.definition, game.params, engine, seat)
@@ -41,7 +45,15 @@ def _setup(name: str, seed: int, abstraction: bool):
 print(json.dumps({"ready": games.__file__}), flush=True)
 for line in sys.stdin:
     job = json.loads(line)
-    game, engine, infoset, knowledge = _setup(job["game"], job["position_seed"], job["abstraction"])
+    game, engine, infoset, knowledge = _setup(
+        job["game"], job["players"], job["position_seed"], job["abstraction"]
+    )
+    cpu = time.thread_time()
     sims, elapsed = old._ours(game, infoset, job["seconds"], job["seed"], job["worlds"], knowledge)
-    answer = {"simulations": sims, "seconds": elapsed, "history": list(engine.history)}
+    answer = {
+        "simulations": sims,
+        "seconds": elapsed,
+        "cpu_seconds": time.thread_time() - cpu,
+        "history": list(engine.history),
+    }
     print(json.dumps(answer), flush=True)

@@ -169,17 +169,20 @@ class GalleryRushEngine(Engine):
         return self.player_actions()
 
     def player_actions(self) -> list[int]:
+        return list(self._choices())
+
+    def _choices(self) -> tuple[int, ...]:
+        """The mover's legal actions (``player_actions``), as a tuple that may be shared: the
+        random playout picks from it without copying a list."""
         phase = self.phase
         if phase == TURN:
-            if self._cards_left():
-                return [*TURN_ACTIONS]
-            return [PASS]
+            return TURN_ACTIONS if self._cards_left() else _PASS_ONLY
         if phase == CHOOSE:
-            return [CONTINUE, CONFIRM] if self._cards_left() else [CONFIRM]
+            return _CONTINUE_OR_CONFIRM if self._cards_left() else _CONFIRM_ONLY
         if phase == STEAL:
             victim = self.collections[self.victims[0]]
-            return [steal(s) for s in range(4) if victim[s]]
-        return []
+            return tuple([steal(s) for s in range(4) if victim[s]])
+        return ()
 
     def _cards_left(self) -> bool:
         return self.deck_size > 0 or sum(self.discard) > 0
@@ -187,6 +190,30 @@ class GalleryRushEngine(Engine):
     def apply(self, action: int) -> None:
         self.history.append(action)
         _APPLY[self.phase](self, action)
+
+    def random_playout(self, rng: random.Random) -> list[float]:
+        """Plays uniformly random legal actions to the end; returns ``returns()``.
+
+        Exactly ``Engine.random_playout``'s loop (chance by ``sample_chance(rng)``, a player
+        by ``legal[int(rng.random() * len(legal))]``, one draw even with one legal action):
+        the same draws, actions, history and state (tests/test_gallery_rush_playout.py
+        compares the two from every phase). What it saves is the plumbing, not the rules: the
+        move is picked from ``_choices`` (shared tuples, no list per step) and the step goes
+        to the phase's handler without the ``apply`` call. Uniform ISMCTS rollouts run here.
+        """
+        random_ = rng.random
+        push = self.history.append
+        while True:
+            player = self.to_move
+            if player == TERMINAL:
+                return self.returns()
+            if player == CHANCE:
+                action = self.sample_chance(rng)
+            else:
+                legal = self._choices()
+                action = legal[int(random_() * len(legal))]
+            push(action)
+            _APPLY[self.phase](self, action)
 
     # --- one handler per step, in game order (``_APPLY`` at the end of the module) -----------
     def _start_player(self, seat: int) -> None:
@@ -555,5 +582,9 @@ _FLIPPED = (
     GalleryRushEngine._declared,
     GalleryRushEngine._bonus_drawn,
 )
+# ``_choices``' shared answers.
+_PASS_ONLY = (PASS,)
+_CONTINUE_OR_CONFIRM = (CONTINUE, CONFIRM)
+_CONFIRM_ONLY = (CONFIRM,)
 # Whether a kind is a forgery, by kind (``games.paintings.is_forgery``, looked up per flip).
 _FORGERY = tuple(is_forgery(kind) for kind in range(NUM_KINDS))
