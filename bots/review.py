@@ -52,7 +52,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bots.analysis import ROLLOUT_ROUNDS, TREE_ROUNDS, analyse_with_world
+from bots.analysis import (
+    ROLLOUT_ROUNDS,
+    TREE_ROUNDS,
+    PairedLoss,
+    analyse_with_world,
+    paired_loss,
+)
 from bots.ismcts.result import Z_95
 from bots.ismcts.tree import first_place_share  # noqa: F401  (the value; long defined here)
 from bots.protocol import Bot, Budget
@@ -74,6 +80,13 @@ MAX_POOL = 64  # worlds a decision's search draws (and weighs) at most: its beli
 # where the seat played the search's own hint (it should flag at most 5%), through the search's
 # tree 3 of 109, with 9 of the 10 scripted blunders flagged either way (docs/evaluation.md).
 REVIEW_ROUNDS = {"modern_art": TREE_ROUNDS}
+# How a flag is confirmed (``confirm_loss``): paired rounds through the tree of a search of its
+# own. The screen's bare rollouts judge a move by the rollout policy's play right after it; in
+# Finger Auction that policy's answers to a bid put moves the search finds level 0.03 to 0.37
+# apart, consistently (2,000 rounds), so bare rounds alone flagged 11 of 119 decisions of
+# records where the seat played the search's own hint; a second estimate through a search's
+# tree confirms 2 of them, each one that 4,000-simulation searches find worse too.
+CONFIRM_ROUNDS = TREE_ROUNDS
 
 VALUE = {
     "measures": "the seat's share of first place at the end of the game (1: an outright win, "
@@ -206,21 +219,42 @@ def review_decision(
     mine = analysis.move(played)
     best = analysis.move(analysis.best)
     assert mine is not None and best is not None  # ``include`` and ``best`` are analysed
-    lo, hi = mine.loss_interval
+    verdict = PairedLoss(
+        best.value, mine.value, mine.loss, mine.loss_interval, mine.samples, analysis.rollout
+    )
+    screen = None
+    if verdict.interval[0] > 0.0:  # flagged by the screen: a second estimate must agree
+        screen, verdict = (
+            verdict,
+            confirm_loss(
+                defn, params, infoset, played, analysis.best, bot, budget, seed, samples, started
+            ),
+        )
+    lo, hi = verdict.interval
+    no_loss = lo <= 0.0
     done = time.perf_counter()
     # No information set in the answer: it is the record's cut at the decision's step
     # (``infoset_before``), so a review stays linear in the game's length.
     return {
         "played": describe(defn, first, seat, played),
         "best": describe(defn, first, seat, analysis.best),
-        "value_played": mine.value,
-        "value_best": best.value,
-        "value_lost": mine.loss,
+        "value_played": verdict.value,
+        "value_best": verdict.best_value,
+        "value_lost": verdict.loss,
         "stderr": round((hi - lo) / (2 * Z_95), 6),
         "interval": [lo, hi],
-        "no_loss": mine.within_noise,
-        "class": mistake_class(mine.loss, mine.within_noise),
-        "samples": mine.samples,
+        "no_loss": no_loss,
+        "class": mistake_class(verdict.loss, no_loss),
+        "samples": verdict.samples,
+        "confirmed": None if screen is None else not no_loss,
+        "screen": None
+        if screen is None
+        else {
+            "value_lost": screen.loss,
+            "interval": list(screen.interval),
+            "samples": screen.samples,
+            "rollout": screen.rollout,
+        },
         "bot_value": analysis.value,
         "analysed_by": analysis.bot,
         "candidates": [
@@ -234,12 +268,59 @@ def review_decision(
             }
             for m in analysis.moves
         ],
-        "rollout": analysis.rollout,
+        "rollout": verdict.rollout,
         "elapsed_ms": {
             "search": analysis.search_ms,
             "values": round((done - started) * 1000.0 - (analysis.search_ms or 0.0), 3),
         },
     }
+
+
+def confirm_loss(
+    defn: GameDefinition,
+    params: dict[str, Any],
+    infoset: dict[str, Any],
+    played: int,
+    best: int,
+    bot: Bot,
+    budget: Budget,
+    seed: int,
+    samples: int,
+    started: float,
+) -> PairedLoss:
+    """The confirmation of a flag (module doc, step 3): ``played``'s loss against ``best``
+    estimated again, independently of the screen that flagged it: a search of its own with
+    another seed (``confirm_seed``), then ``samples`` paired rounds of the two moves through
+    that search's tree (``CONFIRM_ROUNDS``), fewer once the loss is decided.
+
+    Within the decision's time: with a budget in milliseconds, the decision (``started``, in
+    ``perf_counter`` seconds) keeps to twice them, as the service's pool deadline expects; the
+    confirmation's search gets half of what is left (at least 1 ms) and its rounds the rest,
+    ``analysis.MIN_ROUNDS`` at least."""
+    if budget.milliseconds is None:
+        search_budget, deadline = budget, math.inf
+    else:
+        deadline = started + 2.0 * budget.milliseconds / 1000.0
+        left_ms = (deadline - time.perf_counter()) * 1000.0
+        search_budget = Budget(budget.simulations, max(1.0, left_ms / 2.0))
+    return paired_loss(
+        defn,
+        params,
+        infoset,
+        bot,
+        search_budget,
+        confirm_seed(seed),
+        best,
+        played,
+        samples,
+        CONFIRM_ROUNDS,
+        deadline,
+    )
+
+
+def confirm_seed(seed: int) -> int:
+    """The confirmation's seed: its own stream, never the analysis's (nor the hint's)."""
+    return derive_seed(seed, "confirm")
 
 
 # --- the summary -------------------------------------------------------------------------------
