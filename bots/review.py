@@ -25,6 +25,15 @@ points lost. For each decision of the reviewed seat:
    *flagged* when ``interval[0] > 0``: the played move is worse than the best beyond noise;
    ``class`` is then ``inaccuracy``, ``mistake`` (loss >= 0.10) or ``blunder`` (>= 0.20).
    When the played move is the best, ``value_lost`` is exactly 0.
+   **A flag is confirmed** (``confirm_loss``): where those rounds (the *screen*) put the
+   interval above 0, a second estimate independent of them values the two moves again, a
+   search of its own with another seed and ``samples`` paired rounds through its tree
+   (``CONFIRM_ROUNDS``), and the decision reports that estimate (``value_lost``,
+   ``interval``, ``samples``, ``rollout``; the screen's in ``screen``, ``confirmed`` whether
+   its interval lies above 0 too). Why: one estimate that both flags and reports is biased
+   upward by the flagging (the winner's curse), and the screen's bare rollouts judge a move
+   by the rollout policy's play right after it, which in Finger Auction ranks bids the search
+   finds level 0.03 to 0.37 apart (``CONFIRM_ROUNDS``). It runs on flagged decisions only.
 4. **The value** of a move is the seat's *share of first place* (``first_place_share``): 1 for
    an outright win, ``1/k`` when ``k`` seats tie for the top return, 0 otherwise: a win
    probability, 0 to 1, the same in every game, and what tournaments count as a win share.
