@@ -56,7 +56,12 @@ the tree's first tries (a Gallery Rush "declare Mona Lisa" with none left: 0.02 
 search's move after 50 tree rounds, 0.29 after 500; 0.22 by heuristic rollouts to the end).
 Bare rounds give it its 100 within the old evaluator's time (docs/evaluation.md, "Does the
 review catch real mistakes?"). The price: the loss is against the search's move (only the
-played move can overturn it), so a weak search (a few simulations) understates losses.
+played move can overturn it), so a weak search (a few simulations) understates losses. And
+bare rounds judge a move by the rollout policy's play right after it, which can rank two moves
+the search finds level far apart, consistently (Finger Auction's bids: 0.03 to 0.37 over 2,000
+rounds): so the review flags a decision only when ``paired_loss`` (a search of its own with
+another seed, the two moves' paired rounds through its tree) puts the loss above 0 as well
+(``bots.review.confirm_loss``).
 
 Limits: the intervals are normal approximations over the rounds (at least ``MIN_ROUNDS``); the
 rounds are paired on the world and the seed, but the subtrees below two moves draw from the
