@@ -115,6 +115,9 @@ def test_the_review_flags_most_blunders_at_a_small_budget():
         hits += row["flagged"]
         total += row["blunders"]
         assert all(set(i) >= {"value_lost", "interval", "flagged"} for i in row["items"])
+        for item in row["items"]:  # a flag stands only where the screen's and the second agree
+            assert not item["flagged"] or item["confirmed"] is True, item
+            assert (item["confirmed"] is None) == (item["screen_interval"] is None), item
     assert hits >= 0.75 * total, (hits, total)
 
 
