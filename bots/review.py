@@ -27,8 +27,8 @@ points lost. For each decision of the reviewed seat:
    When the played move is the best, ``value_lost`` is exactly 0.
    **A flag is confirmed** (``confirm_loss``): where those rounds (the *screen*) put the
    interval above 0, a second estimate independent of them values the two moves again, a
-   search of its own with another seed and ``samples`` paired rounds through its tree
-   (``CONFIRM_ROUNDS``), and the decision reports that estimate (``value_lost``,
+   search of its own with another seed and up to ``CONFIRM_FACTOR * samples`` paired rounds
+   through its tree (``CONFIRM_ROUNDS``), and the decision reports that estimate (``value_lost``,
    ``interval``, ``samples``, ``rollout``; the screen's in ``screen``, ``confirmed`` whether
    its interval lies above 0 too). Why: one estimate that both flags and reports is biased
    upward by the flagging (the winner's curse), and the screen's bare rollouts judge a move
@@ -94,8 +94,14 @@ REVIEW_ROUNDS = {"modern_art": TREE_ROUNDS}
 # Finger Auction that policy's answers to a bid put moves the search finds level 0.03 to 0.37
 # apart, consistently (2,000 rounds), so bare rounds alone flagged 11 of 119 decisions of
 # records where the seat played the search's own hint; a second estimate through a search's
-# tree confirms 2 of them, each one that 4,000-simulation searches find worse too.
+# tree confirms 3 of them, each one that 4,000-simulation searches put behind too (0.03-0.20).
+# ``CONFIRM_FACTOR`` times the screen's ``samples``: the tree's rounds must find the loss again on
+# their own, and below the played move's thin subtree they find less of it (its first tries
+# answer it weakly); with ``samples`` rounds, 6 to 9 of Gallery Rush's and Modern Art's 10
+# blunders stayed flagged over review seeds 0-2, with twice as many 8 to 9 (three times: no
+# better), docs/evaluation.md.
 CONFIRM_ROUNDS = TREE_ROUNDS
+CONFIRM_FACTOR = 2
 
 VALUE = {
     "measures": "the seat's share of first place at the end of the game (1: an outright win, "
@@ -299,8 +305,8 @@ def confirm_loss(
 ) -> PairedLoss:
     """The confirmation of a flag (module doc, step 3): ``played``'s loss against ``best``
     estimated again, independently of the screen that flagged it: a search of its own with
-    another seed (``confirm_seed``), then ``samples`` paired rounds of the two moves through
-    that search's tree (``CONFIRM_ROUNDS``), fewer once the loss is decided.
+    another seed (``confirm_seed``), then ``CONFIRM_FACTOR * samples`` paired rounds of the two
+    moves through that search's tree (``CONFIRM_ROUNDS``), fewer once the loss is decided.
 
     Within the decision's time: with a budget in milliseconds, the decision (``started``, in
     ``perf_counter`` seconds) keeps to twice them, as the service's pool deadline expects; the
@@ -321,7 +327,7 @@ def confirm_loss(
         confirm_seed(seed),
         best,
         played,
-        samples,
+        CONFIRM_FACTOR * samples,
         CONFIRM_ROUNDS,
         deadline,
     )

@@ -10,6 +10,7 @@ import bots
 import games
 from bots.heuristics import knowledge_for
 from bots.review import (
+    CONFIRM_FACTOR,
     MIN_SAMPLES,
     accuracy,
     first_place_share,
@@ -285,7 +286,7 @@ def test_a_confirmed_flag_reports_the_confirmations_estimate():
     )
     assert out["confirmed"] is True and out["screen"]["interval"][0] > 0.0
     assert out["interval"][0] > 0.0 and not out["no_loss"] and out["class"] != "no_loss"
-    assert MIN_SAMPLES // 2 <= out["samples"] <= 100
+    assert MIN_SAMPLES // 2 <= out["samples"] <= CONFIRM_FACTOR * 100
     assert out["value_best"] - out["value_played"] == pytest.approx(out["value_lost"], abs=1e-5)
 
 
