@@ -25,6 +25,15 @@ points lost. For each decision of the reviewed seat:
    *flagged* when ``interval[0] > 0``: the played move is worse than the best beyond noise;
    ``class`` is then ``inaccuracy``, ``mistake`` (loss >= 0.10) or ``blunder`` (>= 0.20).
    When the played move is the best, ``value_lost`` is exactly 0.
+   **A flag is confirmed** (``confirm_loss``): where those rounds (the *screen*) put the
+   interval above 0, a second estimate independent of them values the two moves again, a
+   search of its own with another seed and up to ``CONFIRM_FACTOR * samples`` paired rounds
+   through its tree (``CONFIRM_ROUNDS``), and the decision reports that estimate (``value_lost``,
+   ``interval``, ``samples``, ``rollout``; the screen's in ``screen``, ``confirmed`` whether
+   its interval lies above 0 too). Why: one estimate that both flags and reports is biased
+   upward by the flagging (the winner's curse), and the screen's bare rollouts judge a move
+   by the rollout policy's play right after it, which in Finger Auction ranks bids the search
+   finds level 0.03 to 0.37 apart (``CONFIRM_ROUNDS``). It runs on flagged decisions only.
 4. **The value** of a move is the seat's *share of first place* (``first_place_share``): 1 for
    an outright win, ``1/k`` when ``k`` seats tie for the top return, 0 otherwise: a win
    probability, 0 to 1, the same in every game, and what tournaments count as a win share.
@@ -52,7 +61,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bots.analysis import ROLLOUT_ROUNDS, TREE_ROUNDS, analyse_with_world
+from bots.analysis import (
+    ROLLOUT_ROUNDS,
+    TREE_ROUNDS,
+    PairedLoss,
+    analyse_with_world,
+    paired_loss,
+)
 from bots.ismcts.result import Z_95
 from bots.ismcts.tree import first_place_share  # noqa: F401  (the value; long defined here)
 from bots.protocol import Bot, Budget
@@ -74,6 +89,19 @@ MAX_POOL = 64  # worlds a decision's search draws (and weighs) at most: its beli
 # where the seat played the search's own hint (it should flag at most 5%), through the search's
 # tree 3 of 109, with 9 of the 10 scripted blunders flagged either way (docs/evaluation.md).
 REVIEW_ROUNDS = {"modern_art": TREE_ROUNDS}
+# How a flag is confirmed (``confirm_loss``): paired rounds through the tree of a search of its
+# own. The screen's bare rollouts judge a move by the rollout policy's play right after it; in
+# Finger Auction that policy's answers to a bid put moves the search finds level 0.03 to 0.37
+# apart, consistently (2,000 rounds), so bare rounds alone flagged 11 of 119 decisions of
+# records where the seat played the search's own hint; a second estimate through a search's
+# tree confirms 3 of them, each one that 4,000-simulation searches put behind too (0.03-0.20).
+# ``CONFIRM_FACTOR`` times the screen's ``samples``: the tree's rounds must find the loss again on
+# their own, and below the played move's thin subtree they find less of it (its first tries
+# answer it weakly); with ``samples`` rounds, 6 to 9 of Gallery Rush's and Modern Art's 10
+# blunders stayed flagged over review seeds 0-2, with twice as many 8 to 9 (three times: no
+# better), docs/evaluation.md.
+CONFIRM_ROUNDS = TREE_ROUNDS
+CONFIRM_FACTOR = 2
 
 VALUE = {
     "measures": "the seat's share of first place at the end of the game (1: an outright win, "
@@ -206,21 +234,42 @@ def review_decision(
     mine = analysis.move(played)
     best = analysis.move(analysis.best)
     assert mine is not None and best is not None  # ``include`` and ``best`` are analysed
-    lo, hi = mine.loss_interval
+    verdict = PairedLoss(
+        best.value, mine.value, mine.loss, mine.loss_interval, mine.samples, analysis.rollout
+    )
+    screen = None
+    if verdict.interval[0] > 0.0:  # flagged by the screen: a second estimate must agree
+        screen, verdict = (
+            verdict,
+            confirm_loss(
+                defn, params, infoset, played, analysis.best, bot, budget, seed, samples, started
+            ),
+        )
+    lo, hi = verdict.interval
+    no_loss = lo <= 0.0
     done = time.perf_counter()
     # No information set in the answer: it is the record's cut at the decision's step
     # (``infoset_before``), so a review stays linear in the game's length.
     return {
         "played": describe(defn, first, seat, played),
         "best": describe(defn, first, seat, analysis.best),
-        "value_played": mine.value,
-        "value_best": best.value,
-        "value_lost": mine.loss,
+        "value_played": verdict.value,
+        "value_best": verdict.best_value,
+        "value_lost": verdict.loss,
         "stderr": round((hi - lo) / (2 * Z_95), 6),
         "interval": [lo, hi],
-        "no_loss": mine.within_noise,
-        "class": mistake_class(mine.loss, mine.within_noise),
-        "samples": mine.samples,
+        "no_loss": no_loss,
+        "class": mistake_class(verdict.loss, no_loss),
+        "samples": verdict.samples,
+        "confirmed": None if screen is None else not no_loss,
+        "screen": None
+        if screen is None
+        else {
+            "value_lost": screen.loss,
+            "interval": list(screen.interval),
+            "samples": screen.samples,
+            "rollout": screen.rollout,
+        },
         "bot_value": analysis.value,
         "analysed_by": analysis.bot,
         "candidates": [
@@ -234,12 +283,59 @@ def review_decision(
             }
             for m in analysis.moves
         ],
-        "rollout": analysis.rollout,
+        "rollout": verdict.rollout,
         "elapsed_ms": {
             "search": analysis.search_ms,
             "values": round((done - started) * 1000.0 - (analysis.search_ms or 0.0), 3),
         },
     }
+
+
+def confirm_loss(
+    defn: GameDefinition,
+    params: dict[str, Any],
+    infoset: dict[str, Any],
+    played: int,
+    best: int,
+    bot: Bot,
+    budget: Budget,
+    seed: int,
+    samples: int,
+    started: float,
+) -> PairedLoss:
+    """The confirmation of a flag (module doc, step 3): ``played``'s loss against ``best``
+    estimated again, independently of the screen that flagged it: a search of its own with
+    another seed (``confirm_seed``), then ``CONFIRM_FACTOR * samples`` paired rounds of the two
+    moves through that search's tree (``CONFIRM_ROUNDS``), fewer once the loss is decided.
+
+    Within the decision's time: with a budget in milliseconds, the decision (``started``, in
+    ``perf_counter`` seconds) keeps to twice them, as the service's pool deadline expects; the
+    confirmation's search gets half of what is left (at least 1 ms) and its rounds the rest,
+    ``analysis.MIN_ROUNDS`` at least."""
+    if budget.milliseconds is None:
+        search_budget, deadline = budget, math.inf
+    else:
+        deadline = started + 2.0 * budget.milliseconds / 1000.0
+        left_ms = (deadline - time.perf_counter()) * 1000.0
+        search_budget = Budget(budget.simulations, max(1.0, left_ms / 2.0))
+    return paired_loss(
+        defn,
+        params,
+        infoset,
+        bot,
+        search_budget,
+        confirm_seed(seed),
+        best,
+        played,
+        CONFIRM_FACTOR * samples,
+        CONFIRM_ROUNDS,
+        deadline,
+    )
+
+
+def confirm_seed(seed: int) -> int:
+    """The confirmation's seed: its own stream, never the analysis's (nor the hint's)."""
+    return derive_seed(seed, "confirm")
 
 
 # --- the summary -------------------------------------------------------------------------------

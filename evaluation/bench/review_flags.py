@@ -127,6 +127,9 @@ def blunder_flags(
                 "value_lost": decision["value_lost"],
                 "interval": decision["interval"],
                 "flagged": flagged(decision),
+                # the review's first estimate when it flagged, and whether the second agreed
+                "screen_interval": (decision["screen"] or {}).get("interval"),
+                "confirmed": decision["confirmed"],
             }
         )
     hits = sum(1 for r in results if r["flagged"])
