@@ -25,6 +25,7 @@ MA_MEMOS = (ma._FORECASTS, ma._VIEWS, ma._LOTS, ma._WEIGHTS)
 def _clear_modern_art() -> None:
     for memo in MA_MEMOS:
         memo.clear()
+    ma.forget_auction()
 
 
 def _modern_art_bid_states(players: int, seed: int, continuations: int) -> list:
@@ -79,6 +80,36 @@ def test_memoised_lots_equal_fresh_ones_at_every_bid_step(players):
         for seat in range(players):
             _clear_modern_art()
             assert _lot_figures(engine, seat) == figures[seat]
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_the_auction_cache_equals_fresh_lots_on_an_engine_played_in_place(players):
+    # Rollouts play one engine object on: the per-auction cache answers a seat's valuation
+    # from the auction's first bid step. Played in place through whole games (every sale,
+    # round end and refill), each cached valuation equals a fresh one (a copy, empty memos);
+    # a cache that outlived its auction (the same object, a later lot) would differ here.
+    defn = games.DEFINITIONS["modern_art"]
+    knowledge = ma.ModernArtKnowledge()
+    rng = random.Random(players)
+    cached = 0
+    for _ in range(2):
+        engine = defn.new_engine(defn.validate_params({"players": players}))
+        while not engine.is_terminal():
+            if engine.is_chance():
+                engine.apply(engine.sample_chance(rng))
+                continue
+            if engine.phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE, ANSWER):
+                for seat in range(players):
+                    here = ma._AUCTION
+                    cached += here[0] is engine and seat in here[2]
+                    figures = _lot_figures(engine, seat)
+                    kept = ma._AUCTION  # the fresh valuation below (a copy) replaces it
+                    for memo in MA_MEMOS:
+                        memo.clear()
+                    assert _lot_figures(engine.copy(), seat) == figures
+                    ma._AUCTION = kept
+            engine.apply(knowledge.playout(engine, rng))
+    assert cached > 100  # the cache answered: most bid steps are not an auction's first
 
 
 def _wanted_reference(values, kinds, table, most, rng):
