@@ -56,3 +56,37 @@ cpdef tuple forecast(counts, supply, values, places, plays)
     hand=list,
 )
 cpdef tuple supply_of(engine, long seat, long played=*, long cards=*)
+
+
+# The lot of the auction in progress: a C struct of its figures, and C-typed methods (every
+# figure is a float on the pure path, every seat and price an int; the arithmetic is the .py's).
+@cython.final
+cdef class Lot:
+    cdef public object engine
+    cdef public long seat
+    cdef public tuple weights
+    cdef public double value
+    cdef public double market
+    cdef public double full
+    cdef public double slope
+    cdef public double cap
+    cdef public long rivals_top
+
+    @cython.locals(u=double, payer=long, payee=long, w=tuple)
+    cpdef double outcome(self, long buyer, long price)
+
+    @cython.locals(slope=double, best=double)
+    cpdef double reservation(self, double alternative)
+
+    @cython.locals(phase=long, price=long, r=long, total=double)
+    cpdef double alternative(self)
+
+    cpdef double sealed_share(self)
+
+    @cython.locals(width=double, z=double)
+    cpdef double accepts(self, long rival, long price)
+
+    @cython.locals(n=long, x=long, r=long, expected=double, remain=double, p=double)
+    cpdef double fixed_outcome(self, long price, long after)
+
+    cpdef double fixed_alternative(self, long price)
