@@ -15,7 +15,7 @@ from bots.heuristics import gallery_rush as gr
 from bots.heuristics import modern_art as ma
 from games.core.infoset import build_infoset, sample_engine
 from games.gallery_rush.engine import BONUS_DRAWS
-from games.modern_art.engine import ANSWER, ONCE_BIDS, OPEN_BIDS, PRICE, SEALED_BIDS
+from games.modern_art.engine import ADD, ANSWER, ONCE_BIDS, OPEN_BIDS, PLAY, PRICE, SEALED_BIDS
 from games.paintings import NUM_KINDS
 from tests.support import decision_states
 
@@ -110,6 +110,37 @@ def test_the_auction_cache_equals_fresh_lots_on_an_engine_played_in_place(player
                     ma._AUCTION = kept
             engine.apply(knowledge.playout(engine, rng))
     assert cached > 100  # the cache answered: most bid steps are not an auction's first
+
+
+def test_the_board_cache_equals_fresh_views_on_an_engine_played_in_place():
+    # The views of the board in play are cached on the engine object until a deal, a card
+    # played or a round's end. Asked at every step of a whole game played in place (the deals
+    # too), each cached view equals a fresh one (a copy, empty memos); a cache that outlived
+    # its board (keyed without the cards in hands) would differ here.
+    defn = games.DEFINITIONS["modern_art"]
+    knowledge = ma.ModernArtKnowledge()
+    rng = random.Random(7)
+    cached = 0
+    engine = defn.new_engine(defn.validate_params({"players": 3}))
+    while not engine.is_terminal():
+        asked = [(-1, 0)]
+        if engine.phase in (PLAY, ADD):  # a card about to be played: as the offers value it
+            asked.append((rng.randrange(engine.cfg.artists), 1))
+        for seat in range(-1, 3):
+            for played, cards in asked:
+                here = ma._BOARD
+                cached += here[0] is engine and (seat, played, cards) in here[3]
+                view = ma.values_of(engine, seat, played, cards)
+                kept = ma._BOARD  # the fresh view below (a copy) replaces it
+                for memo in MA_MEMOS:
+                    memo.clear()
+                assert ma.values_of(engine.copy(), seat, played, cards) == view
+                ma._BOARD = kept
+        if engine.is_chance():
+            engine.apply(engine.sample_chance(rng))
+        else:
+            engine.apply(knowledge.playout(engine, rng))
+    assert cached > 100  # the cache answered: most steps leave the board as it was
 
 
 def _wanted_reference(values, kinds, table, most, rng):
