@@ -413,3 +413,27 @@ def test_modern_art_forecast_equals_its_reference_bit_for_bit():
     for case in cases:
         _clear_modern_art()
         assert ma.forecast(*case) == _reference_forecast(*case), case
+
+
+def test_modern_art_rounded_supplies_equal_round_bit_for_bit():
+    # Supplies are rounded to 3 decimals through a memo (round() is a decimal conversion):
+    # every value, asked twice (a miss, then a hit), is exactly round(x, 3).
+    rng = random.Random(3)
+    xs = [
+        m + h / t * u
+        for m in range(8)
+        for h in range(0, 40, 3)
+        for t in (7, 23, 61)
+        for u in range(0, 12, 5)
+    ]
+    xs += [rng.uniform(0.0, 20.0) for _ in range(2000)] + [0.0005, 0.0015, 2.0025, 1e-9]
+    ma._ROUNDED.clear()
+    for _ in range(2):
+        assert [ma._round3(x) for x in xs] == [round(x, 3) for x in xs]
+
+
+def test_modern_art_forecast_rejects_an_impossible_board_as_math_sqrt_did():
+    # Compiled, the forecast takes libm's sqrt, which returns NaN where math.sqrt raised: a
+    # board with fewer cards than none left (a negative variance) still raises ValueError.
+    with pytest.raises(ValueError, match="math domain error"):
+        ma.forecast((1, 0, 2, 0, 0), (2.0, 3.0, 1.0, 2.0, 2.0), (0,) * 5, (30, 20, 10), -20)

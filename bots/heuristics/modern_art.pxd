@@ -4,6 +4,13 @@
 # arithmetic, exact in a double) are typed, so the arithmetic is the .py's, done in C.
 cimport cython
 
+# libm's functions, which CPython's math.erf/exp/sqrt call (the .py imports those when it runs
+# uncompiled): compiled, a C call on C doubles instead of a Python call on boxed floats.
+cdef extern from "math.h":
+    cpdef double erf(double x)
+    cpdef double exp(double x)
+    cpdef double sqrt(double x)
+
 
 @cython.locals(
     artists=Py_ssize_t,
@@ -27,6 +34,12 @@ cimport cython
     p0=double,
     p1=double,
     p2=double,
+    momentum=double,
+    race=double,
+    spread=double,
+    end=long,
+    mb=double,
+    vb=double,
     weights=list,
     share=list,
     mean=list,
@@ -50,12 +63,18 @@ cpdef tuple forecast(counts, supply, values, places, plays)
     hidden=long,
     total=long,
     scale=double,
+    types=Py_ssize_t,
+    u=long,
     mine=list,
     unseen=list,
     seen=list,
     hand=list,
+    out=list,
 )
 cpdef tuple supply_of(engine, long seat, long played=*, long cards=*)
+
+
+cpdef double _round3(double x)
 
 
 # The lot of the auction in progress: a C struct of its figures, and C-typed methods (every
@@ -90,3 +109,35 @@ cdef class Lot:
     cpdef double fixed_outcome(self, long price, long after)
 
     cpdef double fixed_alternative(self, long price)
+
+
+@cython.locals(a=Py_ssize_t, total=double, e=double, v=double, r=double)
+cpdef double round_end_gain(engine, long artist, long cards, own_now, list rel)
+
+
+@cython.locals(
+    n=long,
+    mean_w=double,
+    push_share=double,
+    hand_weight=double,
+    shade=double,
+    end=long,
+    artist=long,
+    t=long,
+    cards=long,
+    c=long,
+    o=double,
+    m=double,
+    r=double,
+    h=long,
+    push=double,
+    lot=double,
+    share=double,
+    price=double,
+    sale=double,
+    rel=list,
+    mine=list,
+    out=list,
+    ended=dict,
+)
+cpdef list quick_offers(engine, long seat)

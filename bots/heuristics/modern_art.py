@@ -111,6 +111,15 @@ CAP_FRACTIONS = (0.5, 0.7, 0.85, 1.0)
 PRICE_FRACTIONS = (0.5, 0.65, 0.8, 0.9, 1.0)
 AMOUNT_RATING = 0.5  # rating lost per money unit away from the chosen amount
 
+try:  # compiled, modern_art.pxd declares erf, exp and sqrt as libm's (CPython's math calls them)
+    import cython
+
+    _COMPILED = cython.compiled
+except ImportError:  # pragma: no cover - Cython is a build requirement, not a runtime one
+    _COMPILED = False
+if not _COMPILED:
+    from math import erf, exp, sqrt
+
 _FORECASTS: dict[tuple, tuple[tuple[float, ...], tuple[float, ...]]] = {}
 _FORECAST_CACHE = 20_000  # entries per memo (a few MB), cleared when full
 _DECK_BY_ARTIST: dict[Any, tuple[int, ...]] = {}
@@ -136,24 +145,37 @@ def forecast(
         return hit
     artists = len(counts)
     # Index loops over preallocated lists, with the pairwise table flat (``ahead[b * artists +
-    # a]``): compiled, with modern_art.pxd's C doubles, the arithmetic runs in C; every
-    # expression is the one it always was, in the same order, so both paths give the same bits.
-    weights = [s * (1.0 + MOMENTUM * c) for s, c in zip(supply, counts, strict=True)]
-    total = sum(weights)
+    # a]``); the constants and every list item read into locals first: compiled, with
+    # modern_art.pxd's C doubles and libm's erf/exp/sqrt (CPython's math calls the same), the
+    # arithmetic runs in C. Every expression is the one it always was, in the same order, so
+    # both paths give the same bits (tests/test_heuristic_memos.py keeps the reference).
+    momentum = MOMENTUM
+    race = RACE_FACTOR
+    spread = COUNT_SPREAD
+    end = ROUND_END_COUNT
+    weights = [0.0] * artists
+    total = 0.0  # summed in order from 0, as ``sum`` would
+    for a in range(artists):
+        s = supply[a]
+        c = counts[a]
+        x = s * (1.0 + momentum * c)
+        weights[a] = x
+        total += x
     left = min(float(plays), sum(supply))
     share = [0.0] * artists
     if total > 0.0:
         for a in range(artists):
-            share[a] = weights[a] / total
+            x = weights[a]
+            share[a] = x / total
         for a in range(artists):
             p = share[a]
-            need = ROUND_END_COUNT - counts[a]
-            if p > 0.0 and supply[a] + 1.0 >= need:
-                left = min(left, RACE_FACTOR * need / p)
+            need = end - counts[a]
+            s = supply[a]
+            if p > 0.0 and s + 1.0 >= need:
+                left = min(left, race * need / p)
     mean = [0.0] * artists
     var = [0.0] * artists
     present = [0.0] * artists
-    exp = math.exp
     for a in range(artists):
         p = share[a]
         c = counts[a]
@@ -162,19 +184,21 @@ def forecast(
         if s < x:  # min(left * p, supply), the first of equals as ``min``
             x = s
         x = c + x
-        mean[a] = x if x < ROUND_END_COUNT else ROUND_END_COUNT  # capped at five
-        var[a] = left * p * (1.0 - p) + COUNT_SPREAD
+        mean[a] = x if x < end else end  # capped at five
+        var[a] = left * p * (1.0 - p) + spread
         present[a] = 1.0 if c else 1.0 - exp(-left * p)
     # ahead[b * artists + a]: chance b finishes ahead of a if both are ranked; one erf per pair,
     # since the normal is symmetric: a ahead of b is 1 minus b ahead of a.
-    erf = math.erf
-    sqrt = math.sqrt
     ahead = [0.0] * (artists * artists)
     for a in range(artists):
         ma = mean[a]
         va = var[a]
         for b in range(a):  # b < a: board order gives b the ties
-            x = 0.5 * (1.0 + erf((mean[b] - ma + 0.5) / sqrt(2.0 * (va + var[b]))))
+            mb = mean[b]
+            vb = var[b]
+            if va + vb < 0.0:  # math.sqrt's error, which libm's sqrt (compiled) does not raise
+                raise ValueError("math domain error")
+            x = 0.5 * (1.0 + erf((mb - ma + 0.5) / sqrt(2.0 * (va + vb))))
             ahead[b * artists + a] = x
             ahead[a * artists + b] = 1.0 - x
     # Poisson-binomial over the others: d0, d1, d2 = chance exactly 0, 1, 2 finish ahead.
@@ -188,7 +212,9 @@ def forecast(
         d0, d1, d2 = 1.0, 0.0, 0.0
         for b in range(artists):
             if b != a:
-                x = present[b] * ahead[b * artists + a]
+                p = present[b]
+                y = ahead[b * artists + a]
+                x = p * y
                 y = 1.0 - x
                 d2 = d2 * y + d1 * x
                 d1 = d1 * y + d0 * x
@@ -250,11 +276,12 @@ def supply_of(
     mine = [0] * artists
     # Cards neither seen nor in our hand; a card we play moves from one to the other.
     unseen = [0] * artists
+    types = NUM_TYPES  # a C int when compiled, so the inner loop is C's
     for a in range(artists):  # index loops, not slices: compiled, they run in C (.pxd)
-        low = a * NUM_TYPES
+        low = a * types
         m = 0
         gone = 0
-        for k in range(low, low + NUM_TYPES):
+        for k in range(low, low + types):
             gone += seen[k]
             if hand is not None:
                 m += hand[k]
@@ -269,7 +296,27 @@ def supply_of(
             hidden -= cards
     total = sum(unseen)
     scale = hidden / total if total > 0 else 0.0
-    return tuple([round(m + scale * u, 3) for m, u in zip(mine, unseen, strict=True)])
+    out = [0.0] * artists
+    for a in range(artists):
+        m = mine[a]
+        u = unseen[a]
+        out[a] = _round3(m + scale * u)
+    return tuple(out)
+
+
+_ROUNDED: dict[float, float] = {}
+
+
+def _round3(x: float) -> float:
+    """``round(x, 3)``, memoised: CPython rounds through a decimal string (~2 us compiled, five
+    per view), and supplies take few distinct values. Exact for every ``x`` but ``-0.0``, which
+    shares ``0.0``'s entry; a supply is never negative."""
+    r = _ROUNDED.get(x)
+    if r is None:
+        if len(_ROUNDED) >= _FORECAST_CACHE:
+            _ROUNDED.clear()
+        r = _ROUNDED[x] = round(x, 3)
+    return r
 
 
 _VIEWS: dict[tuple, tuple[tuple[float, ...], tuple[float, ...]]] = {}
@@ -394,10 +441,67 @@ def exact_values(engine: ModernArtEngine, artist: int, extra: int) -> list[int]:
     counts = list(engine.counts)
     counts[artist] += extra
     present = [a for a in range(cfg.artists) if counts[a]]
-    present.sort(key=lambda a: -counts[a])  # stable: board order breaks ties
+    present.sort(key=counts.__getitem__, reverse=True)  # stable: board order breaks ties
     out = [0] * cfg.artists
     for place, a in enumerate(present[: len(cfg.place_values)]):
         out[a] = engine.values[a] + cfg.place_values[place]
+    return out
+
+
+def round_end_gain(
+    engine: ModernArtEngine, artist: int, cards: int, own_now: Any, rel: list[float]
+) -> float:
+    """Ending the round now with ``cards`` of ``artist``: the exact payout against the
+    forecast ``own_now``, ours against theirs (``rel``: paintings bought, ours minus theirs)."""
+    exact = exact_values(engine, artist, cards)
+    total = 0.0  # summed in artist order from 0, as ``sum`` would
+    for a in range(len(exact)):
+        e = exact[a]
+        v = own_now[a]
+        r = rel[a]
+        total += (e - v) * r
+    return total
+
+
+def quick_offers(engine: ModernArtEngine, seat: int) -> list[tuple[int, float]]:
+    """The rollouts' offer ratings (``ModernArtKnowledge.playout``): the expected sale from the
+    current forecast, a card's push as a fixed share of its artist's value, and the exact
+    payout for a card that ends the round (the same for every card of that artist and count,
+    so computed once a call). Compiled, the arithmetic is on C doubles (modern_art.pxd)."""
+    n = engine.num_players
+    weights = rival_weights(engine, seat)
+    mean_w = 1.0 / (n - 1)
+    own = values_of(engine, seat)[0]
+    market = values_of(engine, -1)[0]
+    rel = ModernArtKnowledge._relative_bought(engine, seat, weights)
+    mine = held(engine, seat)
+    counts = engine.counts
+    shares = _sale_shares(n)
+    push_share = QUICK_PUSH
+    hand_weight = HAND_WEIGHT
+    shade = SHADE
+    end = ROUND_END_COUNT
+    ended: dict[tuple[int, int], float] = {}
+    out = []
+    for action in engine.player_actions():
+        artist, t, cards = _sale_of(action)
+        c = counts[artist]
+        if c + cards >= end:
+            gain = ended.get((artist, cards))
+            if gain is None:
+                gain = ended[(artist, cards)] = round_end_gain(engine, artist, cards, own, rel)
+            out.append((action, gain))
+            continue
+        o = own[artist]
+        m = market[artist]
+        r = rel[artist]
+        h = mine[artist]
+        push = push_share * cards * o * (r + hand_weight * h)
+        lot = cards * m
+        share = shares[OPEN if t == DOUBLE else t]
+        price = share * shade * lot
+        sale = max(price - mean_w * (lot - price), cards * o - price)
+        out.append((action, sale + push))
     return out
 
 
@@ -563,7 +667,7 @@ class Lot:
             return 0.0
         width = ACCEPT_SOFTNESS * self.market + 1.0
         z = (ACCEPT_SHARE * self.market - price) / width
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+        return 1.0 / (1.0 + exp(-max(-30.0, min(30.0, z))))
 
     def fixed_outcome(self, price: int, after: int) -> float:
         """Expected outcome of a fixed ``price`` answered by the seats after ``after`` (up to
@@ -878,8 +982,7 @@ class ModernArtKnowledge(GameKnowledge):
         engine: ModernArtEngine, artist: int, cards: int, own_now: Any, rel: list[float]
     ) -> float:
         """Ending the round now: the exact payout against the forecast, ours against theirs."""
-        exact = exact_values(engine, artist, cards)
-        return sum((e - v) * r for e, v, r in zip(exact, own_now, rel, strict=True))
+        return round_end_gain(engine, artist, cards, own_now, rel)
 
     @staticmethod
     def _promotion(
@@ -949,27 +1052,7 @@ class ModernArtKnowledge(GameKnowledge):
         return self.choose(engine, rng)
 
     def _quick_offers(self, engine: ModernArtEngine, seat: int) -> list[tuple[int, float]]:
-        n = engine.num_players
-        weights = rival_weights(engine, seat)
-        mean_w = 1.0 / (n - 1)
-        own = values_of(engine, seat)[0]
-        market = values_of(engine, -1)[0]
-        rel = self._relative_bought(engine, seat, weights)
-        mine = held(engine, seat)
-        counts = engine.counts
-        shares = _sale_shares(n)
-        out = []
-        for action in engine.player_actions():
-            artist, t, cards = _sale_of(action)
-            if counts[artist] + cards >= ROUND_END_COUNT:
-                out.append((action, self._round_end(engine, artist, cards, own, rel)))
-                continue
-            push = QUICK_PUSH * cards * own[artist] * (rel[artist] + HAND_WEIGHT * mine[artist])
-            lot = cards * market[artist]
-            price = shares[OPEN if t == DOUBLE else t] * SHADE * lot
-            sale = max(price - mean_w * (lot - price), cards * own[artist] - price)
-            out.append((action, sale + push))
-        return out
+        return quick_offers(engine, seat)
 
     # --- action abstraction for search -------------------------------------------------------
     @staticmethod
