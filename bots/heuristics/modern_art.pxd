@@ -91,7 +91,7 @@ cdef class Lot:
     cdef public double cap
     cdef public long rivals_top
 
-    @cython.locals(u=double, payer=long, payee=long, w=tuple)
+    @cython.locals(u=double, x=double, payer=long, payee=long, amount=long, w=tuple)
     cpdef double outcome(self, long buyer, long price)
 
     @cython.locals(slope=double, best=double)
@@ -141,3 +141,11 @@ cpdef double round_end_gain(engine, long artist, long cards, own_now, list rel)
     ended=dict,
 )
 cpdef list quick_offers(engine, long seat)
+
+
+@cython.locals(types=Py_ssize_t, artists=Py_ssize_t, a=Py_ssize_t, k=Py_ssize_t, m=long, out=list)
+cpdef list held(engine, long seat)
+
+
+@cython.locals(n=Py_ssize_t, a=Py_ssize_t, s=Py_ssize_t, rivals=double, x=double, b=long, out=list)
+cpdef list relative_bought(engine, long seat, weights)

@@ -256,9 +256,17 @@ def _deck_by_artist(cfg: Any) -> tuple[int, ...]:
 
 
 def held(engine: ModernArtEngine, seat: int) -> list[int]:
-    """``seat``'s own cards per artist."""
+    """``seat``'s own cards per artist (index loops: compiled, C's)."""
     hand = engine.hands[seat]
-    return [sum(hand[a * NUM_TYPES : (a + 1) * NUM_TYPES]) for a in range(engine.cfg.artists)]
+    types = NUM_TYPES
+    artists = engine.cfg.artists
+    out = [0] * artists
+    for a in range(artists):
+        m = 0
+        for k in range(a * types, a * types + types):
+            m += hand[k]
+        out[a] = m
+    return out
 
 
 def supply_of(
@@ -448,6 +456,22 @@ def exact_values(engine: ModernArtEngine, artist: int, extra: int) -> list[int]:
     return out
 
 
+def relative_bought(engine: ModernArtEngine, seat: int, weights: Sequence[float]) -> list[float]:
+    """Paintings bought this round per artist: ours minus the rivals' weighted (``weights``)."""
+    bought = engine.bought
+    n = engine.num_players
+    out = []
+    for a in range(engine.cfg.artists):
+        rivals = 0.0  # summed in seat order from 0, as ``sum`` would (no term is -0.0)
+        for s in range(n):
+            x = weights[s]
+            b = bought[s][a]
+            rivals += x * b
+        b = bought[seat][a]
+        out.append(b - rivals)
+    return out
+
+
 def round_end_gain(
     engine: ModernArtEngine, artist: int, cards: int, own_now: Any, rel: list[float]
 ) -> float:
@@ -473,7 +497,7 @@ def quick_offers(engine: ModernArtEngine, seat: int) -> list[tuple[int, float]]:
     mean_w = 1.0 / (n - 1)
     own = values_of(engine, seat)[0]
     market = values_of(engine, -1)[0]
-    rel = ModernArtKnowledge._relative_bought(engine, seat, weights)
+    rel = relative_bought(engine, seat, weights)
     mine = held(engine, seat)
     counts = engine.counts
     shares = _sale_shares(n)
@@ -603,8 +627,8 @@ class Lot:
         if known is None:
             self.weights = rival_weights(engine, seat)
             cards = engine.ncards
-            self.value = artist_values(engine, seat)[engine.artist] * cards
-            self.market = market_values(engine)[engine.artist] * cards
+            self.value = values_of(engine, seat)[0][engine.artist] * cards
+            self.market = values_of(engine, -1)[0][engine.artist] * cards
             # Buying it ourselves: the standing at price 0 and its fall per money unit.
             self.full = self.outcome(seat, 0)
             self.slope = (self.full - self.outcome(seat, 100)) / 100.0
@@ -626,11 +650,23 @@ class Lot:
         """Our standing change if ``buyer`` buys the lot at ``price`` (payments as the rules)."""
         seat = self.seat
         w = self.weights
-        u = self.value if buyer == seat else -w[buyer] * self.market
+        if buyer == seat:
+            u = self.value
+        else:
+            x = w[buyer]
+            u = -x * self.market
         for payer, payee, amount in self.engine.payments(buyer, price):
-            u -= amount if payer == seat else -w[payer] * amount
+            if payer == seat:
+                u -= amount
+            else:
+                x = w[payer]
+                u -= -x * amount
             if payee >= 0:
-                u += amount if payee == seat else -w[payee] * amount
+                if payee == seat:
+                    u += amount
+                else:
+                    x = w[payee]
+                    u += -x * amount
         return u
 
     def reservation(self, alternative: float) -> float:
@@ -967,15 +1003,7 @@ class ModernArtKnowledge(GameKnowledge):
         engine: ModernArtEngine, seat: int, weights: Sequence[float]
     ) -> list[float]:
         """Paintings bought this round per artist: ours minus the rivals' weighted."""
-        bought = engine.bought
-        seats = range(engine.num_players)
-        out = []
-        for a in range(engine.cfg.artists):
-            rivals = 0  # summed in seat order from 0, as ``sum`` would
-            for s in seats:
-                rivals += weights[s] * bought[s][a]
-            out.append(bought[seat][a] - rivals)
-        return out
+        return relative_bought(engine, seat, weights)
 
     @staticmethod
     def _round_end(
