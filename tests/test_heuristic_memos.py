@@ -437,3 +437,10 @@ def test_modern_art_forecast_rejects_an_impossible_board_as_math_sqrt_did():
     # board with fewer cards than none left (a negative variance) still raises ValueError.
     with pytest.raises(ValueError, match="math domain error"):
         ma.forecast((1, 0, 2, 0, 0), (2.0, 3.0, 1.0, 2.0, 2.0), (0,) * 5, (30, 20, 10), -20)
+
+
+def test_modern_art_forecast_names_too_many_artists():
+    # Compiled, the forecast's per-artist scratch is C arrays of five: a sixth artist is a
+    # clear error on both paths, never a write past them.
+    with pytest.raises(ValueError, match="at most 5 artists, got 6"):
+        ma.forecast((0,) * 6, (1.0,) * 6, (0,) * 6, (30, 20, 10), 12)

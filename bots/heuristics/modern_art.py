@@ -65,6 +65,7 @@ from games.modern_art.cards import (
     ARTIST_NAMES,
     DOUBLE,
     FIXED,
+    MAX_ARTISTS,
     NUM_TYPES,
     ONCE_AROUND,
     OPEN,
@@ -121,6 +122,8 @@ if not _COMPILED:
     from math import erf, exp, sqrt
 
 _FORECASTS: dict[tuple, tuple[tuple[float, ...], tuple[float, ...]]] = {}
+if MAX_ARTISTS != 5:  # pragma: no cover - forecast's C arrays (and modern_art.pxd) hold five
+    raise ImportError(f"modern_art heuristic: forecast's arrays hold 5 artists, not {MAX_ARTISTS}")
 _FORECAST_CACHE = 20_000  # entries per memo (a few MB), cleared when full
 _DECK_BY_ARTIST: dict[Any, tuple[int, ...]] = {}
 
@@ -149,11 +152,15 @@ def forecast(
     # modern_art.pxd's C doubles and libm's erf/exp/sqrt (CPython's math calls the same), the
     # arithmetic runs in C. Every expression is the one it always was, in the same order, so
     # both paths give the same bits (tests/test_heuristic_memos.py keeps the reference).
+    if artists > MAX_ARTISTS:  # compiled, the per-artist lists are C arrays of 5
+        raise ValueError(f"forecast: at most {MAX_ARTISTS} artists, got {artists}")
     momentum = MOMENTUM
     race = RACE_FACTOR
     spread = COUNT_SPREAD
     end = ROUND_END_COUNT
-    weights = [0.0] * artists
+    # Per-artist scratch of MAX_ARTISTS (5) entries, the first ``artists`` used: compiled, C
+    # arrays (modern_art.pxd; their sizes are literals there and here).
+    weights = [0.0] * 5
     total = 0.0  # summed in order from 0, as ``sum`` would
     for a in range(artists):
         s = supply[a]
@@ -162,7 +169,7 @@ def forecast(
         weights[a] = x
         total += x
     left = min(float(plays), sum(supply))
-    share = [0.0] * artists
+    share = [0.0] * 5
     if total > 0.0:
         for a in range(artists):
             x = weights[a]
@@ -173,9 +180,9 @@ def forecast(
             s = supply[a]
             if p > 0.0 and s + 1.0 >= need:
                 left = min(left, race * need / p)
-    mean = [0.0] * artists
-    var = [0.0] * artists
-    present = [0.0] * artists
+    mean = [0.0] * 5
+    var = [0.0] * 5
+    present = [0.0] * 5
     for a in range(artists):
         p = share[a]
         c = counts[a]
@@ -189,7 +196,7 @@ def forecast(
         present[a] = 1.0 if c else 1.0 - exp(-left * p)
     # ahead[b * artists + a]: chance b finishes ahead of a if both are ranked; one erf per pair,
     # since the normal is symmetric: a ahead of b is 1 minus b ahead of a.
-    ahead = [0.0] * (artists * artists)
+    ahead = [0.0] * 25
     for a in range(artists):
         ma = mean[a]
         va = var[a]
