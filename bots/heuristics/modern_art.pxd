@@ -149,3 +149,10 @@ cpdef list held(engine, long seat)
 
 @cython.locals(n=Py_ssize_t, a=Py_ssize_t, s=Py_ssize_t, rivals=double, x=double, b=long, out=list)
 cpdef list relative_bought(engine, long seat, weights)
+
+
+@cython.locals(
+    temperature=double, equal=double, k=long, top=long, r=long, m=long, x=double, total=double,
+    soft=list, out=list,
+)
+cpdef tuple _rival_weights(long n, money, long seat)

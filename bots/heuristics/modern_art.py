@@ -440,13 +440,29 @@ def rival_weights(engine: ModernArtEngine, seat: int) -> tuple[float, ...]:
 
 
 def _rival_weights(n: int, money: list[int], seat: int) -> tuple[float, ...]:
-    rivals = [r for r in range(n) if r != seat]
-    top = max(money[r] for r in rivals)
-    soft = [math.exp((money[r] - top) / STANDING_TEMPERATURE) for r in rivals]
-    total = sum(soft)
+    # Index loops over the seats, constants in locals: compiled, C arithmetic and libm's exp
+    # (modern_art.pxd); the sums run in seat order from 0, as ``sum`` and ``max`` did.
+    temperature = STANDING_TEMPERATURE
+    equal = EQUAL_SHARE
+    k = n - 1  # the rivals
+    top = -1
+    for r in range(n):
+        m = money[r]
+        if r != seat and (top < 0 or m > top):
+            top = m
+    soft = [0.0] * n
+    total = 0.0
+    for r in range(n):
+        if r != seat:
+            m = money[r]
+            x = exp((m - top) / temperature)
+            soft[r] = x
+            total += x
     out = [0.0] * n
-    for r, s in zip(rivals, soft, strict=True):
-        out[r] = EQUAL_SHARE / len(rivals) + (1.0 - EQUAL_SHARE) * s / total
+    for r in range(n):
+        if r != seat:
+            x = soft[r]
+            out[r] = equal / k + (1.0 - equal) * x / total
     return tuple(out)
 
 
