@@ -156,3 +156,20 @@ cpdef list relative_bought(engine, long seat, weights)
     soft=list, out=list,
 )
 cpdef tuple _rival_weights(long n, money, long seat)
+
+
+# The small helpers every rollout decision calls, as C calls between the module's functions
+# (their Python signatures stay: cpdef).
+cpdef tuple _cfg_key(cfg)
+cpdef tuple values_of(engine, long seat, long played=*, long cards=*)
+
+@cython.locals(cards=long)
+cpdef dict _board_views(engine)
+
+cpdef tuple _view_key(engine, long seat, long played, long cards)
+cpdef tuple rival_weights(engine, long seat)
+cpdef tuple _lot_key(engine, long seat)
+cpdef dict _auction_lots(engine)
+cpdef bint _passes(engine, long seat, long phase)
+cpdef long _amount(double x, long low, long high)
+cpdef tuple _sale_of(long action)
