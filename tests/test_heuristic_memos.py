@@ -100,14 +100,16 @@ def test_the_auction_cache_equals_fresh_lots_on_an_engine_played_in_place(player
                 continue
             if engine.phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE, ANSWER):
                 for seat in range(players):
-                    here = ma._AUCTION
+                    here = ma._AUCTION[0]
                     cached += here[0] is engine and seat in here[2]
+                    ma._PLAYING[0] = engine  # as the rollout policy does
                     figures = _lot_figures(engine, seat)
-                    kept = ma._AUCTION  # the fresh valuation below (a copy) replaces it
+                    ma._PLAYING[0] = None
+                    kept = ma._AUCTION[0]  # the fresh valuation below (a copy) replaces it
                     for memo in MA_MEMOS:
                         memo.clear()
                     assert _lot_figures(engine.copy(), seat) == figures
-                    ma._AUCTION = kept
+                    ma._AUCTION[0] = kept
             engine.apply(knowledge.playout(engine, rng))
     assert cached > 100  # the cache answered: most bid steps are not an auction's first
 
@@ -128,19 +130,41 @@ def test_the_board_cache_equals_fresh_views_on_an_engine_played_in_place():
             asked.append((rng.randrange(engine.cfg.artists), 1))
         for seat in range(-1, 3):
             for played, cards in asked:
-                here = ma._BOARD
+                here = ma._BOARD[0]
                 cached += here[0] is engine and (seat, played, cards) in here[3]
+                ma._PLAYING[0] = engine  # as the rollout policy does
                 view = ma.values_of(engine, seat, played, cards)
-                kept = ma._BOARD  # the fresh view below (a copy) replaces it
+                ma._PLAYING[0] = None
+                kept = ma._BOARD[0]  # the fresh view below (a copy) replaces it
                 for memo in MA_MEMOS:
                     memo.clear()
                 assert ma.values_of(engine.copy(), seat, played, cards) == view
-                ma._BOARD = kept
+                ma._BOARD[0] = kept
         if engine.is_chance():
             engine.apply(engine.sample_chance(rng))
         else:
             engine.apply(knowledge.playout(engine, rng))
     assert cached > 100  # the cache answered: most steps leave the board as it was
+
+
+def test_the_per_engine_caches_answer_the_rollout_policy_alone():
+    # An engine whose fields a caller sets (not by apply) is valued afresh by everything but
+    # the rollout policy: the caches serve only the engine ``playout`` is deciding for.
+    defn = games.DEFINITIONS["modern_art"]
+    engine = defn.new_engine(defn.validate_params({"players": 4}))
+    rng = random.Random(11)
+    knowledge = ma.ModernArtKnowledge()
+    while engine.is_chance() or engine.phase != PLAY:
+        if engine.is_chance():
+            engine.apply(engine.sample_chance(rng))
+        else:
+            engine.apply(knowledge.playout(engine, rng))
+    seat = engine.current_player()
+    knowledge.playout(engine, random.Random(1))  # fills the caches for this board
+    assert ma._PLAYING[0] is None
+    before = ma.values_of(engine, seat)
+    engine.counts = [4, 3, 0, 0, 2]
+    assert ma.values_of(engine, seat) != before
 
 
 def _wanted_reference(values, kinds, table, most, rng):

@@ -347,13 +347,15 @@ def values_of(
     """
     board = _board_views(engine)
     mine = (seat, played, cards)
-    hit = board.get(mine)
-    if hit is not None:
-        return hit
+    if board is not None:
+        hit = board.get(mine)
+        if hit is not None:
+            return hit
     key = _view_key(engine, seat, played, cards)
     hit = _VIEWS.get(key)
     if hit is not None:
-        board[mine] = hit
+        if board is not None:
+            board[mine] = hit
         return hit
     counts = list(engine.counts)
     plays = sum(engine.hand_size)
@@ -370,8 +372,18 @@ def values_of(
     if len(_VIEWS) >= _FORECAST_CACHE:
         _VIEWS.clear()
     _VIEWS[key] = out
-    board[mine] = out
+    if board is not None:
+        board[mine] = out
     return out
+
+
+# The engine the rollout policy (``ModernArtKnowledge.playout``) is deciding for, else None:
+# the per-engine caches below (``_BOARD``, ``_AUCTION``) answer for it alone. A rollout moves
+# its engine only by ``apply``, whose every change to what they read they follow; any other
+# caller (ratings, the prior, a test that sets an engine's fields) gets the memos alone.
+# These three are one-item lists, written by item: writing a module global would reset the
+# compiled module's cached lookups of every global (measured: 5% of a rollout).
+_PLAYING: list[Any] = [None]
 
 
 # The views asked of the board in play on one engine object: ``(engine, round, cards in hands,
@@ -381,19 +393,21 @@ def values_of(
 # so on the same object with the same two figures the board is the one the views were asked
 # of (only the last board is kept). A rollout asks the seat's and the market's view at every
 # offer and lot, mostly of a board already valued, and a hit here skips building and hashing
-# ``_view_key`` (~1.6 us of a memoised view). Replaced as a whole, like ``_AUCTION``.
-_BOARD: tuple[Any, int, int, dict[tuple[int, int, int], tuple]] = (None, -1, -1, {})
+# ``_view_key`` (~1.6 us of a memoised view). Its item is replaced as a whole, like ``_AUCTION``'s.
+_BOARD: list[tuple[Any, int, int, dict[tuple[int, int, int], tuple]]] = [(None, -1, -1, {})]
 
 
-def _board_views(engine: ModernArtEngine) -> dict[tuple[int, int, int], tuple]:
-    """The views already asked of ``engine``'s board (empty when the board is new to it)."""
-    global _BOARD
-    here = _BOARD
+def _board_views(engine: ModernArtEngine) -> dict[tuple[int, int, int], tuple] | None:
+    """The views already asked of ``engine``'s board (empty when the board is new to it), or
+    ``None`` when the rollout policy is not deciding for ``engine`` (``_PLAYING``)."""
+    if engine is not _PLAYING[0]:
+        return None
+    here = _BOARD[0]
     cards = sum(engine.hand_size)
     if here[0] is engine and here[1] == engine.round and here[2] == cards:
         return here[3]  # type: ignore[no-any-return]
     views: dict[tuple[int, int, int], tuple] = {}
-    _BOARD = (engine, engine.round, cards, views)
+    _BOARD[0] = (engine, engine.round, cards, views)
     return views
 
 
@@ -584,29 +598,28 @@ def _lot_key(engine: ModernArtEngine, seat: int) -> tuple:
 # A rollout asks it at every bid of an auction (about 8 a lot), which then skips building and
 # hashing ``_lot_key``'s board (~0.8 us of a memoised lot's ~3.3 us, compiled). Replaced as a
 # whole, never changed in place but for its seats, so a reader holds one consistent snapshot.
-_AUCTION: tuple[Any, int, dict[int, tuple]] = (None, -1, {})
+_AUCTION: list[tuple[Any, int, dict[int, tuple]]] = [(None, -1, {})]
 _BID_PHASES = frozenset((OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE, ANSWER))
 
 
 def _auction_lots(engine: ModernArtEngine) -> dict[int, tuple] | None:
     """The per-seat valuations of the auction in progress on ``engine`` (empty when it is new
-    to the cache), or ``None`` outside the bid phases (where the board may still change)."""
-    global _AUCTION
-    if engine.phase not in _BID_PHASES:
+    to the cache), or ``None`` outside the bid phases (where the board may still change) or
+    when the rollout policy is not deciding for ``engine`` (``_PLAYING``)."""
+    if engine is not _PLAYING[0] or engine.phase not in _BID_PHASES:
         return None
-    here = _AUCTION
+    here = _AUCTION[0]
     if here[0] is engine and here[1] == engine.sales:
         return here[2]  # type: ignore[no-any-return]
     lots: dict[int, tuple] = {}
-    _AUCTION = (engine, engine.sales, lots)
+    _AUCTION[0] = (engine, engine.sales, lots)
     return lots
 
 
 def forget_auction() -> None:
     """Drops the cached auction and board (tests that recompute valuations from empty memos)."""
-    global _AUCTION, _BOARD
-    _AUCTION = (None, -1, {})
-    _BOARD = (None, -1, -1, {})
+    _AUCTION[0] = (None, -1, {})
+    _BOARD[0] = (None, -1, -1, {})
 
 
 class Lot:
@@ -1093,14 +1106,19 @@ class ModernArtKnowledge(GameKnowledge):
         Scoring an offer exactly takes a forecast per artist in hand, about two thirds of the
         heuristic's time, so rollouts score offers from the current forecast only: the
         expected sale, a card's push as a fixed share of the artist's value, and the exact
-        payout for a card that ends the round.
+        payout for a card that ends the round. Between two calls ``engine`` moves only by
+        ``apply``, as in a rollout: the per-engine caches (``_PLAYING``) rely on it.
         """
-        phase = engine.phase
-        if phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE):
-            return self.bid(engine)
-        if phase == PLAY:
-            return pick_best(self._quick_offers(engine, engine.to_move), rng)
-        return self.choose(engine, rng)
+        _PLAYING[0] = engine  # the per-engine caches answer for the rollout's engine alone
+        try:
+            phase = engine.phase
+            if phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE):
+                return self.bid(engine)
+            if phase == PLAY:
+                return pick_best(self._quick_offers(engine, engine.to_move), rng)
+            return self.choose(engine, rng)
+        finally:
+            _PLAYING[0] = None
 
     def _quick_offers(self, engine: ModernArtEngine, seat: int) -> list[tuple[int, float]]:
         return quick_offers(engine, seat)
