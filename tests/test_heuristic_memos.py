@@ -15,7 +15,7 @@ from bots.heuristics import gallery_rush as gr
 from bots.heuristics import modern_art as ma
 from games.core.infoset import build_infoset, sample_engine
 from games.gallery_rush.engine import BONUS_DRAWS
-from games.modern_art.engine import ANSWER, ONCE_BIDS, OPEN_BIDS, PRICE, SEALED_BIDS
+from games.modern_art.engine import ADD, ANSWER, ONCE_BIDS, OPEN_BIDS, PLAY, PRICE, SEALED_BIDS
 from games.paintings import NUM_KINDS
 from tests.support import decision_states
 
@@ -25,6 +25,7 @@ MA_MEMOS = (ma._FORECASTS, ma._VIEWS, ma._LOTS, ma._WEIGHTS)
 def _clear_modern_art() -> None:
     for memo in MA_MEMOS:
         memo.clear()
+    ma.forget_auction()
 
 
 def _modern_art_bid_states(players: int, seed: int, continuations: int) -> list:
@@ -79,6 +80,91 @@ def test_memoised_lots_equal_fresh_ones_at_every_bid_step(players):
         for seat in range(players):
             _clear_modern_art()
             assert _lot_figures(engine, seat) == figures[seat]
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_the_auction_cache_equals_fresh_lots_on_an_engine_played_in_place(players):
+    # Rollouts play one engine object on: the per-auction cache answers a seat's valuation
+    # from the auction's first bid step. Played in place through whole games (every sale,
+    # round end and refill), each cached valuation equals a fresh one (a copy, empty memos);
+    # a cache that outlived its auction (the same object, a later lot) would differ here.
+    defn = games.DEFINITIONS["modern_art"]
+    knowledge = ma.ModernArtKnowledge()
+    rng = random.Random(players)
+    cached = 0
+    for _ in range(2):
+        engine = defn.new_engine(defn.validate_params({"players": players}))
+        while not engine.is_terminal():
+            if engine.is_chance():
+                engine.apply(engine.sample_chance(rng))
+                continue
+            if engine.phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE, ANSWER):
+                for seat in range(players):
+                    here = ma._AUCTION[0]
+                    cached += here[0] is engine and seat in here[2]
+                    ma._PLAYING[0] = engine  # as the rollout policy does
+                    figures = _lot_figures(engine, seat)
+                    ma._PLAYING[0] = None
+                    kept = ma._AUCTION[0]  # the fresh valuation below (a copy) replaces it
+                    for memo in MA_MEMOS:
+                        memo.clear()
+                    assert _lot_figures(engine.copy(), seat) == figures
+                    ma._AUCTION[0] = kept
+            engine.apply(knowledge.playout(engine, rng))
+    assert cached > 100  # the cache answered: most bid steps are not an auction's first
+
+
+def test_the_board_cache_equals_fresh_views_on_an_engine_played_in_place():
+    # The views of the board in play are cached on the engine object until a deal, a card
+    # played or a round's end. Asked at every step of a whole game played in place (the deals
+    # too), each cached view equals a fresh one (a copy, empty memos); a cache that outlived
+    # its board (keyed without the cards in hands) would differ here.
+    defn = games.DEFINITIONS["modern_art"]
+    knowledge = ma.ModernArtKnowledge()
+    rng = random.Random(7)
+    cached = 0
+    engine = defn.new_engine(defn.validate_params({"players": 3}))
+    while not engine.is_terminal():
+        asked = [(-1, 0)]
+        if engine.phase in (PLAY, ADD):  # a card about to be played: as the offers value it
+            asked.append((rng.randrange(engine.cfg.artists), 1))
+        for seat in range(-1, 3):
+            for played, cards in asked:
+                here = ma._BOARD[0]
+                cached += here[0] is engine and (seat, played, cards) in here[3]
+                ma._PLAYING[0] = engine  # as the rollout policy does
+                view = ma.values_of(engine, seat, played, cards)
+                ma._PLAYING[0] = None
+                kept = ma._BOARD[0]  # the fresh view below (a copy) replaces it
+                for memo in MA_MEMOS:
+                    memo.clear()
+                assert ma.values_of(engine.copy(), seat, played, cards) == view
+                ma._BOARD[0] = kept
+        if engine.is_chance():
+            engine.apply(engine.sample_chance(rng))
+        else:
+            engine.apply(knowledge.playout(engine, rng))
+    assert cached > 100  # the cache answered: most steps leave the board as it was
+
+
+def test_the_per_engine_caches_answer_the_rollout_policy_alone():
+    # An engine whose fields a caller sets (not by apply) is valued afresh by everything but
+    # the rollout policy: the caches serve only the engine ``playout`` is deciding for.
+    defn = games.DEFINITIONS["modern_art"]
+    engine = defn.new_engine(defn.validate_params({"players": 4}))
+    rng = random.Random(11)
+    knowledge = ma.ModernArtKnowledge()
+    while engine.is_chance() or engine.phase != PLAY:
+        if engine.is_chance():
+            engine.apply(engine.sample_chance(rng))
+        else:
+            engine.apply(knowledge.playout(engine, rng))
+    seat = engine.current_player()
+    knowledge.playout(engine, random.Random(1))  # fills the caches for this board
+    assert ma._PLAYING[0] is None
+    before = ma.values_of(engine, seat)
+    engine.counts = [4, 3, 0, 0, 2]
+    assert ma.values_of(engine, seat) != before
 
 
 def _wanted_reference(values, kinds, table, most, rng):
@@ -457,3 +543,34 @@ def test_gallery_rush_rollout_continue_or_confirm_equals_the_reference(players):
         assert move == _choose_reference(engine, engine.player)
         decided[move] += 1
     assert min(decided.values()) > 0  # both answers occur
+
+
+def test_modern_art_rounded_supplies_equal_round_bit_for_bit():
+    # Supplies are rounded to 3 decimals through a memo (round() is a decimal conversion):
+    # every value, asked twice (a miss, then a hit), is exactly round(x, 3).
+    rng = random.Random(3)
+    xs = [
+        m + h / t * u
+        for m in range(8)
+        for h in range(0, 40, 3)
+        for t in (7, 23, 61)
+        for u in range(0, 12, 5)
+    ]
+    xs += [rng.uniform(0.0, 20.0) for _ in range(2000)] + [0.0005, 0.0015, 2.0025, 1e-9]
+    ma._ROUNDED.clear()
+    for _ in range(2):
+        assert [ma._round3(x) for x in xs] == [round(x, 3) for x in xs]
+
+
+def test_modern_art_forecast_rejects_an_impossible_board_as_math_sqrt_did():
+    # Compiled, the forecast takes libm's sqrt, which returns NaN where math.sqrt raised: a
+    # board with fewer cards than none left (a negative variance) still raises ValueError.
+    with pytest.raises(ValueError, match="math domain error"):
+        ma.forecast((1, 0, 2, 0, 0), (2.0, 3.0, 1.0, 2.0, 2.0), (0,) * 5, (30, 20, 10), -20)
+
+
+def test_modern_art_forecast_names_too_many_artists():
+    # Compiled, the forecast's per-artist scratch is C arrays of five: a sixth artist is a
+    # clear error on both paths, never a write past them.
+    with pytest.raises(ValueError, match="at most 5 artists, got 6"):
+        ma.forecast((0,) * 6, (1.0,) * 6, (0,) * 6, (30, 20, 10), 12)

@@ -4,6 +4,13 @@
 # arithmetic, exact in a double) are typed, so the arithmetic is the .py's, done in C.
 cimport cython
 
+# libm's functions, which CPython's math.erf/exp/sqrt call (the .py imports those when it runs
+# uncompiled): compiled, a C call on C doubles instead of a Python call on boxed floats.
+cdef extern from "math.h":
+    cpdef double erf(double x)
+    cpdef double exp(double x)
+    cpdef double sqrt(double x)
+
 
 @cython.locals(
     artists=Py_ssize_t,
@@ -27,12 +34,18 @@ cimport cython
     p0=double,
     p1=double,
     p2=double,
-    weights=list,
-    share=list,
-    mean=list,
-    var=list,
-    present=list,
-    ahead=list,
+    momentum=double,
+    race=double,
+    spread=double,
+    end=long,
+    mb=double,
+    vb=double,
+    weights=double[5],
+    share=double[5],
+    mean=double[5],
+    var=double[5],
+    present=double[5],
+    ahead=double[25],
     value=list,
     top=list,
 )
@@ -50,9 +63,113 @@ cpdef tuple forecast(counts, supply, values, places, plays)
     hidden=long,
     total=long,
     scale=double,
+    types=Py_ssize_t,
+    u=long,
     mine=list,
     unseen=list,
     seen=list,
     hand=list,
+    out=list,
 )
 cpdef tuple supply_of(engine, long seat, long played=*, long cards=*)
+
+
+cpdef double _round3(double x)
+
+
+# The lot of the auction in progress: a C struct of its figures, and C-typed methods (every
+# figure is a float on the pure path, every seat and price an int; the arithmetic is the .py's).
+@cython.final
+cdef class Lot:
+    cdef public object engine
+    cdef public long seat
+    cdef public tuple weights
+    cdef public double value
+    cdef public double market
+    cdef public double full
+    cdef public double slope
+    cdef public double cap
+    cdef public long rivals_top
+
+    @cython.locals(u=double, x=double, payer=long, payee=long, amount=long, w=tuple)
+    cpdef double outcome(self, long buyer, long price)
+
+    @cython.locals(slope=double, best=double)
+    cpdef double reservation(self, double alternative)
+
+    @cython.locals(phase=long, price=long, r=long, total=double)
+    cpdef double alternative(self)
+
+    cpdef double sealed_share(self)
+
+    @cython.locals(width=double, z=double)
+    cpdef double accepts(self, long rival, long price)
+
+    @cython.locals(n=long, x=long, r=long, expected=double, remain=double, p=double)
+    cpdef double fixed_outcome(self, long price, long after)
+
+    cpdef double fixed_alternative(self, long price)
+
+
+@cython.locals(a=Py_ssize_t, total=double, e=double, v=double, r=double)
+cpdef double round_end_gain(engine, long artist, long cards, own_now, list rel)
+
+
+@cython.locals(
+    n=long,
+    mean_w=double,
+    push_share=double,
+    hand_weight=double,
+    shade=double,
+    end=long,
+    artist=long,
+    t=long,
+    cards=long,
+    c=long,
+    o=double,
+    m=double,
+    r=double,
+    h=long,
+    push=double,
+    lot=double,
+    share=double,
+    price=double,
+    sale=double,
+    rel=list,
+    mine=list,
+    out=list,
+    ended=dict,
+)
+cpdef list quick_offers(engine, long seat)
+
+
+@cython.locals(types=Py_ssize_t, artists=Py_ssize_t, a=Py_ssize_t, k=Py_ssize_t, m=long, out=list)
+cpdef list held(engine, long seat)
+
+
+@cython.locals(n=Py_ssize_t, a=Py_ssize_t, s=Py_ssize_t, rivals=double, x=double, b=long, out=list)
+cpdef list relative_bought(engine, long seat, weights)
+
+
+@cython.locals(
+    temperature=double, equal=double, k=long, top=long, r=long, m=long, x=double, total=double,
+    soft=list, out=list,
+)
+cpdef tuple _rival_weights(long n, money, long seat)
+
+
+# The small helpers every rollout decision calls, as C calls between the module's functions
+# (their Python signatures stay: cpdef).
+cpdef tuple _cfg_key(cfg)
+cpdef tuple values_of(engine, long seat, long played=*, long cards=*)
+
+@cython.locals(cards=long)
+cpdef dict _board_views(engine)
+
+cpdef tuple _view_key(engine, long seat, long played, long cards)
+cpdef tuple rival_weights(engine, long seat)
+cpdef tuple _lot_key(engine, long seat)
+cpdef dict _auction_lots(engine)
+cpdef bint _passes(engine, long seat, long phase)
+cpdef long _amount(double x, long low, long high)
+cpdef tuple _sale_of(long action)

@@ -65,6 +65,7 @@ from games.modern_art.cards import (
     ARTIST_NAMES,
     DOUBLE,
     FIXED,
+    MAX_ARTISTS,
     NUM_TYPES,
     ONCE_AROUND,
     OPEN,
@@ -111,7 +112,18 @@ CAP_FRACTIONS = (0.5, 0.7, 0.85, 1.0)
 PRICE_FRACTIONS = (0.5, 0.65, 0.8, 0.9, 1.0)
 AMOUNT_RATING = 0.5  # rating lost per money unit away from the chosen amount
 
+try:  # compiled, modern_art.pxd declares erf, exp and sqrt as libm's (CPython's math calls them)
+    import cython
+
+    _COMPILED = cython.compiled
+except ImportError:  # pragma: no cover - Cython is a build requirement, not a runtime one
+    _COMPILED = False
+if not _COMPILED:
+    from math import erf, exp, sqrt
+
 _FORECASTS: dict[tuple, tuple[tuple[float, ...], tuple[float, ...]]] = {}
+if MAX_ARTISTS != 5:  # pragma: no cover - forecast's C arrays (and modern_art.pxd) hold five
+    raise ImportError(f"modern_art heuristic: forecast's arrays hold 5 artists, not {MAX_ARTISTS}")
 _FORECAST_CACHE = 20_000  # entries per memo (a few MB), cleared when full
 _DECK_BY_ARTIST: dict[Any, tuple[int, ...]] = {}
 
@@ -136,24 +148,41 @@ def forecast(
         return hit
     artists = len(counts)
     # Index loops over preallocated lists, with the pairwise table flat (``ahead[b * artists +
-    # a]``): compiled, with modern_art.pxd's C doubles, the arithmetic runs in C; every
-    # expression is the one it always was, in the same order, so both paths give the same bits.
-    weights = [s * (1.0 + MOMENTUM * c) for s, c in zip(supply, counts, strict=True)]
-    total = sum(weights)
+    # a]``); the constants and every list item read into locals first: compiled, with
+    # modern_art.pxd's C doubles and libm's erf/exp/sqrt (CPython's math calls the same), the
+    # arithmetic runs in C. Every expression is the one it always was, in the same order, so
+    # both paths give the same bits (tests/test_heuristic_memos.py keeps the reference).
+    if artists > MAX_ARTISTS:  # compiled, the per-artist lists are C arrays of 5
+        raise ValueError(f"forecast: at most {MAX_ARTISTS} artists, got {artists}")
+    momentum = MOMENTUM
+    race = RACE_FACTOR
+    spread = COUNT_SPREAD
+    end = ROUND_END_COUNT
+    # Per-artist scratch of MAX_ARTISTS (5) entries, the first ``artists`` used: compiled, C
+    # arrays (modern_art.pxd; their sizes are literals there and here).
+    weights = [0.0] * 5
+    total = 0.0  # summed in order from 0, as ``sum`` would
+    for a in range(artists):
+        s = supply[a]
+        c = counts[a]
+        x = s * (1.0 + momentum * c)
+        weights[a] = x
+        total += x
     left = min(float(plays), sum(supply))
-    share = [0.0] * artists
+    share = [0.0] * 5
     if total > 0.0:
         for a in range(artists):
-            share[a] = weights[a] / total
+            x = weights[a]
+            share[a] = x / total
         for a in range(artists):
             p = share[a]
-            need = ROUND_END_COUNT - counts[a]
-            if p > 0.0 and supply[a] + 1.0 >= need:
-                left = min(left, RACE_FACTOR * need / p)
-    mean = [0.0] * artists
-    var = [0.0] * artists
-    present = [0.0] * artists
-    exp = math.exp
+            need = end - counts[a]
+            s = supply[a]
+            if p > 0.0 and s + 1.0 >= need:
+                left = min(left, race * need / p)
+    mean = [0.0] * 5
+    var = [0.0] * 5
+    present = [0.0] * 5
     for a in range(artists):
         p = share[a]
         c = counts[a]
@@ -162,19 +191,21 @@ def forecast(
         if s < x:  # min(left * p, supply), the first of equals as ``min``
             x = s
         x = c + x
-        mean[a] = x if x < ROUND_END_COUNT else ROUND_END_COUNT  # capped at five
-        var[a] = left * p * (1.0 - p) + COUNT_SPREAD
+        mean[a] = x if x < end else end  # capped at five
+        var[a] = left * p * (1.0 - p) + spread
         present[a] = 1.0 if c else 1.0 - exp(-left * p)
     # ahead[b * artists + a]: chance b finishes ahead of a if both are ranked; one erf per pair,
     # since the normal is symmetric: a ahead of b is 1 minus b ahead of a.
-    erf = math.erf
-    sqrt = math.sqrt
-    ahead = [0.0] * (artists * artists)
+    ahead = [0.0] * 25
     for a in range(artists):
         ma = mean[a]
         va = var[a]
         for b in range(a):  # b < a: board order gives b the ties
-            x = 0.5 * (1.0 + erf((mean[b] - ma + 0.5) / sqrt(2.0 * (va + var[b]))))
+            mb = mean[b]
+            vb = var[b]
+            if va + vb < 0.0:  # math.sqrt's error, which libm's sqrt (compiled) does not raise
+                raise ValueError("math domain error")
+            x = 0.5 * (1.0 + erf((mb - ma + 0.5) / sqrt(2.0 * (va + vb))))
             ahead[b * artists + a] = x
             ahead[a * artists + b] = 1.0 - x
     # Poisson-binomial over the others: d0, d1, d2 = chance exactly 0, 1, 2 finish ahead.
@@ -188,7 +219,9 @@ def forecast(
         d0, d1, d2 = 1.0, 0.0, 0.0
         for b in range(artists):
             if b != a:
-                x = present[b] * ahead[b * artists + a]
+                p = present[b]
+                y = ahead[b * artists + a]
+                x = p * y
                 y = 1.0 - x
                 d2 = d2 * y + d1 * x
                 d1 = d1 * y + d0 * x
@@ -230,9 +263,17 @@ def _deck_by_artist(cfg: Any) -> tuple[int, ...]:
 
 
 def held(engine: ModernArtEngine, seat: int) -> list[int]:
-    """``seat``'s own cards per artist."""
+    """``seat``'s own cards per artist (index loops: compiled, C's)."""
     hand = engine.hands[seat]
-    return [sum(hand[a * NUM_TYPES : (a + 1) * NUM_TYPES]) for a in range(engine.cfg.artists)]
+    types = NUM_TYPES
+    artists = engine.cfg.artists
+    out = [0] * artists
+    for a in range(artists):
+        m = 0
+        for k in range(a * types, a * types + types):
+            m += hand[k]
+        out[a] = m
+    return out
 
 
 def supply_of(
@@ -250,11 +291,12 @@ def supply_of(
     mine = [0] * artists
     # Cards neither seen nor in our hand; a card we play moves from one to the other.
     unseen = [0] * artists
+    types = NUM_TYPES  # a C int when compiled, so the inner loop is C's
     for a in range(artists):  # index loops, not slices: compiled, they run in C (.pxd)
-        low = a * NUM_TYPES
+        low = a * types
         m = 0
         gone = 0
-        for k in range(low, low + NUM_TYPES):
+        for k in range(low, low + types):
             gone += seen[k]
             if hand is not None:
                 m += hand[k]
@@ -269,7 +311,27 @@ def supply_of(
             hidden -= cards
     total = sum(unseen)
     scale = hidden / total if total > 0 else 0.0
-    return tuple([round(m + scale * u, 3) for m, u in zip(mine, unseen, strict=True)])
+    out = [0.0] * artists
+    for a in range(artists):
+        m = mine[a]
+        u = unseen[a]
+        out[a] = _round3(m + scale * u)
+    return tuple(out)
+
+
+_ROUNDED: dict[float, float] = {}
+
+
+def _round3(x: float) -> float:
+    """``round(x, 3)``, memoised: CPython rounds through a decimal string (~2 us compiled, five
+    per view), and supplies take few distinct values. Exact for every ``x`` but ``-0.0``, which
+    shares ``0.0``'s entry; a supply is never negative."""
+    r = _ROUNDED.get(x)
+    if r is None:
+        if len(_ROUNDED) >= _FORECAST_CACHE:
+            _ROUNDED.clear()
+        r = _ROUNDED[x] = round(x, 3)
+    return r
 
 
 _VIEWS: dict[tuple, tuple[tuple[float, ...], tuple[float, ...]]] = {}
@@ -283,9 +345,17 @@ def values_of(
     Memoised on everything it reads (the board and the seat's own hand), so the many decisions
     of one auction pay for it once.
     """
+    board = _board_views(engine)
+    mine = (seat, played, cards)
+    if board is not None:
+        hit = board.get(mine)
+        if hit is not None:
+            return hit
     key = _view_key(engine, seat, played, cards)
     hit = _VIEWS.get(key)
     if hit is not None:
+        if board is not None:
+            board[mine] = hit
         return hit
     counts = list(engine.counts)
     plays = sum(engine.hand_size)
@@ -302,7 +372,43 @@ def values_of(
     if len(_VIEWS) >= _FORECAST_CACHE:
         _VIEWS.clear()
     _VIEWS[key] = out
+    if board is not None:
+        board[mine] = out
     return out
+
+
+# The engine the rollout policy (``ModernArtKnowledge.playout``) is deciding for, else None:
+# the per-engine caches below (``_BOARD``, ``_AUCTION``) answer for it alone. A rollout moves
+# its engine only by ``apply``, whose every change to what they read they follow; any other
+# caller (ratings, the prior, a test that sets an engine's fields) gets the memos alone.
+# These three are one-item lists, written by item: writing a module global would reset the
+# compiled module's cached lookups of every global (measured: 5% of a rollout).
+_PLAYING: list[Any] = [None]
+
+
+# The views asked of the board in play on one engine object: ``(engine, round, cards in hands,
+# {(seat, played, cards): view})``. What a view reads (this round's counts, the values, the
+# cards seen, the hands) changes only in a step that deals a card (one more in hands), plays
+# one or two (fewer), or ends a round (``round``: a sale can end one with every hand empty),
+# so on the same object with the same two figures the board is the one the views were asked
+# of (only the last board is kept). A rollout asks the seat's and the market's view at every
+# offer and lot, mostly of a board already valued, and a hit here skips building and hashing
+# ``_view_key`` (~1.6 us of a memoised view). Its item is replaced as a whole, like ``_AUCTION``'s.
+_BOARD: list[tuple[Any, int, int, dict[tuple[int, int, int], tuple]]] = [(None, -1, -1, {})]
+
+
+def _board_views(engine: ModernArtEngine) -> dict[tuple[int, int, int], tuple] | None:
+    """The views already asked of ``engine``'s board (empty when the board is new to it), or
+    ``None`` when the rollout policy is not deciding for ``engine`` (``_PLAYING``)."""
+    if engine is not _PLAYING[0]:
+        return None
+    here = _BOARD[0]
+    cards = sum(engine.hand_size)
+    if here[0] is engine and here[1] == engine.round and here[2] == cards:
+        return here[3]  # type: ignore[no-any-return]
+    views: dict[tuple[int, int, int], tuple] = {}
+    _BOARD[0] = (engine, engine.round, cards, views)
+    return views
 
 
 def _view_key(engine: ModernArtEngine, seat: int, played: int, cards: int) -> tuple:
@@ -348,13 +454,29 @@ def rival_weights(engine: ModernArtEngine, seat: int) -> tuple[float, ...]:
 
 
 def _rival_weights(n: int, money: list[int], seat: int) -> tuple[float, ...]:
-    rivals = [r for r in range(n) if r != seat]
-    top = max(money[r] for r in rivals)
-    soft = [math.exp((money[r] - top) / STANDING_TEMPERATURE) for r in rivals]
-    total = sum(soft)
+    # Index loops over the seats, constants in locals: compiled, C arithmetic and libm's exp
+    # (modern_art.pxd); the sums run in seat order from 0, as ``sum`` and ``max`` did.
+    temperature = STANDING_TEMPERATURE
+    equal = EQUAL_SHARE
+    k = n - 1  # the rivals
+    top = -1
+    for r in range(n):
+        m = money[r]
+        if r != seat and (top < 0 or m > top):
+            top = m
+    soft = [0.0] * n
+    total = 0.0
+    for r in range(n):
+        if r != seat:
+            m = money[r]
+            x = exp((m - top) / temperature)
+            soft[r] = x
+            total += x
     out = [0.0] * n
-    for r, s in zip(rivals, soft, strict=True):
-        out[r] = EQUAL_SHARE / len(rivals) + (1.0 - EQUAL_SHARE) * s / total
+    for r in range(n):
+        if r != seat:
+            x = soft[r]
+            out[r] = equal / k + (1.0 - equal) * x / total
     return tuple(out)
 
 
@@ -364,10 +486,83 @@ def exact_values(engine: ModernArtEngine, artist: int, extra: int) -> list[int]:
     counts = list(engine.counts)
     counts[artist] += extra
     present = [a for a in range(cfg.artists) if counts[a]]
-    present.sort(key=lambda a: -counts[a])  # stable: board order breaks ties
+    present.sort(key=counts.__getitem__, reverse=True)  # stable: board order breaks ties
     out = [0] * cfg.artists
     for place, a in enumerate(present[: len(cfg.place_values)]):
         out[a] = engine.values[a] + cfg.place_values[place]
+    return out
+
+
+def relative_bought(engine: ModernArtEngine, seat: int, weights: Sequence[float]) -> list[float]:
+    """Paintings bought this round per artist: ours minus the rivals' weighted (``weights``)."""
+    bought = engine.bought
+    n = engine.num_players
+    out = []
+    for a in range(engine.cfg.artists):
+        rivals = 0.0  # summed in seat order from 0, as ``sum`` would (no term is -0.0)
+        for s in range(n):
+            x = weights[s]
+            b = bought[s][a]
+            rivals += x * b
+        b = bought[seat][a]
+        out.append(b - rivals)
+    return out
+
+
+def round_end_gain(
+    engine: ModernArtEngine, artist: int, cards: int, own_now: Any, rel: list[float]
+) -> float:
+    """Ending the round now with ``cards`` of ``artist``: the exact payout against the
+    forecast ``own_now``, ours against theirs (``rel``: paintings bought, ours minus theirs)."""
+    exact = exact_values(engine, artist, cards)
+    total = 0.0  # summed in artist order from 0, as ``sum`` would
+    for a in range(len(exact)):
+        e = exact[a]
+        v = own_now[a]
+        r = rel[a]
+        total += (e - v) * r
+    return total
+
+
+def quick_offers(engine: ModernArtEngine, seat: int) -> list[tuple[int, float]]:
+    """The rollouts' offer ratings (``ModernArtKnowledge.playout``): the expected sale from the
+    current forecast, a card's push as a fixed share of its artist's value, and the exact
+    payout for a card that ends the round (the same for every card of that artist and count,
+    so computed once a call). Compiled, the arithmetic is on C doubles (modern_art.pxd)."""
+    n = engine.num_players
+    weights = rival_weights(engine, seat)
+    mean_w = 1.0 / (n - 1)
+    own = values_of(engine, seat)[0]
+    market = values_of(engine, -1)[0]
+    rel = relative_bought(engine, seat, weights)
+    mine = held(engine, seat)
+    counts = engine.counts
+    shares = _sale_shares(n)
+    push_share = QUICK_PUSH
+    hand_weight = HAND_WEIGHT
+    shade = SHADE
+    end = ROUND_END_COUNT
+    ended: dict[tuple[int, int], float] = {}
+    out = []
+    for action in engine.player_actions():
+        artist, t, cards = _sale_of(action)
+        c = counts[artist]
+        if c + cards >= end:
+            gain = ended.get((artist, cards))
+            if gain is None:
+                gain = ended[(artist, cards)] = round_end_gain(engine, artist, cards, own, rel)
+            out.append((action, gain))
+            continue
+        o = own[artist]
+        m = market[artist]
+        r = rel[artist]
+        h = mine[artist]
+        push = push_share * cards * o * (r + hand_weight * h)
+        lot = cards * m
+        share = shares[OPEN if t == DOUBLE else t]
+        price = share * shade * lot
+        sale = max(price - mean_w * (lot - price), cards * o - price)
+        out.append((action, sale + push))
     return out
 
 
@@ -396,11 +591,43 @@ def _lot_key(engine: ModernArtEngine, seat: int) -> tuple:
     )
 
 
+# The valuations of the auction in progress on one engine object, by seat:
+# ``(engine, sales, {seat: valuation})``. From an auction's first bid phase to its sale nothing a
+# valuation reads changes, and every auction ends in a sale, which counts in ``engine.sales``:
+# on the same object with the same count, a bid step's valuation is the auction's first one.
+# A rollout asks it at every bid of an auction (about 8 a lot), which then skips building and
+# hashing ``_lot_key``'s board (~0.8 us of a memoised lot's ~3.3 us, compiled). Replaced as a
+# whole, never changed in place but for its seats, so a reader holds one consistent snapshot.
+_AUCTION: list[tuple[Any, int, dict[int, tuple]]] = [(None, -1, {})]
+_BID_PHASES = frozenset((OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE, ANSWER))
+
+
+def _auction_lots(engine: ModernArtEngine) -> dict[int, tuple] | None:
+    """The per-seat valuations of the auction in progress on ``engine`` (empty when it is new
+    to the cache), or ``None`` outside the bid phases (where the board may still change) or
+    when the rollout policy is not deciding for ``engine`` (``_PLAYING``)."""
+    if engine is not _PLAYING[0] or engine.phase not in _BID_PHASES:
+        return None
+    here = _AUCTION[0]
+    if here[0] is engine and here[1] == engine.sales:
+        return here[2]  # type: ignore[no-any-return]
+    lots: dict[int, tuple] = {}
+    _AUCTION[0] = (engine, engine.sales, lots)
+    return lots
+
+
+def forget_auction() -> None:
+    """Drops the cached auction and board (tests that recompute valuations from empty memos)."""
+    _AUCTION[0] = (None, -1, {})
+    _BOARD[0] = (None, -1, -1, {})
+
+
 class Lot:
     """The auction in progress as the seat to move sees it.
 
     ``value`` is the lot's worth to us, ``market`` to the others (as far as we can tell),
-    ``cap`` the most we would pay given the alternative outcome (``None`` before an auction).
+    ``cap`` the most we would pay given the alternative outcome. Compiled, it is a final C
+    class (modern_art.pxd): its figures are C doubles and its methods C calls.
     """
 
     __slots__ = (
@@ -418,21 +645,34 @@ class Lot:
     def __init__(self, engine: ModernArtEngine, seat: int) -> None:
         self.engine = engine
         self.seat = seat
+        auction = _auction_lots(engine)
+        known = auction.get(seat) if auction is not None else None
+        if known is None:
+            known = self._valuation(engine, seat)
+            if auction is not None:
+                auction[seat] = known
+        self.weights, self.value, self.market, self.full, self.slope, self.rivals_top = known
+        self.cap = self.reservation(self.alternative())
+
+    def _valuation(
+        self, engine: ModernArtEngine, seat: int
+    ) -> tuple[tuple[float, ...], float, float, float, float, int]:
+        """The lot's valuation for ``seat`` from the memo, or computed (and memoised)."""
         key = _lot_key(engine, seat)
         known = _LOTS.get(key)
         if known is None:
             self.weights = rival_weights(engine, seat)
             cards = engine.ncards
-            self.value = artist_values(engine, seat)[engine.artist] * cards
-            self.market = market_values(engine)[engine.artist] * cards
+            self.value = values_of(engine, seat)[0][engine.artist] * cards
+            self.market = values_of(engine, -1)[0][engine.artist] * cards
             # Buying it ourselves: the standing at price 0 and its fall per money unit.
             self.full = self.outcome(seat, 0)
             self.slope = (self.full - self.outcome(seat, 100)) / 100.0
             # The most any rival can pay (nobody can raise past it).
-            self.rivals_top = max(m for s, m in enumerate(engine.money) if s != seat)
+            self.rivals_top = _rivals_top(engine.money, seat)
             if len(_LOTS) >= _FORECAST_CACHE:
                 _LOTS.clear()
-            _LOTS[key] = (
+            known = _LOTS[key] = (
                 self.weights,
                 self.value,
                 self.market,
@@ -440,19 +680,29 @@ class Lot:
                 self.slope,
                 self.rivals_top,
             )
-        else:
-            self.weights, self.value, self.market, self.full, self.slope, self.rivals_top = known
-        self.cap = self.reservation(self.alternative())
+        return known
 
     def outcome(self, buyer: int, price: int) -> float:
         """Our standing change if ``buyer`` buys the lot at ``price`` (payments as the rules)."""
         seat = self.seat
         w = self.weights
-        u = self.value if buyer == seat else -w[buyer] * self.market
+        if buyer == seat:
+            u = self.value
+        else:
+            x = w[buyer]
+            u = -x * self.market
         for payer, payee, amount in self.engine.payments(buyer, price):
-            u -= amount if payer == seat else -w[payer] * amount
+            if payer == seat:
+                u -= amount
+            else:
+                x = w[payer]
+                u -= -x * amount
             if payee >= 0:
-                u += amount if payee == seat else -w[payee] * amount
+                if payee == seat:
+                    u += amount
+                else:
+                    x = w[payee]
+                    u += -x * amount
         return u
 
     def reservation(self, alternative: float) -> float:
@@ -469,8 +719,13 @@ class Lot:
             return self.outcome(engine.high_bidder, engine.high)
         if phase == SEALED_BIDS:
             price = int(self.sealed_share() * SHADE * self.market)
-            rivals = [r for r in range(engine.num_players) if r != self.seat]
-            return sum(self.outcome(r, price) for r in rivals) / len(rivals)
+            # The mean over the rivals, summed in seat order as ``sum`` would (a loop: the
+            # compiled class cannot hold a generator).
+            total = 0.0
+            for r in range(engine.num_players):
+                if r != self.seat:
+                    total += self.outcome(r, price)
+            return total / (engine.num_players - 1)
         if phase == ANSWER:
             return self.fixed_alternative(engine.price)
         return self.outcome(engine.auctioneer, engine.no_bid_price())
@@ -484,7 +739,7 @@ class Lot:
             return 0.0
         width = ACCEPT_SOFTNESS * self.market + 1.0
         z = (ACCEPT_SHARE * self.market - price) / width
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+        return 1.0 / (1.0 + exp(-max(-30.0, min(30.0, z))))
 
     def fixed_outcome(self, price: int, after: int) -> float:
         """Expected outcome of a fixed ``price`` answered by the seats after ``after`` (up to
@@ -505,6 +760,11 @@ class Lot:
 
     def fixed_alternative(self, price: int) -> float:
         return self.fixed_outcome(price, self.seat)
+
+
+def _rivals_top(money: list[int], seat: int) -> int:
+    """The most money any seat but ``seat`` has."""
+    return max([m for s, m in enumerate(money) if s != seat])
 
 
 def _passes(engine: ModernArtEngine, seat: int, phase: int) -> bool:
@@ -779,23 +1039,14 @@ class ModernArtKnowledge(GameKnowledge):
         engine: ModernArtEngine, seat: int, weights: Sequence[float]
     ) -> list[float]:
         """Paintings bought this round per artist: ours minus the rivals' weighted."""
-        bought = engine.bought
-        seats = range(engine.num_players)
-        out = []
-        for a in range(engine.cfg.artists):
-            rivals = 0  # summed in seat order from 0, as ``sum`` would
-            for s in seats:
-                rivals += weights[s] * bought[s][a]
-            out.append(bought[seat][a] - rivals)
-        return out
+        return relative_bought(engine, seat, weights)
 
     @staticmethod
     def _round_end(
         engine: ModernArtEngine, artist: int, cards: int, own_now: Any, rel: list[float]
     ) -> float:
         """Ending the round now: the exact payout against the forecast, ours against theirs."""
-        exact = exact_values(engine, artist, cards)
-        return sum((e - v) * r for e, v, r in zip(exact, own_now, rel, strict=True))
+        return round_end_gain(engine, artist, cards, own_now, rel)
 
     @staticmethod
     def _promotion(
@@ -855,37 +1106,22 @@ class ModernArtKnowledge(GameKnowledge):
         Scoring an offer exactly takes a forecast per artist in hand, about two thirds of the
         heuristic's time, so rollouts score offers from the current forecast only: the
         expected sale, a card's push as a fixed share of the artist's value, and the exact
-        payout for a card that ends the round.
+        payout for a card that ends the round. Between two calls ``engine`` moves only by
+        ``apply``, as in a rollout: the per-engine caches (``_PLAYING``) rely on it.
         """
-        phase = engine.phase
-        if phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE):
-            return self.bid(engine)
-        if phase == PLAY:
-            return pick_best(self._quick_offers(engine, engine.to_move), rng)
-        return self.choose(engine, rng)
+        _PLAYING[0] = engine  # the per-engine caches answer for the rollout's engine alone
+        try:
+            phase = engine.phase
+            if phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE):
+                return self.bid(engine)
+            if phase == PLAY:
+                return pick_best(self._quick_offers(engine, engine.to_move), rng)
+            return self.choose(engine, rng)
+        finally:
+            _PLAYING[0] = None
 
     def _quick_offers(self, engine: ModernArtEngine, seat: int) -> list[tuple[int, float]]:
-        n = engine.num_players
-        weights = rival_weights(engine, seat)
-        mean_w = 1.0 / (n - 1)
-        own = values_of(engine, seat)[0]
-        market = values_of(engine, -1)[0]
-        rel = self._relative_bought(engine, seat, weights)
-        mine = held(engine, seat)
-        counts = engine.counts
-        shares = _sale_shares(n)
-        out = []
-        for action in engine.player_actions():
-            artist, t, cards = _sale_of(action)
-            if counts[artist] + cards >= ROUND_END_COUNT:
-                out.append((action, self._round_end(engine, artist, cards, own, rel)))
-                continue
-            push = QUICK_PUSH * cards * own[artist] * (rel[artist] + HAND_WEIGHT * mine[artist])
-            lot = cards * market[artist]
-            price = shares[OPEN if t == DOUBLE else t] * SHADE * lot
-            sale = max(price - mean_w * (lot - price), cards * own[artist] - price)
-            out.append((action, sale + push))
-        return out
+        return quick_offers(engine, seat)
 
     # --- action abstraction for search -------------------------------------------------------
     @staticmethod

@@ -622,11 +622,13 @@ class ModernArtEngine(Engine):
     def payments(self, buyer: int, price: int) -> list[tuple[int, int, int]]:
         """``(payer, payee, amount)`` for a sale in the current auction; payee -1 is the bank."""
         # The auctioneer's share, then the partner's; the buyer's own share goes to the bank,
-        # listed last. Written out per case: heuristics ask this ~90 times a simulation.
-        own, partner = self.seller_shares(price)
+        # listed last. Written out per case: heuristics ask this ~90 times a simulation, so
+        # the common case (no partner's share: the auctioneer's share is the price) returns
+        # before asking for the split.
         x = self.auctioneer
         if not self.partner_shares():
-            return [(buyer, -1 if x == buyer else x, own)]
+            return [(buyer, -1 if x == buyer else x, price)]
+        own, partner = self.seller_shares(price)
         p = self.partner
         out = []
         if x != buyer:
