@@ -315,21 +315,53 @@ class FingerAuctionEngine(Engine):
         return []
 
     def player_actions(self) -> list[int]:
+        return list(self._choices())
+
+    def _choices(self) -> tuple[int, ...]:
+        """The mover's legal actions (``player_actions``), as a tuple that may be shared (a
+        bid list of ``bid_lists``): the random playout picks from it without copying a list."""
         phase = self.phase
         if phase == BID:
             active = self.active
             if len(active) != 2:
-                return list(self.bid_lists[-1])
-            return list(self.bid_lists[self.last_take[active[len(self.bids)]]])
+                return self.bid_lists[-1]
+            return self.bid_lists[self.last_take[active[len(self.bids)]]]
         if phase == PICK:
             base = self.pick_base
-            return [base + k for k, c in enumerate(self.table) if c]
-        return []
+            return tuple([base + k for k, c in enumerate(self.table) if c])
+        return ()
 
     def apply(self, action: int) -> None:
         """Applies a legal action (the caller checks legality) and records it in history."""
         self.history.append(action)
         _APPLY[self.phase](self, action)
+
+    def random_playout(self, rng: random.Random) -> list[float]:
+        """Plays uniformly random legal actions to the end; returns ``returns()``.
+
+        Exactly ``Engine.random_playout``'s loop (chance by ``sample_chance(rng)``, a player
+        by ``legal[int(rng.random() * len(legal))]``, one draw even with one legal action):
+        the same draws, actions, history and state (tests/test_finger_auction_playout.py
+        compares the two from every phase). What it saves is the plumbing, not the rules: it
+        runs compiled with the engine (the generic loop does not), reads the phase instead of
+        ``current_player``, picks from ``_choices`` (shared bid tuples, no list per step) and
+        goes to the phase's handler without the ``apply`` call. Uniform ISMCTS rollouts run
+        here.
+        """
+        random_ = rng.random
+        sample = self.sample_chance
+        push = self.history.append
+        while True:
+            phase = self.phase
+            if phase == OVER:
+                return self.returns()
+            if phase in (REVEAL, TIE):
+                action = sample(rng)
+            else:
+                legal = self._choices()
+                action = legal[int(random_() * len(legal))]
+            push(action)
+            _APPLY[phase](self, action)
 
     # --- one handler per step, in game order (``_APPLY`` at the end of the module) -----------
     def _reveal(self, kind: int) -> None:
