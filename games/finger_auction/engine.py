@@ -582,14 +582,16 @@ class FingerAuctionEngine(Engine):
 
     def info_key(self, player: int) -> Any:
         """The history with the other seats' bids of the auction in progress masked."""
+        key = [player]
+        key += self.history
         k = len(self.bids) if self.phase == BID else 0
-        if not k:
-            return (player, *self.history)
-        history = self.history
-        cut = len(history) - k
-        active = self.active
-        masked = tuple(history[cut + i] if active[i] == player else -1 for i in range(k))
-        return (player, *history[:cut], *masked)
+        if k:  # the auction's last k steps: its bids so far, by active[0..k-1]
+            cut = len(key) - k
+            active = self.active
+            for i in range(k):
+                if active[i] != player:
+                    key[cut + i] = -1
+        return tuple(key)
 
     def observation(self, player: int) -> dict[str, Any]:
         n = self.num_players
