@@ -490,6 +490,8 @@ class FingerAuctionEngine(Engine):
         scores = self.scores()
         best = max(scores)
         top = [s for s in range(self.num_players) if scores[s] == best]
+        if len(top) == 1:  # the usual end (every random playout's): no tie to break
+            return top
         fewest = min(sum(self.collections[s]) for s in top)
         return [s for s in top if sum(self.collections[s]) == fewest]
 
