@@ -349,7 +349,7 @@ class FingerAuctionEngine(Engine):
         here.
         """
         random_ = rng.random
-        sample = self.sample_chance
+        sample, choices = self.sample_chance, self._choices  # bound once: every step asks
         push = self.history.append
         while True:
             phase = self.phase
@@ -358,7 +358,7 @@ class FingerAuctionEngine(Engine):
             if phase in (REVEAL, TIE):
                 action = sample(rng)
             else:
-                legal = self._choices()
+                legal = choices()
                 action = legal[int(random_() * len(legal))]
             push(action)
             _APPLY[phase](self, action)
