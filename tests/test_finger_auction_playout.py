@@ -11,11 +11,19 @@ so capped ties go to chance's tie-break).
 from __future__ import annotations
 
 import random
+from itertools import product
 
 import pytest
 
 from games.core.engine import Engine
-from games.finger_auction.engine import PHASE_NAMES, FingerAuctionEngine
+from games.finger_auction.actions import pick
+from games.finger_auction.engine import (
+    NUM_KINDS,
+    PHASE_NAMES,
+    FingerAuctionEngine,
+    only_kind,
+    pick_choices,
+)
 
 # (players, max_void)
 SETTINGS = [(2, 20), (3, 20), (4, 20), (2, 1), (3, 1), (4, 1)]
@@ -64,3 +72,14 @@ def test_the_legal_actions_are_the_choices_as_a_fresh_list():
         legal.append(-1)  # the caller's to change: the shared tuples stay as they were
         assert -1 not in engine._choices()
         engine.apply(rng.choice(engine.player_actions()))
+
+
+def test_the_table_helpers_answer_by_their_definition():
+    """``only_kind`` (the forced pick's kind) and ``pick_choices`` (the pick actions), typed
+    when compiled, against the codec (``actions.pick``) on every table of up to three cards of
+    each kind."""
+    for table in product(range(3), repeat=NUM_KINDS):
+        on = [k for k in range(NUM_KINDS) if table[k]]
+        if on:
+            assert only_kind(list(table)) == (on[0] if len(on) == 1 else -1)
+        assert pick_choices(list(table), pick(0, 5)) == tuple(pick(k, 5) for k in on)

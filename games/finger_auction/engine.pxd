@@ -16,3 +16,15 @@ cimport cython
     base=list,
 )
 cpdef tuple score_and_assignment(collection, long num_players)
+
+
+@cython.locals(k=Py_ssize_t, kind=Py_ssize_t)
+cpdef long only_kind(list table)
+
+
+@cython.locals(k=Py_ssize_t)
+cpdef tuple pick_choices(list table, long base)
+
+
+@cython.locals(best=long, a=long, low=long, i=Py_ssize_t)
+cpdef tuple auction_result(list active, list bids, tuple decoding)

@@ -116,6 +116,23 @@ def auction_result(
     return -1, 0, [seat for i, seat in enumerate(active) if bids[i] == low]
 
 
+def only_kind(table: list[int]) -> int:
+    """The one kind of card on a non-empty table, or -1 when there are two kinds or more (a
+    pick is then a real choice). Typed in engine.pxd: every pick of a playout asks it."""
+    kind = -1
+    for k in range(NUM_KINDS):
+        if table[k]:
+            if kind >= 0:
+                return -1
+            kind = k
+    return kind
+
+
+def pick_choices(table: list[int], base: int) -> tuple[int, ...]:
+    """The pick actions of a table: one per kind on it (``pick(kind)`` is ``base + kind``)."""
+    return tuple([base + k for k in range(NUM_KINDS) if table[k]])
+
+
 _DECODINGS: dict[int, tuple[tuple[tuple[int, int], ...], ...]] = {}
 
 
@@ -327,8 +344,7 @@ class FingerAuctionEngine(Engine):
                 return self.bid_lists[-1]
             return self.bid_lists[self.last_take[active[len(self.bids)]]]
         if phase == PICK:
-            base = self.pick_base
-            return tuple([base + k for k, c in enumerate(self.table) if c])
+            return pick_choices(self.table, self.pick_base)
         return ()
 
     def apply(self, action: int) -> None:
@@ -440,13 +456,10 @@ class FingerAuctionEngine(Engine):
                 self._take_all(self.picker)
                 left = 0
             else:
-                kind = -1
-                for k in range(NUM_KINDS):
-                    if table[k]:
-                        if kind >= 0:  # a second kind: a real choice
-                            self.phase = PICK
-                            return
-                        kind = k
+                kind = only_kind(table)
+                if kind < 0:  # two kinds or more: a real choice
+                    self.phase = PICK
+                    return
                 table[kind] -= left
                 self.table_size -= left
                 self.collections[self.picker][kind] += left
