@@ -489,6 +489,31 @@ def test_later_bidder_never_sees_an_earlier_bid_of_the_same_auction():
     assert a.info_key(0) != b.info_key(0)
 
 
+def _masked_history(engine: FingerAuctionEngine, player: int) -> tuple[int, ...]:
+    """The key by its definition: the seat, then the history with the bids of the auction in
+    progress by other seats masked as -1."""
+    history = list(engine.history)
+    if engine.phase == BID:
+        cut = len(history) - len(engine.bids)
+        for i in range(len(engine.bids)):
+            if engine.active[i] != player:
+                history[cut + i] = -1
+    return (player, *history)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_info_key_is_the_history_with_other_seats_pending_bids_masked(players):
+    rng = random.Random(players)
+    for _ in range(3):
+        e = new(players)
+        while not e.is_terminal():
+            for seat in range(players):
+                key = e.info_key(seat)
+                assert type(key) is tuple and key == _masked_history(e, seat)
+            legal = e.legal_actions()
+            e.apply(legal[int(rng.random() * len(legal))])
+
+
 def test_sampler_keeps_revealed_bids_and_draws_hidden_ones():
     game = pyspiel.load_game("finger_auction", {"players": 3})
     e = new(3)

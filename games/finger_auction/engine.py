@@ -116,6 +116,23 @@ def auction_result(
     return -1, 0, [seat for i, seat in enumerate(active) if bids[i] == low]
 
 
+def only_kind(table: list[int]) -> int:
+    """The one kind of card on a non-empty table, or -1 when there are two kinds or more (a
+    pick is then a real choice). Typed in engine.pxd: every pick of a playout asks it."""
+    kind = -1
+    for k in range(NUM_KINDS):
+        if table[k]:
+            if kind >= 0:
+                return -1
+            kind = k
+    return kind
+
+
+def pick_choices(table: list[int], base: int) -> tuple[int, ...]:
+    """The pick actions of a table: one per kind on it (``pick(kind)`` is ``base + kind``)."""
+    return tuple([base + k for k in range(NUM_KINDS) if table[k]])
+
+
 _DECODINGS: dict[int, tuple[tuple[tuple[int, int], ...], ...]] = {}
 
 
@@ -315,21 +332,52 @@ class FingerAuctionEngine(Engine):
         return []
 
     def player_actions(self) -> list[int]:
+        return list(self._choices())
+
+    def _choices(self) -> tuple[int, ...]:
+        """The mover's legal actions (``player_actions``), as a tuple that may be shared (a
+        bid list of ``bid_lists``): the random playout picks from it without copying a list."""
         phase = self.phase
         if phase == BID:
             active = self.active
             if len(active) != 2:
-                return list(self.bid_lists[-1])
-            return list(self.bid_lists[self.last_take[active[len(self.bids)]]])
+                return self.bid_lists[-1]
+            return self.bid_lists[self.last_take[active[len(self.bids)]]]
         if phase == PICK:
-            base = self.pick_base
-            return [base + k for k, c in enumerate(self.table) if c]
-        return []
+            return pick_choices(self.table, self.pick_base)
+        return ()
 
     def apply(self, action: int) -> None:
         """Applies a legal action (the caller checks legality) and records it in history."""
         self.history.append(action)
         _APPLY[self.phase](self, action)
+
+    def random_playout(self, rng: random.Random) -> list[float]:
+        """Plays uniformly random legal actions to the end; returns ``returns()``.
+
+        Exactly ``Engine.random_playout``'s loop (chance by ``sample_chance(rng)``, a player
+        by ``legal[int(rng.random() * len(legal))]``, one draw even with one legal action):
+        the same draws, actions, history and state (tests/test_finger_auction_playout.py
+        compares the two from every phase). What it saves is the plumbing, not the rules: it
+        runs compiled with the engine (the generic loop does not), reads the phase instead of
+        ``current_player``, picks from ``_choices`` (shared bid tuples, no list per step) and
+        goes to the phase's handler without the ``apply`` call. Uniform ISMCTS rollouts run
+        here.
+        """
+        random_ = rng.random
+        sample, choices = self.sample_chance, self._choices  # bound once: every step asks
+        push = self.history.append
+        while True:
+            phase = self.phase
+            if phase == OVER:
+                return self.returns()
+            if phase in (REVEAL, TIE):
+                action = sample(rng)
+            else:
+                legal = choices()
+                action = legal[int(random_() * len(legal))]
+            push(action)
+            _APPLY[phase](self, action)
 
     # --- one handler per step, in game order (``_APPLY`` at the end of the module) -----------
     def _reveal(self, kind: int) -> None:
@@ -408,13 +456,10 @@ class FingerAuctionEngine(Engine):
                 self._take_all(self.picker)
                 left = 0
             else:
-                kind = -1
-                for k in range(NUM_KINDS):
-                    if table[k]:
-                        if kind >= 0:  # a second kind: a real choice
-                            self.phase = PICK
-                            return
-                        kind = k
+                kind = only_kind(table)
+                if kind < 0:  # two kinds or more: a real choice
+                    self.phase = PICK
+                    return
                 table[kind] -= left
                 self.table_size -= left
                 self.collections[self.picker][kind] += left
@@ -458,6 +503,8 @@ class FingerAuctionEngine(Engine):
         scores = self.scores()
         best = max(scores)
         top = [s for s in range(self.num_players) if scores[s] == best]
+        if len(top) == 1:  # the usual end (every random playout's): no tie to break
+            return top
         fewest = min(sum(self.collections[s]) for s in top)
         return [s for s in top if sum(self.collections[s]) == fewest]
 
@@ -550,14 +597,16 @@ class FingerAuctionEngine(Engine):
 
     def info_key(self, player: int) -> Any:
         """The history with the other seats' bids of the auction in progress masked."""
+        key = [player]
+        key += self.history
         k = len(self.bids) if self.phase == BID else 0
-        if not k:
-            return (player, *self.history)
-        history = self.history
-        cut = len(history) - k
-        active = self.active
-        masked = tuple(history[cut + i] if active[i] == player else -1 for i in range(k))
-        return (player, *history[:cut], *masked)
+        if k:  # the auction's last k steps: its bids so far, by active[0..k-1]
+            cut = len(key) - k
+            active = self.active
+            for i in range(k):
+                if active[i] != player:
+                    key[cut + i] = -1
+        return tuple(key)
 
     def observation(self, player: int) -> dict[str, Any]:
         n = self.num_players

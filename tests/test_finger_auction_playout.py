@@ -1,0 +1,85 @@
+"""Finger Auction's fast random playout is the plain random-rollout loop, step for step.
+
+``FingerAuctionEngine.random_playout`` replaces, in uniform ISMCTS rollouts, the generic loop
+(``Engine.random_playout``) that asks ``current_player``, builds a list of legal actions and
+calls ``apply`` for every step. From the same state and ``rng`` it must take the same actions,
+leave the same history and state, consume the rng identically and return the same returns;
+these tests run both from many positions of every player count (and with a void cap of one,
+so capped ties go to chance's tie-break).
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import product
+
+import pytest
+
+from games.core.engine import Engine
+from games.finger_auction.actions import pick
+from games.finger_auction.engine import (
+    NUM_KINDS,
+    PHASE_NAMES,
+    FingerAuctionEngine,
+    only_kind,
+    pick_choices,
+)
+
+# (players, max_void)
+SETTINGS = [(2, 20), (3, 20), (4, 20), (2, 1), (3, 1), (4, 1)]
+
+
+def positions(players: int, max_void: int, seed: int) -> list[FingerAuctionEngine]:
+    rng = random.Random(seed)
+    engine = FingerAuctionEngine(players, max_void=max_void)
+    seen = [engine.copy()]
+    while not engine.is_terminal():
+        if engine.is_chance():
+            engine.apply(engine.sample_chance(rng))
+        else:
+            engine.apply(rng.choice(engine.legal_actions()))
+        if rng.random() < 0.3:
+            seen.append(engine.copy())
+    seen.append(engine)
+    return seen
+
+
+@pytest.mark.parametrize(("players", "max_void"), SETTINGS)
+def test_random_playout_is_the_plain_loop(players, max_void):
+    phases = set()
+    for seed in range(10):
+        for k, start in enumerate(positions(players, max_void, seed)):
+            phases.add(PHASE_NAMES[start.phase])
+            plain, fast = start.copy(), start.copy()
+            r1, r2 = random.Random(k), random.Random(k)
+            assert fast.random_playout(r2) == Engine.random_playout(plain, r1)
+            assert r1.getstate() == r2.getstate()
+            assert fast.history == plain.history
+            assert fast.describe() == plain.describe()
+    # Started from every phase, the end included; ties go to chance only at a small cap.
+    assert phases >= set(PHASE_NAMES) - ({"tie_break"} if max_void > 1 else set())
+
+
+def test_the_legal_actions_are_the_choices_as_a_fresh_list():
+    engine = FingerAuctionEngine(3)
+    rng = random.Random(3)
+    while not engine.is_terminal():
+        if engine.is_chance():
+            engine.apply(engine.sample_chance(rng))
+            continue
+        legal = engine.player_actions()
+        assert isinstance(legal, list) and legal == list(engine._choices())
+        legal.append(-1)  # the caller's to change: the shared tuples stay as they were
+        assert -1 not in engine._choices()
+        engine.apply(rng.choice(engine.player_actions()))
+
+
+def test_the_table_helpers_answer_by_their_definition():
+    """``only_kind`` (the forced pick's kind) and ``pick_choices`` (the pick actions), typed
+    when compiled, against the codec (``actions.pick``) on every table of up to three cards of
+    each kind."""
+    for table in product(range(3), repeat=NUM_KINDS):
+        on = [k for k in range(NUM_KINDS) if table[k]]
+        if on:
+            assert only_kind(list(table)) == (on[0] if len(on) == 1 else -1)
+        assert pick_choices(list(table), pick(0, 5)) == tuple(pick(k, 5) for k in on)
