@@ -75,7 +75,9 @@ def make_rollout(
     Uniform random rollouts to the end are the engine's own loop when it has one
     (``random_playout``: the same draws and actions as ``play_out``, without a list of legal
     actions and an ``apply`` call per step). With ``rollout_opponents`` the other seats' first
-    decisions are the model's (``model``, or the heuristic's rated move).
+    decisions are the model's (``model``, or the heuristic's rated move). A profiled model
+    (``ProfiledModel.rollout_policy``) plays its seats' moves at the profile's trust in every
+    rollout, and is the model of ``rollout_opponents``.
     """
     depth = config.rollout_depth
     heuristic = knowledge.playout if config.rollout == "heuristic" else None  # type: ignore[union-attr]
@@ -84,7 +86,15 @@ def make_rollout(
     evaluate = knowledge.evaluate if depth >= 0 else None  # type: ignore[union-attr]
     if evaluate is not None and config.decisive_cut:
         evaluate = decisive(evaluate)
-    model_move = model.choose if model is not None and config.model_opponents else None
+    # A profiled model (``bots.profiles.model``) plays its seats in rollouts as in the tree.
+    profiled = getattr(model, "rollout_policy", None)
+    if profiled is not None:
+        heuristic = profiled(heuristic, candidates)
+    model_move = (
+        model.choose  # type: ignore[union-attr]
+        if model is not None and (config.model_opponents or profiled is not None)
+        else None
+    )
     if config.rollout_opponents > 0 and (model_move is not None or has_rating(knowledge)):
         modelled = ModelledOpponents(seat, model_move or knowledge.choose, heuristic, candidates)  # type: ignore[union-attr]
         left = config.rollout_opponents

@@ -16,6 +16,13 @@ per decision (the behavioural form), which needs no state across the iteration. 
 exactly the search without profiles (the bot then does not build this model at all); 1 trusts
 the profile fully.
 
+The rollouts that follow the tree use the same model (``rollout_policy``): a profiled seat's
+decision there is its profiled move with probability ``trust`` and otherwise the rollout's own
+policy, as in the tree it is otherwise the search's. Before, the profile acted in the tree
+only, so an iteration met a different opponent depending on whether it reached that seat's
+turn inside the tree or in the rollout (in 4-player Gallery Rush, three profiled turns follow
+ours, mostly in the rollout); issue 45's measurements are in docs/bots.md.
+
 Seats without a profile keep the heuristic model; the searching seat's own profile, if a
 client sends one, is ignored (the search plays its own seat).
 """
@@ -23,7 +30,7 @@ client sends one, is ignored (the search plays its own seat).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from bots.beliefs import HeuristicModel
 from bots.profiles.policy import ProfiledPolicy
@@ -32,10 +39,13 @@ from games.core.engine import Engine
 # ``locked_move``'s answer when the search plays the decision itself.
 NOT_LOCKED = -1
 
+Policy = Callable[[Engine, random.Random], int]
+Candidates = Callable[[Engine, list[int] | None], list[int]]
+
 
 class ProfiledModel:
     """``HeuristicModel``'s interface (``probability``, ``choose``) with profiled seats, plus
-    ``locked_move`` for the tree (module docstring)."""
+    ``locked_move`` for the tree and ``rollout_policy`` for the rollouts (module docstring)."""
 
     def __init__(
         self,
@@ -75,3 +85,23 @@ class ProfiledModel:
         if policy is None or rng.random() >= self.trust:
             return NOT_LOCKED
         return policy.choose(engine, rng)
+
+    def rollout_policy(self, rest: Policy | None, candidates: Candidates | None) -> Policy:
+        """The rollout's policy with the profiled seats locked as in the tree: a profiled
+        seat's move is its profiled one with probability ``trust``; every other move (and a
+        profiled seat's otherwise) is ``rest``'s, or uniform over the considered actions
+        (``candidates``) when ``rest`` is ``None`` (a random rollout)."""
+        policies, trust = self.policies, self.trust
+
+        def locked_or_rest(engine: Engine, rng: random.Random) -> int:
+            policy = policies.get(engine.current_player())
+            if policy is not None and rng.random() < trust:
+                return policy.choose(engine, rng)
+            if rest is not None:
+                return rest(engine, rng)
+            acts = engine.player_actions()
+            if candidates is not None:
+                acts = candidates(engine, acts)
+            return acts[int(rng.random() * len(acts))]
+
+        return locked_or_rest
