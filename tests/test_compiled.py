@@ -113,6 +113,37 @@ def _searches(defn, params: dict, seed: int) -> list:
     return hints
 
 
+def _uniform_search(defn, params: dict, seed: int) -> dict:
+    """The bench's uniform-rollout search (``atelier bench ismcts``: no prior, no beliefs) from
+    a mid-game decision, a fixed number of simulations: its root statistics to the last bit,
+    so the typed selection (``bots/ismcts/tree.pxd``) is pinned to the ``.py``'s floats."""
+    from bots.ismcts import DEPTH_GAME, SearchConfig, search
+    from bots.protocol import Budget, Worlds
+    from games.core.infoset import build_infoset
+
+    rng = random.Random(seed)
+    engine = defn.new_engine(params)
+    while engine.current_player() < 0 or len(engine.history) < 12:
+        if engine.is_terminal():
+            engine = defn.new_engine(params)
+        elif engine.current_player() < 0:
+            engine.apply(engine.sample_chance(rng))
+        else:
+            legal = engine.legal_actions()
+            engine.apply(legal[int(rng.random() * len(legal))])
+    infoset = build_infoset(defn, params, engine, engine.current_player())
+    worlds = Worlds.from_infoset(defn, params, infoset, rng)
+    config = SearchConfig(rollout="random", rollout_depth=DEPTH_GAME, pool_size=8)
+    result = search(worlds, Budget(simulations=300), rng, config)
+    return {
+        "actions": result.actions,
+        "counts": result.counts,
+        "means": [m.hex() for m in result.means],
+        "greedy": result.greedy,
+        "nodes": result.nodes,
+    }
+
+
 def fingerprint(searches: bool = True) -> dict:
     """What every listed module computes, by game and player count, from fixed seeds."""
     out = {}
@@ -127,6 +158,7 @@ def fingerprint(searches: bool = True) -> dict:
             }
             if searches:
                 out[key]["search"] = _searches(defn, params, players)
+                out[key]["uniform"] = _uniform_search(defn, params, players)
     return json.loads(json.dumps(out))  # (tuples as lists, as the subprocess's JSON has them)
 
 

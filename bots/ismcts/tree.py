@@ -7,9 +7,17 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from math import log, sqrt
 
 from games.core.engine import weighted_pick
+
+try:  # compiled, tree.pxd declares log and sqrt as libm's (CPython's math calls them)
+    import cython
+
+    _COMPILED = cython.compiled
+except ImportError:  # pragma: no cover - Cython is a build requirement, not a runtime one
+    _COMPILED = False
+if not _COMPILED:
+    from math import log, sqrt
 
 # Smooth UCT's mixing schedule (Heinrich and Silver 2015, section 4): at a node visited N
 # times, UCB1 picks the action with probability max(GAMMA, ETA / (1 + D * sqrt(N))), and
