@@ -493,3 +493,42 @@ def test_a_resolved_search_configuration_cannot_change_and_refuses_what_the_game
     bot = make_bot({"name": "ismcts", "options": {"rollout": "heuristic"}})
     with pytest.raises(InvalidBotSpec, match=r"kuhn_poker.*no heuristic"):
         bot.search_config("kuhn_poker", None)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_walk_from_the_root_skips_its_key_and_computes_the_same_search(name, monkeypatch):
+    """``iterate`` takes the root node for a pool world's first step without building its
+    information key (``_Tree.walker(from_root=True)``): the same search, bit for bit, as
+    looking the key up every time (``from_root=False``, the analysis's walk), with one key
+    fewer per iteration after the first (the one that expands the root)."""
+    from bots.ismcts import DEPTH_GAME, SearchConfig
+    from bots.ismcts.search import Search, _Tree
+    from bots.protocol import Worlds
+
+    defn, params, (engine,) = decision_states(name, 3, 1)
+    infoset = build_infoset(defn, params, engine, engine.current_player())
+    config = SearchConfig(rollout="random", rollout_depth=DEPTH_GAME, pool_size=8)
+    engine_type = type(engine)
+    info_key = engine_type.info_key
+    walker = _Tree.walker
+
+    def run(from_root: bool) -> tuple[list, int]:
+        keys = [0]
+
+        def counted(self, player):
+            keys[0] += 1
+            return info_key(self, player)
+
+        monkeypatch.setattr(engine_type, "info_key", counted)
+        monkeypatch.setattr(_Tree, "walker", lambda tree, **_: walker(tree, from_root))
+        rng = random.Random(5)
+        worlds = Worlds.from_infoset(defn, params, infoset, rng)
+        search = Search(worlds, Budget(simulations=200), rng, config, None, None)
+        search.iterate()
+        monkeypatch.undo()
+        r = search.result()
+        return [r.actions, r.counts, [m.hex() for m in r.means], r.greedy, r.nodes], keys[0]
+
+    (fast, fast_keys), (slow, slow_keys) = run(True), run(False)
+    assert fast == slow
+    assert slow_keys - fast_keys == 199

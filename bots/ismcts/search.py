@@ -172,7 +172,9 @@ class Search:
         scale, rng, rollout = self.tree.scale, self.rng, self.rollout
         world, descend, running, tick = (
             self.pool.world,
-            self.tree.walker(),
+            # Every world of the pool starts at our information set unless moves were taken
+            # back before it: its root node needs no key (``walker``).
+            self.tree.walker(from_root=self.tail == 0),
             self.clock.running,
             self.clock.tick,
         )
@@ -258,9 +260,14 @@ class _Tree:
             node.keep_moments()
         return node
 
-    def walker(self) -> Callable[[Engine, random.Random, bool], Path]:
+    def walker(self, from_root: bool = False) -> Callable[[Engine, random.Random, bool], Path]:
         """The walk of an iteration, with the tree's fixed parts bound once (it runs every
-        iteration, so they are the closure's variables rather than attribute lookups)."""
+        iteration, so they are the closure's variables rather than attribute lookups).
+
+        ``from_root``: every engine the walk starts from is a world of the pool at our turn,
+        whose information key is the root's (``Worlds`` checks each sampled world's key), so
+        its first step takes the root node without building and hashing the key: the key and
+        its lookup are most of a tree step's cost. The analysis walks from other states."""
         seat, table, model_move, smooth = self.seat, self.table, self.model_move, self.smooth
         regret = self.regret
         scale, expand, tree = self.scale, self.expand, self
@@ -272,6 +279,8 @@ class _Tree:
             c, bias_scale = scale.c, scale.bias  # rescaled only after the backup
             random_ = rng.random
             path: Path = []
+            # The root node, for the walk's first decision (``from_root``; None until expanded).
+            root = tree.root if from_root else None
             while True:
                 player = engine.current_player()
                 if player < 0:
@@ -284,12 +293,16 @@ class _Tree:
                     if move >= 0:  # a locked move (< 0: not locked, the seat's node plays)
                         engine.apply(move)
                         continue
-                key = engine.info_key(player)
-                if before_root and player == seat:
-                    before_root = False
-                node = table.get(key)
-                if node is None:
-                    node = expand(engine, player, key, rng)
+                if root is not None and player == seat:
+                    node, root = root, None
+                else:
+                    root = None
+                    key = engine.info_key(player)
+                    if before_root and player == seat:
+                        before_root = False
+                    node = table.get(key)
+                    if node is None:
+                        node = expand(engine, player, key, rng)
                 if node.tried < len(node.actions):
                     i = node.tried
                     node.tried = i + 1
