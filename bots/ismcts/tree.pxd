@@ -29,3 +29,11 @@ cpdef Py_ssize_t ucb1(node, double c, double bias_scale) except -1
 
 @cython.locals(counts=list, totals=list, mean=double, j=Py_ssize_t)
 cpdef count_greedy(list greedy, node, Py_ssize_t picked)
+
+
+@cython.locals(top=double, r=double, tied=Py_ssize_t)
+cpdef double first_place_share(returns, Py_ssize_t seat) except? -1.0
+
+
+@cython.locals(r=double, i=Py_ssize_t, player=Py_ssize_t)
+cpdef backup(list path, returns)

@@ -36,7 +36,11 @@ def first_place_share(returns: list[float], seat: int) -> float:
     top = max(returns)
     if returns[seat] < top - 1e-9:
         return 0.0
-    return 1.0 / sum(1 for r in returns if r >= top - 1e-9)
+    tied = 0  # (a loop rather than a generator: tree.pxd types it, it runs every iteration)
+    for r in returns:
+        if r >= top - 1e-9:
+            tied += 1
+    return 1.0 / tied
 
 
 class Node:
