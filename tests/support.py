@@ -229,3 +229,33 @@ def assert_same(a: ModernArtEngine, b: ModernArtEngine) -> None:
     assert a.describe() == b.describe()
     for seat in range(a.num_players):
         assert a.info_key(seat) == b.info_key(seat)
+
+
+def playout_starts(engine: Engine, seed: int, keep: float) -> list[Engine]:
+    """Copies of ``engine`` along one uniformly random game (chance and moves from ``seed``),
+    each step kept with probability ``keep``, the first and the terminal state always: the
+    starting points from which a game's own ``random_playout`` is pinned to the plain loop."""
+    rng = random.Random(seed)
+    seen = [engine.copy()]
+    while not engine.is_terminal():
+        if engine.is_chance():
+            engine.apply(engine.sample_chance(rng))
+        else:
+            engine.apply(rng.choice(engine.legal_actions()))
+        if rng.random() < keep:
+            seen.append(engine.copy())
+    seen.append(engine)
+    return seen
+
+
+def assert_playout_is_the_plain_loop(start: Engine, seed: int) -> tuple[Engine, Engine]:
+    """A game's own ``random_playout`` from ``start`` against the generic loop
+    (``Engine.random_playout``) on copies with the same rng: the same returns, the rng consumed
+    alike, the same history and state. Returns (fast, plain) for game-specific checks."""
+    plain, fast = start.copy(), start.copy()
+    r1, r2 = random.Random(seed), random.Random(seed)
+    assert fast.random_playout(r2) == Engine.random_playout(plain, r1)
+    assert r1.getstate() == r2.getstate()
+    assert fast.history == plain.history
+    assert fast.describe() == plain.describe()
+    return fast, plain

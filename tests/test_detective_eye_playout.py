@@ -8,12 +8,10 @@ return the same returns; these tests run both from many positions of several set
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from games.core.engine import Engine
 from games.detective_eye.engine import PHASE_NAMES, DetectiveEyeEngine
+from tests.support import assert_playout_is_the_plain_loop, playout_starts
 
 SETTINGS = [
     {"num_players": 2},
@@ -32,24 +30,8 @@ SETTINGS = [
 ]
 
 
-def plain_playout(engine: DetectiveEyeEngine, rng: random.Random) -> list[float]:
-    """The generic uniform rollout (``Engine.random_playout``, which the engine overrides)."""
-    return Engine.random_playout(engine, rng)
-
-
 def positions(settings: dict, seed: int) -> list[DetectiveEyeEngine]:
-    rng = random.Random(seed)
-    engine = DetectiveEyeEngine(**settings)
-    seen = [engine.copy()]
-    while not engine.is_terminal():
-        if engine.is_chance():
-            engine.apply(engine.sample_chance(rng))
-        else:
-            engine.apply(rng.choice(engine.legal_actions()))
-        if rng.random() < 0.15:
-            seen.append(engine.copy())
-    seen.append(engine)
-    return seen
+    return playout_starts(DetectiveEyeEngine(**settings), seed, 0.15)
 
 
 @pytest.mark.parametrize("settings", SETTINGS)
@@ -58,12 +40,7 @@ def test_random_playout_is_the_plain_loop(settings):
     for seed in range(8):
         for k, start in enumerate(positions(settings, seed)):
             phases.add(PHASE_NAMES[start.phase])
-            plain, fast = start.copy(), start.copy()
-            r1, r2 = random.Random(k), random.Random(k)
-            assert fast.random_playout(r2) == plain_playout(plain, r1)
-            assert r1.getstate() == r2.getstate()
-            assert fast.history == plain.history
-            assert fast.describe() == plain.describe()
+            fast, plain = assert_playout_is_the_plain_loop(start, k)
             for seat in range(fast.num_players):
                 assert fast.info_key(seat) == plain.info_key(seat)
                 assert fast.observation(seat) == plain.observation(seat)

@@ -15,7 +15,6 @@ from itertools import product
 
 import pytest
 
-from games.core.engine import Engine
 from games.finger_auction.actions import pick
 from games.finger_auction.engine import (
     NUM_KINDS,
@@ -24,24 +23,14 @@ from games.finger_auction.engine import (
     only_kind,
     pick_choices,
 )
+from tests.support import assert_playout_is_the_plain_loop, playout_starts
 
 # (players, max_void)
 SETTINGS = [(2, 20), (3, 20), (4, 20), (2, 1), (3, 1), (4, 1)]
 
 
 def positions(players: int, max_void: int, seed: int) -> list[FingerAuctionEngine]:
-    rng = random.Random(seed)
-    engine = FingerAuctionEngine(players, max_void=max_void)
-    seen = [engine.copy()]
-    while not engine.is_terminal():
-        if engine.is_chance():
-            engine.apply(engine.sample_chance(rng))
-        else:
-            engine.apply(rng.choice(engine.legal_actions()))
-        if rng.random() < 0.3:
-            seen.append(engine.copy())
-    seen.append(engine)
-    return seen
+    return playout_starts(FingerAuctionEngine(players, max_void=max_void), seed, 0.3)
 
 
 @pytest.mark.parametrize(("players", "max_void"), SETTINGS)
@@ -50,12 +39,7 @@ def test_random_playout_is_the_plain_loop(players, max_void):
     for seed in range(10):
         for k, start in enumerate(positions(players, max_void, seed)):
             phases.add(PHASE_NAMES[start.phase])
-            plain, fast = start.copy(), start.copy()
-            r1, r2 = random.Random(k), random.Random(k)
-            assert fast.random_playout(r2) == Engine.random_playout(plain, r1)
-            assert r1.getstate() == r2.getstate()
-            assert fast.history == plain.history
-            assert fast.describe() == plain.describe()
+            assert_playout_is_the_plain_loop(start, k)
     # Started from every phase, the end included; ties go to chance only at a small cap.
     assert phases >= set(PHASE_NAMES) - ({"tie_break"} if max_void > 1 else set())
 

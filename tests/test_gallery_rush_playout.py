@@ -13,25 +13,14 @@ import random
 
 import pytest
 
-from games.core.engine import Engine
 from games.gallery_rush.engine import PHASE_NAMES, GalleryRushEngine
+from tests.support import assert_playout_is_the_plain_loop, playout_starts
 
 SETTINGS = [(2, 40), (3, 40), (4, 40), (3, 6)]
 
 
 def positions(players: int, max_turns: int, seed: int) -> list[GalleryRushEngine]:
-    rng = random.Random(seed)
-    engine = GalleryRushEngine(players, max_turns)
-    seen = [engine.copy()]
-    while not engine.is_terminal():
-        if engine.is_chance():
-            engine.apply(engine.sample_chance(rng))
-        else:
-            engine.apply(rng.choice(engine.legal_actions()))
-        if rng.random() < 0.3:
-            seen.append(engine.copy())
-    seen.append(engine)
-    return seen
+    return playout_starts(GalleryRushEngine(players, max_turns), seed, 0.3)
 
 
 @pytest.mark.parametrize(("players", "max_turns"), SETTINGS)
@@ -40,12 +29,7 @@ def test_random_playout_is_the_plain_loop(players, max_turns):
     for seed in range(12):
         for k, start in enumerate(positions(players, max_turns, seed)):
             phases.add(PHASE_NAMES[start.phase])
-            plain, fast = start.copy(), start.copy()
-            r1, r2 = random.Random(k), random.Random(k)
-            assert fast.random_playout(r2) == Engine.random_playout(plain, r1)
-            assert r1.getstate() == r2.getstate()
-            assert fast.history == plain.history
-            assert fast.describe() == plain.describe()
+            assert_playout_is_the_plain_loop(start, k)
     # Started from every phase, the end included (a six-turn game rarely reaches a steal).
     assert phases >= set(PHASE_NAMES) - ({"steal"} if max_turns < 10 else set())
 
