@@ -74,12 +74,12 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from statistics import NormalDist
 from typing import Any
 
+from bots import search_clock
 from bots.beliefs import HeuristicModel
 from bots.heuristics import GameKnowledge, knowledge_for
 from bots.ismcts import IsmctsBot, SearchConfig
@@ -252,14 +252,14 @@ def analyse_with_world(
 ) -> tuple[Analysis, Engine]:
     """``analyse``, and the first world of the information set it drew (to name the moves:
     ``Analysis.to_json``), so that a caller need not replay the information set again."""
-    started = time.perf_counter()
+    started = search_clock.now()
     if top < 0:
         raise ValueError(f"top must be at least 0, got {top}")
     _check_rounds(rounds)
     s = _Searched.start(defn, params, infoset, bot, budget, seed, include)
     run, worlds = s.run, s.worlds
     searched = run.result()
-    search_ms = (time.perf_counter() - started) * 1000.0
+    search_ms = (search_clock.now() - started) * 1000.0
     order = sorted(
         range(len(searched.actions)),
         key=lambda i: (-searched.counts[i], -searched.means[i], searched.actions[i]),
@@ -273,7 +273,7 @@ def analyse_with_world(
     else:
         total = simulations if simulations is not None else max(searched.iterations, 1)
     deadline = (
-        time.perf_counter() + budget.milliseconds / 1000.0 if budget.milliseconds else math.inf
+        search_clock.now() + budget.milliseconds / 1000.0 if budget.milliseconds else math.inf
     )
     settled = (lambda: paired.settled(kept, search_move)) if per_kept is not None else None
     paired.halve(kept, others, total, deadline, settled)
@@ -371,7 +371,7 @@ def paired_loss(
     """An estimate of ``move``'s loss against ``best`` of its own: a search of ``infoset`` with
     ``budget`` and ``seed`` (its own worlds, its own tree), then paired rounds (``rounds``) of
     the two moves only, ``per_kept`` at most, stopped once the loss is decided
-    (``_Rounds.settled``) or, once ``MIN_ROUNDS`` are in, at ``deadline`` (``perf_counter``
+    (``_Rounds.settled``) or, once ``MIN_ROUNDS`` are in, at ``deadline`` (``search_clock.now()``
     seconds). The review's confirmation (``bots.review``): with another seed than the review's
     analysis, nothing of that estimate is reused, so a loss it overstated by chance (and was
     flagged for) is not overstated again."""
@@ -482,7 +482,7 @@ class _Rounds:
             rounds = max(math.ceil(MIN_ROUNDS / stages), (total // stages) // len(live))
             for _ in range(rounds):
                 if self.count >= MIN_ROUNDS and (
-                    time.perf_counter() >= deadline
+                    search_clock.now() >= deadline
                     or (settled is not None and self.count % SETTLE_EVERY == 0 and settled())
                 ):
                     return
@@ -561,13 +561,13 @@ class _Rounds:
         index = {a: i for i, a in enumerate(root.actions)}
         i, j = index.get(search_move), index.get(leader)
         if i is not None and j is not None and not self.bare:  # bare rounds grow no subtree
-            while root.counts[j] < root.counts[i] and time.perf_counter() < deadline:
+            while root.counts[j] < root.counts[i] and search_clock.now() < deadline:
                 self.play([leader], {})
         fresh: dict[int, _Arm] = {}
         self.fresh = fresh
         planned = max(MIN_ROUNDS, self.count)
         for k in range(planned):
-            if len(fresh) and time.perf_counter() >= deadline:
+            if len(fresh) and search_clock.now() >= deadline:
                 break
             if k == planned // 2 and k >= MIN_ROUNDS:
                 lead, _, _ = _paired(fresh[leader], fresh[search_move])
@@ -730,7 +730,7 @@ def _assemble(
         value=head.value,
         interval=head.interval,
         iterations=searched + rounds.simulations,
-        elapsed_ms=round((time.perf_counter() - started) * 1000.0, 3),
+        elapsed_ms=round((search_clock.now() - started) * 1000.0, 3),
         effective_worlds=run.pool.effective,
         bot=bot,
         points_units=points_units,

@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bots import search_clock
 from bots.heuristics import GameKnowledge
 from games.core.engine import Engine
 
@@ -101,7 +101,7 @@ def bayes_beliefs(
     ``(player, info_key, action)`` is the same in every world, or that had a single legal
     action, contributes the same factor to every world and is skipped. ``belief_depth`` >= 0
     keeps only that many of the most recent remaining steps. Past ``deadline`` (a
-    ``time.perf_counter()`` value) the pool is cut to the worlds already weighed (at least
+    ``search_clock.now()`` value) the pool is cut to the worlds already weighed (at least
     one).
     """
     steps = [opponent_steps(fresh, world, seat) for world in pool]
@@ -121,7 +121,7 @@ def bayes_beliefs(
 
     logs: list[float] = []
     for index, world in enumerate(pool):
-        if index and deadline is not None and time.perf_counter() >= deadline:
+        if index and deadline is not None and search_clock.now() >= deadline:
             break
         engine = fresh(world)
         total = 0.0

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from bisect import bisect_right
 from collections.abc import Callable
 from itertools import accumulate
 
+from bots import search_clock
 from bots.beliefs import Probability, effective_size, log_likelihood, tempered
 from bots.protocol import Budget, Worlds
 from games.core.engine import Engine
@@ -101,11 +101,11 @@ class WorldPool:
         not computed again.
         """
         deadline = started + budget.milliseconds / 3000.0 if budget.milliseconds else math.inf
-        begun = time.perf_counter()
+        begun = search_clock.now()
         first = self.worlds[0]
         logs = [log_likelihood(fresh, first, seat, probability, epsilon)]
         while len(self.worlds) < size:
-            now = time.perf_counter()
+            now = search_clock.now()
             if now >= deadline:
                 break
             if deadline < math.inf and (

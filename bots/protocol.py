@@ -15,13 +15,13 @@ determinized worlds, never the true one.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import pyspiel
 
+from bots import search_clock
 from games.core.definition import GameDefinition, InvalidInfoset, Prior
 from games.core.engine import Engine
 from games.core.infoset import build_infoset, sample_engine
@@ -84,12 +84,17 @@ class Budget:
 
 
 class Clock:
-    """Tracks a budget during a search: call ``tick()`` once per simulation."""
+    """Tracks a budget during a search: call ``tick()`` once per simulation.
 
-    __slots__ = ("deadline", "iterations", "max_iterations", "started")
+    Its milliseconds count ``bots.search_clock``'s clock, taken when the clock is built (wall
+    time unless a benchmark measures searches in CPU time).
+    """
+
+    __slots__ = ("deadline", "iterations", "max_iterations", "now", "started")
 
     def __init__(self, budget: Budget, started: float | None = None) -> None:
-        self.started = time.perf_counter() if started is None else started
+        self.now = search_clock.current()
+        self.started = self.now() if started is None else started
         self.deadline = (
             self.started + budget.milliseconds / 1000.0 if budget.milliseconds else float("inf")
         )
@@ -97,7 +102,7 @@ class Clock:
         self.iterations = 0
 
     def running(self) -> bool:
-        return self.iterations < self.max_iterations and time.perf_counter() < self.deadline
+        return self.iterations < self.max_iterations and self.now() < self.deadline
 
     def tick(self) -> None:
         self.iterations += 1
@@ -106,7 +111,7 @@ class Clock:
         return "simulations" if self.iterations >= self.max_iterations else "time"
 
     def elapsed_ms(self) -> float:
-        return (time.perf_counter() - self.started) * 1000.0
+        return (self.now() - self.started) * 1000.0
 
 
 class FloatSpec(ParamSpec):
@@ -298,7 +303,7 @@ class Worlds:
         self.min_utility = min_utility
         self.max_utility = max_utility
         self.public_history = public_history
-        self.started = time.perf_counter() if started is None else started
+        self.started = search_clock.now() if started is None else started
         if first.current_player() != seat:
             raise NotYourTurn(f"it is not seat {seat}'s turn")
 
@@ -316,7 +321,7 @@ class Worlds:
         ``prior`` weighs the hidden commits of other seats (``games.sample_state``'s hook); by
         default they are uniform.
         """
-        started = time.perf_counter()
+        started = search_clock.now()
         first = sample_engine(defn, params, infoset, rng, prior)
         return cls.from_first(defn, params, infoset, first, prior, started)
 
@@ -367,7 +372,7 @@ class Worlds:
         """Worlds of one of OpenSpiel's own games, through its ``resample_from_infostate``."""
         from bots.spiel_engine import SpielEngine
 
-        started = time.perf_counter()
+        started = search_clock.now()
         seat = state.current_player()
         game = state.get_game()
 

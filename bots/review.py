@@ -57,10 +57,10 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable
 from typing import Any
 
+from bots import search_clock
 from bots.analysis import (
     ROLLOUT_ROUNDS,
     TREE_ROUNDS,
@@ -217,7 +217,7 @@ def review_decision(
     decision is *flagged* when ``interval[0] > 0``: the played move is worse than the best by
     more than noise (``no_loss`` false).
     """
-    started = time.perf_counter()
+    started = search_clock.now()
     seat = infoset["seat"]
     analysis, first = analyse_with_world(
         defn,
@@ -247,7 +247,7 @@ def review_decision(
         )
     lo, hi = verdict.interval
     no_loss = lo <= 0.0
-    done = time.perf_counter()
+    done = search_clock.now()
     # No information set in the answer: it is the record's cut at the decision's step
     # (``infoset_before``), so a review stays linear in the game's length.
     return {
@@ -309,14 +309,14 @@ def confirm_loss(
     moves through that search's tree (``CONFIRM_ROUNDS``), fewer once the loss is decided.
 
     Within the decision's time: with a budget in milliseconds, the decision (``started``, in
-    ``perf_counter`` seconds) keeps to twice them, as the service's pool deadline expects; the
+    ``search_clock.now()`` seconds) keeps to twice them, as the service's pool deadline expects; the
     confirmation's search gets half of what is left (at least 1 ms) and its rounds the rest,
     ``analysis.MIN_ROUNDS`` at least."""
     if budget.milliseconds is None:
         search_budget, deadline = budget, math.inf
     else:
         deadline = started + 2.0 * budget.milliseconds / 1000.0
-        left_ms = (deadline - time.perf_counter()) * 1000.0
+        left_ms = (deadline - search_clock.now()) * 1000.0
         search_budget = Budget(budget.simulations, max(1.0, left_ms / 2.0))
     return paired_loss(
         defn,

@@ -297,7 +297,8 @@ def bench_ismcts(
     "--budget",
     "budgets",
     multiple=True,
-    help="Budget of our ISMCTS a move: simulations ('1000') or time ('500ms'); repeatable. "
+    help="Budget of our ISMCTS a move: simulations ('1000'), time ('500ms') or CPU time "
+    "('500ms-cpu': the search a quiet core gives in 500 ms, on a busy machine); repeatable. "
     "Default: --simulations if given, else both 1000 and 500ms (the service's default).",
 )
 @click.option(
@@ -638,6 +639,11 @@ def bench_agreement(
                 budgets[hint] = parse_budget(text)
             except ValueError as err:
                 raise click.BadParameter(str(err), param_hint=hint) from None
+            if "clock" in budgets[hint]:
+                raise click.BadParameter(
+                    "CPU-time budgets are for bench strength; this bench counts wall time",
+                    param_hint=hint,
+                )
     specs = {}
     for hint, text in (("--bot", bot_a), ("--against", bot_b), ("--judge", judge)):
         if text is not None:

@@ -30,9 +30,9 @@ stochastically weighted averages of the other information sets are never read, s
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
+from bots import search_clock
 from bots.cfr import store
 from bots.pool import WorldPool, capacity
 from bots.protocol import ActionStat, Bot, Budget, Clock, FloatSpec, Hint, InvalidBotSpec, Worlds
@@ -236,7 +236,7 @@ def online_outcome_sampling(
     )
     drawn.fill(
         rng,
-        lambda: (clock.running() and time.perf_counter() < sampling_deadline) or len(pool) < 2,
+        lambda: (clock.running() and search_clock.now() < sampling_deadline) or len(pool) < 2,
     )
     random_ = rng.random
     tables: dict[Any, _Table] = {}

@@ -57,7 +57,7 @@ from typing import Any
 import pyspiel
 
 import games
-from bots import Budget, make_bot
+from bots import Budget, make_bot, search_clock
 from evaluation.baselines import ISMCTS_LEGACY
 from evaluation.tournament.stats import win_shares
 from games.core.episode import Step, play_episode, sampled_chance
@@ -78,14 +78,23 @@ class Seat:
     spec: dict[str, Any] | None
     simulations: int | None = None
     milliseconds: float | None = None
+    clock: str = "wall"  # what ``milliseconds`` count (``bots.search_clock``)
+
+    def key(self) -> dict[str, Any]:
+        """The seat as a games file keys it: ``clock`` only when not wall time, so that the
+        games stored before there was a choice keep their keys."""
+        fields = asdict(self)
+        if self.clock == "wall":
+            del fields["clock"]
+        return fields
 
 
 def seats_for(
     pairing: str,
-    budget: int | dict[str, float | int],
+    budget: int | dict[str, float | int | str],
     milliseconds: float,
     options: dict[str, Any] | None = None,
-    legacy_budget: dict[str, float | int] | None = None,
+    legacy_budget: dict[str, float | int | str] | None = None,
 ) -> tuple[Seat, Seat]:
     """Bot A and bot B of a pairing; ``budget`` is A's (simulations, or a budget dict).
 
@@ -97,7 +106,7 @@ def seats_for(
     sims, ms = budget.get("simulations"), budget.get("milliseconds")
     spec = {"name": "ismcts", "options": dict(options or {})}
     label = ISMCTS_LEGACY.label if spec == ISMCTS_LEGACY.spec() else "ismcts"
-    ours = Seat(label, spec, simulations=sims, milliseconds=ms)  # type: ignore[arg-type]
+    ours = Seat(label, spec, sims, ms, str(budget.get("clock", "wall")))  # type: ignore[arg-type]
     if pairing == "ismcts-vs-random":
         return ours, Seat("random", {"name": "random"}, simulations=1)
     if pairing == "ismcts-vs-heuristic":
@@ -109,6 +118,7 @@ def seats_for(
             ISMCTS_LEGACY.spec(),
             simulations=old.get("simulations"),  # type: ignore[arg-type]
             milliseconds=old.get("milliseconds"),
+            clock=str(old.get("clock", "wall")),
         )
     if pairing == "heuristic-vs-random":
         return (
@@ -140,7 +150,8 @@ def _chooser(seat: Seat, game: pyspiel.Game) -> Callable[[Any, int], tuple[int, 
 
     def choose(engine: Any, seed: int) -> tuple[int, int | None]:
         infoset = build_infoset(defn, params, engine, engine.current_player())
-        hint = bot.hint(defn, params, infoset, budget, seed)
+        with search_clock.measured_by(seat.clock):
+            hint = bot.hint(defn, params, infoset, budget, seed)
         return hint.action, hint.iterations
 
     return choose
@@ -246,7 +257,7 @@ class GamesFile:
     @staticmethod
     def key(job: tuple) -> str:
         name, params, a, b, a_seat, deal_seed = job[:6]
-        return json.dumps([name, params, asdict(a), asdict(b), a_seat, deal_seed], sort_keys=True)
+        return json.dumps([name, params, a.key(), b.key(), a_seat, deal_seed], sort_keys=True)
 
     def get(self, job: tuple) -> dict[str, Any] | None:
         return self.games.get(self.key(job))
@@ -285,11 +296,18 @@ def target_for(pairing: str, players: int) -> tuple[str, Callable[[float], bool]
     return f"first place > {uniform:.3f} (uniform)", lambda s: s > uniform
 
 
-def parse_budget(text: str) -> dict[str, float | int]:
-    """``"1000"`` (simulations a move) or ``"500ms"`` (milliseconds a move)."""
+def parse_budget(text: str) -> dict[str, float | int | str]:
+    """``"1000"`` (simulations a move), ``"500ms"`` (milliseconds a move, wall time, as the
+    service counts them) or ``"500ms-cpu"`` (milliseconds of the searching thread's CPU time:
+    the search a quiet core gives in 500 ms, whatever the machine's load; ``bots.search_clock``).
+    """
     text = text.strip().lower()
     try:
-        if text.endswith("ms"):
+        if text.endswith("ms-cpu"):
+            value = float(text[: -len("ms-cpu")])
+            if value > 0:
+                return {"milliseconds": value, "clock": "cpu"}
+        elif text.endswith("ms"):
             value = float(text[:-2])
             if value > 0:
                 return {"milliseconds": value}
@@ -298,13 +316,15 @@ def parse_budget(text: str) -> dict[str, float | int]:
     except ValueError:
         pass
     raise ValueError(
-        f"a budget is a number of simulations ('1000') or milliseconds ('500ms'), got {text!r}"
+        "a budget is a number of simulations ('1000'), milliseconds ('500ms') or milliseconds "
+        f"of CPU time ('500ms-cpu'), got {text!r}"
     )
 
 
-def budget_label(budget: dict[str, float | int]) -> str:
+def budget_label(budget: dict[str, float | int | str]) -> str:
     if "milliseconds" in budget:
-        return f"{budget['milliseconds']:g} ms"
+        cpu = " of CPU" if budget.get("clock") == "cpu" else ""
+        return f"{budget['milliseconds']:g} ms{cpu}"
     return f"{budget['simulations']} sims"
 
 
@@ -328,12 +348,12 @@ def run(
     progress: Callable[[str], None] | None = None,
     ismcts_options: dict[str, Any] | None = None,
     players: list[int] | None = None,
-    budgets: list[dict[str, float | int]] | None = None,
+    budgets: list[dict[str, float | int | str]] | None = None,
     min_games: dict[str, int] | None = None,
     on_row: Callable[[dict[str, Any]], None] | None = None,
     games_file: Path | None = None,
     luck_corrected: bool = False,
-    legacy_budget: dict[str, float | int] | None = None,
+    legacy_budget: dict[str, float | int | str] | None = None,
     stored_only: bool = False,
 ) -> dict[str, Any]:
     """Plays every pairing in every game, player count and budget; returns the JSON report.
@@ -416,7 +436,7 @@ def _play_row(
     name: str,
     game_params: dict[str, Any],
     pairing: str,
-    budget: dict[str, float | int],
+    budget: dict[str, float | int | str],
     milliseconds: float,
     deals: int,
     seed: int,
@@ -425,7 +445,7 @@ def _play_row(
     progress: Callable[[str], None] | None,
     store: GamesFile,
     luck: bool,
-    legacy_budget: dict[str, float | int] | None = None,
+    legacy_budget: dict[str, float | int | str] | None = None,
     stored_only: bool = False,
 ) -> dict[str, Any]:
     n = game_params["players"]
@@ -485,10 +505,11 @@ def _budget_b(a: Seat, b: Seat) -> dict[str, Any]:
     """``budget_b``: bot B's budget, when B is a search given a budget other than A's."""
     if b.spec is None or b.spec.get("name") != "ismcts":
         return {}
-    if (b.simulations, b.milliseconds) == (a.simulations, a.milliseconds):
+    if (b.simulations, b.milliseconds, b.clock) == (a.simulations, a.milliseconds, a.clock):
         return {}
     limits = {"simulations": b.simulations, "milliseconds": b.milliseconds}
-    return {"budget_b": {k: v for k, v in limits.items() if v is not None}}
+    clock = {"clock": b.clock} if b.clock != "wall" else {}
+    return {"budget_b": {**{k: v for k, v in limits.items() if v is not None}, **clock}}
 
 
 def _simulations_per_move(results: list[dict[str, Any]]) -> float | None:

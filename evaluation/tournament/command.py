@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 import games
+from bots import search_clock
 from evaluation.params import echo_report, parse_params
 
 
@@ -70,6 +71,14 @@ def output_paths(out: Path, summary: Path | None) -> tuple[Path, Path, Path]:
     type=float,
     default=None,
     help="Time budget per move (makes results depend on machine speed).",
+)
+@click.option(
+    "--clock",
+    type=click.Choice(sorted(search_clock.CLOCKS)),
+    default="wall",
+    show_default=True,
+    help="What --milliseconds count: wall time (as the service), or the searching thread's "
+    "CPU time (cpu: the search a quiet core gives, for strength measured on a busy machine).",
 )
 @click.option(
     "--out",
@@ -157,6 +166,7 @@ def tournament(
     seed: int,
     simulations: int | None,
     milliseconds: float | None,
+    clock: str,
     out: Path,
     summary: Path | None,
     plots: bool,
@@ -238,7 +248,7 @@ def tournament(
         luck = True
     try:
         spec = TournamentSpec.build(
-            game, parse_params(param), parsed, fmt, deals, seed, budget, luck=luck
+            game, parse_params(param), parsed, fmt, deals, seed, budget, luck=luck, clock=clock
         )
     except games.InvalidParams as err:
         raise click.BadParameter(str(err), param_hint="--param") from None

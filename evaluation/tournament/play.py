@@ -29,7 +29,7 @@ import time
 from typing import Any
 
 import games
-from bots import Budget, make_bot
+from bots import Budget, make_bot, search_clock
 from games.core.engine import Engine
 from games.core.episode import inverse_cdf, play_episode, stream_chance
 from games.core.infoset import build_infoset
@@ -147,7 +147,8 @@ def play_batch(batch: dict[str, Any]) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
     for task in batch["games"]:
         try:
-            record = play_game(defn, params, budget, task)
+            with search_clock.measured_by(batch.get("clock", "wall")):
+                record = play_game(defn, params, budget, task)
         except GameFailed as err:
             records.append({"index": task["index"], "error": str(err)})
             break

@@ -38,6 +38,7 @@ def format_table(summary: dict[str, Any]) -> str:
         f"{t['game']} {json.dumps(t['params'], sort_keys=True)}  {t['format']}, "
         f"{g['played']}/{g['planned']} games over {g['deals_played']}/{t['deals']} deals, "
         f"seed {t['seed']}, budget {json.dumps(t['budget'])}"
+        + (f" ({t['clock']} clock)" if "clock" in t else "")
         + (
             ""
             if g["complete"]

@@ -27,7 +27,7 @@ from functools import cached_property
 from typing import Any
 
 import games
-from bots import Budget, InvalidBotSpec, make_bot
+from bots import Budget, InvalidBotSpec, make_bot, search_clock
 from evaluation.params import resolve_alias
 from games.core.seeds import derive_seed
 
@@ -104,6 +104,9 @@ class TournamentSpec:
     # The value estimate of the luck-corrected scores (``evaluation.luck``), or None for none.
     # Part of the definition (and fingerprint) only when set: old tournaments keep theirs.
     luck: dict[str, Any] | None = None
+    # The clock a time budget counts (``bots.search_clock``): "wall", or "cpu" for strength
+    # measured on a shared machine. Part of the definition only when "cpu", like ``luck``.
+    clock: str = "wall"
 
     @classmethod
     def build(
@@ -116,6 +119,7 @@ class TournamentSpec:
         seed: int = 0,
         budget: Budget | None = None,
         luck: dict[str, Any] | bool | None = None,
+        clock: str = "wall",
     ) -> TournamentSpec:
         """Validates everything up front so that workers never see a bad game or bot."""
         try:
@@ -156,6 +160,14 @@ class TournamentSpec:
                 luck_setting = luck_config(game, None if luck is True else luck)
             except InvalidLuckConfig as err:
                 raise TournamentError(f"--luck-corrected: {err}") from None
+        try:
+            search_clock.check(clock)
+        except ValueError as err:
+            raise TournamentError(f"--clock: {err}") from None
+        if clock != "wall" and (budget is None or budget.milliseconds is None):
+            raise TournamentError(
+                f"--clock {clock} counts a time budget's milliseconds: give --milliseconds"
+            )
         return cls(
             game=game,
             params=full_params,
@@ -165,6 +177,7 @@ class TournamentSpec:
             seed=seed,
             budget=budget or Budget(simulations=1000),
             luck=luck_setting,
+            clock=clock,
         )
 
     # --- identity ----------------------------------------------------------------------------
@@ -180,6 +193,7 @@ class TournamentSpec:
             "seed": self.seed,
             "budget": self.budget.to_json(),
             **({"luck": dict(self.luck)} if self.luck is not None else {}),
+            **({"clock": self.clock} if self.clock != "wall" else {}),
         }
 
     @cached_property
@@ -280,5 +294,6 @@ class TournamentSpec:
             "game": self.game,
             "params": dict(self.params),
             "budget": self.budget.to_json(),
+            "clock": self.clock,
             "games": [self.task(s) for s in slots],
         }
