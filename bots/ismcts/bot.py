@@ -4,6 +4,7 @@ search configured once from them (``SearchConfig.resolve``)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from bots.beliefs import HeuristicModel, has_rating
 from bots.heuristics import GameKnowledge, knowledge_for
@@ -193,6 +194,12 @@ class IsmctsBot(Bot):
         ),
     )
 
+    def __init__(self, /, **options: Any) -> None:
+        super().__init__(**options)
+        # ``heuristic_model``'s opponent models, one per game setting (at most
+        # ``MAX_KEPT_MODELS``): kept across the bot's hints because each is exact there.
+        self._models: dict[tuple[str, Any], HeuristicModel] = {}
+
     def prior_for(self, game: str) -> Prior | None:
         knowledge = knowledge_for(game)
         if knowledge is None or self.config["opponent_model"] == "uniform":
@@ -236,7 +243,7 @@ class IsmctsBot(Bot):
         setting = getattr(worlds.first, "cfg", None) if worlds is not None else None
         if setting is None:
             return HeuristicModel(knowledge)  # type: ignore[arg-type]
-        models = self.__dict__.setdefault("_models", {})
+        models = self._models
         key = (knowledge.game, setting)  # type: ignore[union-attr]
         model = models.get(key)
         if model is None:
