@@ -32,11 +32,13 @@ def baseline_bench(
     """``bench_mod.run(*args, **kwargs)`` with progress on stderr, printed as JSON or a table
     (``table``, by default ``bench_mod.format_table``); a baseline revision that cannot be
     exported or run is a command error naming it."""
+    from evaluation.bench.baseline import BaselineError
+
     try:
         report = bench_mod.run(
             *args, progress=lambda text: click.echo(f"measuring {text} ...", err=True), **kwargs
         )
-    except bench_mod.BaselineError as err:
+    except BaselineError as err:
         raise click.ClickException(str(err)) from None
     echo_report(report, as_json, table or bench_mod.format_table)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -57,3 +58,22 @@ def test_the_baseline_worker_and_build_get_the_tree_env(marked, tmp_path: Path):
     (tmp_path / "setup.py").write_text("")
     baseline.build_extensions(tmp_path)
     assert marked == [{"ATELIER_TREE_ENV_MARK": "1"}] * 2
+
+
+def test_the_review_worker_imports_nothing_of_ours_before_its_tree_is_first():
+    """The review bench's worker is its module run as a script with a tree's path: whatever it
+    imports before putting that tree first on ``sys.path`` comes from wherever the package is
+    installed (another checkout), not from the tree it measures."""
+    script = (
+        "import runpy, sys; runpy.run_path(sys.argv[1], run_name='not_main'); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('evaluation', 'bots', 'games', 'server')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, review_bench.__file__],
+        capture_output=True,
+        text=True,
+        env=baseline.tree_env(),
+        check=True,
+    )
+    assert done.stdout.strip() == "[]"

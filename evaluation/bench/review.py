@@ -26,8 +26,6 @@ from typing import Any
 
 import click
 
-from evaluation.bench.baseline import BaselineError
-
 DEFAULT_GAMES = ("detective_eye", "finger_auction", "gallery_rush", "modern_art")
 
 
@@ -156,10 +154,11 @@ HERE = Path(__file__).resolve().parents[2]  # this checkout: the "new" side's tr
 def _timed_in(root: Path, args: list[Any], revision: str | None) -> dict[str, Any]:
     """``time_reviews(*args)`` in a fresh process with ``root`` first on ``sys.path`` (no
     ``PYTHONPATH``: that tree only, ``tree_env``), so both sides pay the same start-up costs."""
-    # Imported here, in the parent only: the worker (this file as a script) imports
-    # ``evaluation`` at its top before it puts its tree first, so from wherever the package
-    # is installed, which may be a checkout that lacks ``tree_env``.
-    from evaluation.bench.baseline import tree_env
+    # Imported here, in the parent only: the worker (this file as a script) would import
+    # them before it puts its tree first, so from wherever the package is installed, which
+    # may be a checkout that lacks them; its own top imports only the standard library and
+    # click.
+    from evaluation.bench.baseline import BaselineError, tree_env
 
     done = subprocess.run(
         [sys.executable, __file__, str(root), json.dumps(args)],
