@@ -40,8 +40,10 @@ SETTINGS = [
 # once for issue 19: the observation features moved to games/detective_eye/observation.py and
 # a seat's own face-down cards became a private piece of their own ("own_row") instead of being
 # mixed into the public "rows" block; with the features left out, the digest is the same before
-# and after (a3e9e978...).
-PLAYOUT_DIGEST = "49dc099f255b63a983cf544843e647cef5531165295d790277bd29eb12f7aa32"
+# and after (a3e9e978...). Re-recorded for issue 40 on the unchanged engine (49dc099f...): the
+# information keys enter as their numbers of first appearance (``playout_digest``), so the keys'
+# representation is free and which states share an information set stays pinned.
+PLAYOUT_DIGEST = "921c4b70dbfc19ba777bcb035f719bca991a007e40036f054e72f6d595a420ae"
 
 
 def features(engine: DetectiveEyeEngine, seat: int) -> list[float]:
@@ -51,10 +53,19 @@ def features(engine: DetectiveEyeEngine, seat: int) -> list[float]:
 
 def playout_digest(games_per_setting: int = 20) -> str:
     """SHA-256 over seeded random playouts: at every step the legal list, the chance odds, the
-    draw, every seat's info key, observation and features, the narration and the returns."""
+    draw, every seat's information set, observation and features, the narration and the returns.
+
+    An information set is recorded as the number of its key in order of first appearance within
+    the setting (``number``): which states share one is pinned, not how the key spells it,
+    so the key's representation can change (issue 40) while the digest holds."""
     digest = hashlib.sha256()
     for index, params in enumerate(SETTINGS):
         root = DetectiveEyeEngine(**params)
+        numbers: dict[object, int] = {}
+
+        def number(key: object, numbers: dict[object, int] = numbers) -> int:
+            return numbers.setdefault(key, len(numbers))
+
         for game in range(games_per_setting):
             rng = random.Random(1000 * index + game)
             e = root.copy()
@@ -76,7 +87,7 @@ def playout_digest(games_per_setting: int = 20) -> str:
                     action = legal[int(rng.random() * len(legal))]
                 narration = e.narrate(action)
                 record += [
-                    [e.info_key(s) for s in seats],
+                    [number(e.info_key(s)) for s in seats],
                     [e.observation(s) for s in seats],
                     [features(e, s) for s in seats],
                     e.describe(),
@@ -90,7 +101,7 @@ def playout_digest(games_per_setting: int = 20) -> str:
                 e.apply(action)
             # Copies taken on the way are untouched by the rest of the game.
             for c in snapshots:
-                keys = [c.info_key(s) for s in range(c.num_players)]
+                keys = [number(c.info_key(s)) for s in range(c.num_players)]
                 digest.update(repr((c.describe(), c.history, keys)).encode())
     return digest.hexdigest()
 
