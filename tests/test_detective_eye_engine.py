@@ -189,10 +189,11 @@ def _games_and_other_worlds(defn, params, rng: random.Random, games: int, worlds
 
 @pytest.mark.parametrize("params", SETTINGS[:6])
 def test_info_keys_are_equal_exactly_when_information_sets_are(params):
-    """Over seeded random games of every setting and worlds drawn at flips, a seat's ``info_key`` and
-    its JSON information set (``build_infoset``, written from the narrations) partition the
-    states alike, and the key does not depend on when keys were asked before: a state whose
-    keys were asked along the game has the key of its replay asked once (the cache resumes)."""
+    """Over seeded random games of every setting and worlds drawn at flips, a seat's
+    ``info_key`` and its JSON information set (``build_infoset``, written from the narrations)
+    partition the states alike, and the key does not depend on when keys were asked before:
+    a state whose keys were asked along the game has the key of its replay asked once (the
+    cache resumes)."""
     defn = DETECTIVE_EYE
     settings = {("players" if k == "num_players" else k): v for k, v in params.items()}
     game_params = defn.validate_params(settings)
