@@ -275,6 +275,52 @@ def _next_seat(seat: int, out: int, n: int) -> int:
     return -1
 
 
+def _decoded(
+    cache: tuple[Any, ...],
+    history: list[int],
+    end: int,
+    n: int,
+    painters: int,
+    pass_action: int,
+    flip_base: int,
+    next_bidder: tuple[tuple[int, ...], ...],
+    flips: tuple[tuple[int, int] | None, ...],
+) -> tuple[Any, ...]:
+    """``cache`` (``DetectiveEyeEngine.key_cache``, past the setup) brought up to step ``end`` of
+    ``history``: the loop of ``_extend_key_cache``, a function of plain values so that the
+    compiled module runs it on C integers (``engine.pxd``)."""
+    upto, public, own, rows, run, start, bidder, bidding, passed = cache
+    for step in range(upto, end):
+        action = history[step]
+        if action < painters:  # a placement
+            if not run:  # the first of a round
+                rows = (b"",) * n
+                if bidder >= 0:  # after a challenge
+                    start = seat_after_challenger(bidder, n)
+                    bidder = -1
+            seat = run if run < n else (start + run - n) % n
+            placed = _BYTE[action]
+            own = _appended(own, seat, placed)
+            rows = _appended(rows, seat, placed)
+            public += _BYTE[HIDDEN_BYTE]
+            run += 1
+            continue
+        public += _BYTE[action]
+        if action >= flip_base:
+            owner, pos = flips[action]
+            public += _BYTE[rows[owner][pos]]
+        elif action == pass_action:
+            passed |= 1 << bidding
+            bidding = next_bidder[bidder][passed | 1 << bidder]
+        elif action > pass_action:  # a declaration or a raise
+            if run:  # the declaration ends the round's placements
+                bidding = (start + run - n) % n
+                run = passed = 0
+            bidder = bidding
+            bidding = next_bidder[bidder][passed | 1 << bidder]
+    return (end, public, own, rows, run, start, bidder, bidding, passed)
+
+
 def _appended(records: tuple[bytes, ...], seat: int, more: bytes) -> tuple[bytes, ...]:
     """``records`` with ``more`` added to ``seat``'s (a new tuple: key caches are shared)."""
     out = list(records)
@@ -1002,49 +1048,27 @@ class DetectiveEyeEngine(Engine):
         rows, replay state) resumes where the last call stopped, so a search that asks a key
         after every step decodes one step; it is immutable, so copies share it.
         """
-        upto, public, own, rows, run, start, bidder, bidding, passed = self.key_cache
-        history = self.history
+        cache = self.key_cache
         n = self.num_players
-        if upto < 0:  # the setup records first, once the setup is over
+        if cache[0] < 0:  # the setup records first, once the setup is over
             upto = n + n * (self.rules.draft_size > 0) + 1
             if end < upto:
                 return None
-            start = history[upto - 1]  # the start player is the last setup step
-            public = _BYTE[start]
+            start = self.history[upto - 1]  # the start player is the last setup step
             own = tuple([self._setup_record(seat, upto) for seat in range(n)])
-            rows = (b"",) * n
-        painters = self.painters
-        pass_action, flip_base = self.pass_action, self.flip_base
-        next_bidder = self.rules.next_bidder
-        for step in range(upto, end):
-            action = history[step]
-            if action < painters:  # a placement
-                if not run:  # the first of a round
-                    rows = (b"",) * n
-                    if bidder >= 0:  # after a challenge
-                        start = seat_after_challenger(bidder, n)
-                        bidder = -1
-                seat = run if run < n else (start + run - n) % n
-                placed = _BYTE[action]
-                own = _appended(own, seat, placed)
-                rows = _appended(rows, seat, placed)
-                public += _BYTE[HIDDEN_BYTE]
-                run += 1
-                continue
-            public += _BYTE[action]
-            if action >= flip_base:
-                owner, pos = self.rules.flips[action]
-                public += _BYTE[rows[owner][pos]]
-            elif action == pass_action:
-                passed |= 1 << bidding
-                bidding = next_bidder[bidder][passed | 1 << bidder]
-            elif action > pass_action:  # a declaration or a raise
-                if run:  # the declaration ends the round's placements
-                    bidding = (start + run - n) % n
-                    run = passed = 0
-                bidder = bidding
-                bidding = next_bidder[bidder][passed | 1 << bidder]
-        cache = self.key_cache = (end, public, own, rows, run, start, bidder, bidding, passed)
+            cache = (upto, _BYTE[start], own, (b"",) * n, 0, start, -1, -1, 0)
+        rules = self.rules
+        cache = self.key_cache = _decoded(
+            cache,
+            self.history,
+            end,
+            n,
+            self.painters,
+            self.pass_action,
+            self.flip_base,
+            rules.next_bidder,
+            rules.flips,
+        )
         return cache
 
     def observation(self, player: int) -> dict[str, Any]:
