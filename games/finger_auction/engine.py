@@ -116,6 +116,31 @@ def auction_result(
     return -1, 0, [seat for i, seat in enumerate(active) if bids[i] == low]
 
 
+def revealed(deck: list[int], r: float) -> int:
+    """The kind of card a reveal draws at ``r``, uniform in [0, cards left in ``deck``): the
+    walk over the cumulative counts, unrolled (every reveal of every random playout draws here;
+    typed in engine.pxd)."""
+    c = deck[0]
+    if r < c:
+        return 0
+    c += deck[1]
+    if r < c:
+        return 1
+    c += deck[2]
+    if r < c:
+        return 2
+    c += deck[3]
+    if r < c:
+        return 3
+    c += deck[4]
+    if r < c:
+        return 4
+    c += deck[5]
+    if r < c:
+        return 5
+    return 6
+
+
 def only_kind(table: list[int]) -> int:
     """The one kind of card on a non-empty table, or -1 when there are two kinds or more (a
     pick is then a real choice). Typed in engine.pxd: every pick of a playout asks it."""
@@ -296,28 +321,7 @@ class FingerAuctionEngine(Engine):
         """One chance outcome drawn by its probability, without building the outcome list."""
         if self.phase == TIE:
             return self.tied[rng.randrange(len(self.tied))]
-        # Unrolled walk over the cumulative counts (the hot path of every random playout).
-        r = rng.random() * self.deck_size
-        deck = self.deck
-        c = deck[0]
-        if r < c:
-            return 0
-        c += deck[1]
-        if r < c:
-            return 1
-        c += deck[2]
-        if r < c:
-            return 2
-        c += deck[3]
-        if r < c:
-            return 3
-        c += deck[4]
-        if r < c:
-            return 4
-        c += deck[5]
-        if r < c:
-            return 5
-        return 6
+        return revealed(self.deck, rng.random() * self.deck_size)
 
     def legal_actions(self) -> list[int]:
         phase = self.phase
@@ -371,7 +375,9 @@ class FingerAuctionEngine(Engine):
             phase = self.phase
             if phase == OVER:
                 return self.returns()
-            if phase in (REVEAL, TIE):
+            if phase == REVEAL:  # ``sample_chance``'s draw, with the bound ``rng.random``
+                action = revealed(self.deck, random_() * self.deck_size)
+            elif phase == TIE:
                 action = sample(rng)
             else:
                 legal = choices()
