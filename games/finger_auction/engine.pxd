@@ -32,3 +32,7 @@ cpdef tuple auction_result(list active, list bids, tuple decoding)
 
 @cython.locals(c=long)
 cpdef long revealed(list deck, double r) except -1
+
+
+@cython.locals(k=Py_ssize_t)
+cpdef poured(list table, list into)

@@ -153,6 +153,14 @@ def only_kind(table: list[int]) -> int:
     return kind
 
 
+def poured(table: list[int], into: list[int]) -> None:
+    """Every card of ``table`` added to ``into`` (counts by kind), leaving the table empty.
+    Typed in engine.pxd: a round's last auction often takes what is left."""
+    for k in range(NUM_KINDS):
+        into[k] += table[k]
+        table[k] = 0
+
+
 def pick_choices(table: list[int], base: int) -> tuple[int, ...]:
     """The pick actions of a table: one per kind on it (``pick(kind)`` is ``base + kind``)."""
     return tuple([base + k for k in range(NUM_KINDS) if table[k]])
@@ -480,11 +488,7 @@ class FingerAuctionEngine(Engine):
             self._start_auction()
 
     def _take_all(self, seat: int) -> None:
-        mine = self.collections[seat]
-        table = self.table
-        for k in range(NUM_KINDS):
-            mine[k] += table[k]
-            table[k] = 0
+        poured(self.table, self.collections[seat])
         self.table_size = 0
 
     def _end_round(self) -> None:
