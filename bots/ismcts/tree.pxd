@@ -13,6 +13,22 @@ cdef extern from "math.h":
     cpdef double sqrt(double x)
 
 
+# A node's fields as C struct members: the tree policy (``ucb1``) and ``backup`` read and write
+# them at every tree step of every simulation, a struct access where an instance attribute
+# costs a type lookup and a descriptor call. Python code still reads them as attributes.
+cdef class Node:
+    cdef public list actions
+    cdef public object bias
+    cdef public list counts
+    cdef public list totals
+    cdef public Py_ssize_t tried
+    cdef public Py_ssize_t visits
+    cdef public object moments
+    cdef public object regrets
+    cdef public object average
+    cdef public double drawn
+
+
 @cython.locals(
     counts=list,
     totals=list,
@@ -24,16 +40,17 @@ cdef extern from "math.h":
     j=Py_ssize_t,
     i=Py_ssize_t,
 )
-cpdef Py_ssize_t ucb1(node, double c, double bias_scale) except -1
+cpdef Py_ssize_t ucb1(Node node, double c, double bias_scale) except -1
 
 
 @cython.locals(counts=list, totals=list, mean=double, j=Py_ssize_t)
-cpdef count_greedy(list greedy, node, Py_ssize_t picked)
+cpdef count_greedy(list greedy, Node node, Py_ssize_t picked)
 
 
 @cython.locals(top=double, r=double, tied=Py_ssize_t)
 cpdef double first_place_share(returns, Py_ssize_t seat) except? -1.0
 
 
-@cython.locals(r=double, i=Py_ssize_t, player=Py_ssize_t)
+@cython.locals(r=double, i=Py_ssize_t, player=Py_ssize_t, node=Node)
 cpdef backup(list path, returns)
+

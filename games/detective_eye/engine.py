@@ -14,9 +14,9 @@ thing is a step of its own with its own narration:
 Flips during a challenge are public reveals, discards are public, miss counts and forgeries are
 public. ``info_key`` needs no per-step bookkeeping: after the fixed-length setup (deals, passes,
 start player) every action id says what it is, so the public record is the history with the
-placements masked (one ``bytes.translate`` in C) plus the cards flipped (``reveals``), and the
-private record is the seat's setup steps (``setup_log``) plus its placements, which are read off
-the history when a key is asked (``_extend_key_cache``): placing a card records nothing.
+placements masked and each flip followed by the painter it showed, and the private record is
+what the seat saw of the setup plus its placements; both are bytes read off the history when a
+key is asked (``_extend_key_cache``): placing or flipping a card records nothing.
 
 The steps read as the rules do: ``apply`` dispatches on the phase to one handler per step (deal,
 pass cards, start player, first placement, turn: place or declare, bid, flip, then fail or succeed,
@@ -66,9 +66,10 @@ NUM_PHASES = len(PHASE_NAMES)
 MISSES_PER_FORGERY = 2
 
 # ``info_key`` masks placements (ids below the number of painters) with this byte; every
-# player action id is below it (at most 194 with the parameter ranges of the definition).
+# player action id is below it (at most 194 with the parameter ranges of the definition), and
+# so is every deal outcome (at most 91 compositions).
 HIDDEN_BYTE = 255
-_MASKS = {p: bytes(HIDDEN_BYTE if i < p else i for i in range(256)) for p in range(1, 4)}
+_BYTE = tuple(bytes((i,)) for i in range(256))  # one shared one-byte ``bytes`` per value
 
 # How the game ended.
 END_NONE, END_WIN, END_SUPPLY, END_CAP = range(4)
@@ -79,6 +80,8 @@ END_NAMES = ("", "one_card", "supply_empty", "round_cap")
 # outcomes, the compositions of 12 cards over 3 painters).
 _ROUNDING = 1e-12
 _NO_FLIPS: list[int] = []  # the empty ``face_down`` outside a challenge (shared, never changed)
+# ``key_cache`` before the setup is over (see ``_extend_key_cache``).
+_NO_KEYS: tuple[Any, ...] = (-1, b"", (), (), 0, -1, -1, -1, 0)
 _START_ODDS = {n: [(s, 1.0 / n) for s in range(n)] for n in range(1, 9)}
 
 
@@ -272,6 +275,59 @@ def _next_seat(seat: int, out: int, n: int) -> int:
     return -1
 
 
+def _decoded(
+    cache: tuple[Any, ...],
+    history: list[int],
+    end: int,
+    n: int,
+    painters: int,
+    pass_action: int,
+    flip_base: int,
+    next_bidder: tuple[tuple[int, ...], ...],
+    flips: tuple[tuple[int, int] | None, ...],
+) -> tuple[Any, ...]:
+    """``cache`` (``DetectiveEyeEngine.key_cache``, past the setup) brought up to step ``end`` of
+    ``history``: the loop of ``_extend_key_cache``, a function of plain values so that the
+    compiled module runs it on C integers (``engine.pxd``)."""
+    upto, public, own, rows, run, start, bidder, bidding, passed = cache
+    for step in range(upto, end):
+        action = history[step]
+        if action < painters:  # a placement
+            if not run:  # the first of a round
+                rows = (b"",) * n
+                if bidder >= 0:  # after a challenge
+                    start = seat_after_challenger(bidder, n)
+                    bidder = -1
+            seat = run if run < n else (start + run - n) % n
+            placed = _BYTE[action]
+            own = _appended(own, seat, placed)
+            rows = _appended(rows, seat, placed)
+            public += _BYTE[HIDDEN_BYTE]
+            run += 1
+            continue
+        public += _BYTE[action]
+        if action >= flip_base:
+            owner, pos = flips[action]
+            public += _BYTE[rows[owner][pos]]
+        elif action == pass_action:
+            passed |= 1 << bidding
+            bidding = next_bidder[bidder][passed | 1 << bidder]
+        elif action > pass_action:  # a declaration or a raise
+            if run:  # the declaration ends the round's placements
+                bidding = (start + run - n) % n
+                run = passed = 0
+            bidder = bidding
+            bidding = next_bidder[bidder][passed | 1 << bidder]
+    return (end, public, own, rows, run, start, bidder, bidding, passed)
+
+
+def _appended(records: tuple[bytes, ...], seat: int, more: bytes) -> tuple[bytes, ...]:
+    """``records`` with ``more`` added to ``seat``'s (a new tuple: key caches are shared)."""
+    out = list(records)
+    out[seat] += more
+    return tuple(out)
+
+
 _RULES: dict[Config, Rules] = {}
 
 
@@ -315,11 +371,9 @@ class DetectiveEyeEngine(Engine):
         "phase",
         "player",
         "received",
-        "reveals",
         "round",
         "rows",
         "rules",
-        "setup_log",
         "start",
         "supply",
         "table",
@@ -351,11 +405,8 @@ class DetectiveEyeEngine(Engine):
         cards_per_painter = cfg.cards_per_painter
         forgeries = cfg.forgeries
         self.history: list[int] = []
-        self.reveals: list[int] = []  # the painter of every card flipped, in order
-        # Each seat's private record of the setup (its deal, its pass, what it received); its
-        # placements are decoded from the history by ``_extend_key_cache`` into ``key_cache``.
-        self.setup_log: list[list[tuple[int, ...]]] = [[] for _ in range(n)]
-        self.key_cache: tuple[Any, ...] = (-1, b"", (), 0, -1, -1, -1, 0)
+        # The information keys' parts decoded from the history so far (``_extend_key_cache``).
+        self.key_cache: tuple[Any, ...] = _NO_KEYS
         self.phase = DEAL
         self.player = CHANCE
         self.supply = (cards_per_painter,) * painters  # undealt paintings
@@ -400,8 +451,6 @@ class DetectiveEyeEngine(Engine):
         new.flip_base = self.flip_base
         new.face_down = self.face_down
         new.history = self.history.copy()
-        new.reveals = self.reveals.copy()
-        new.setup_log = [*map(list.copy, self.setup_log)]
         new.key_cache = self.key_cache
         new.phase = self.phase
         new.player = self.player
@@ -640,7 +689,6 @@ class DetectiveEyeEngine(Engine):
     def _deal(self, action: int) -> None:
         """Seat by seat, the whole hand at once (``action`` indexes ``deal_comps``)."""
         seat = self.dealt
-        self.setup_log[seat].append((seat, action))  # deals are steps 0..n-1, by seat
         self.dealt = seat + 1
         rules = self.rules
         self.hands[seat] = rules.deal_hands[action]
@@ -666,7 +714,6 @@ class DetectiveEyeEngine(Engine):
         rules = self.rules
         which = action - rules.draft_base
         comp = rules.draft_comps[which]
-        step = len(self.history) - 1
         hands = self.hands
         hand = hands[player]
         left = rules.after_pass.get(hand.key)
@@ -678,24 +725,15 @@ class DetectiveEyeEngine(Engine):
         self.passed_cards[player] = comp
         n = self.num_players
         if player + 1 < n:
-            self.setup_log[player].append((step, action))
             self.player = player + 1
             return
-        # Each receives the pass of the seat before (wrapping); the passes are the last n
-        # steps in seat order, so the composition index comes from the history (no lookup).
+        # Each receives the pass of the seat before (wrapping).
         passed = self.passed_cards
         received = self.received
-        log = self.setup_log
-        history = self.history
-        first_pass = step - player  # the step of seat 0's pass
-        base = rules.draft_base
         for receiver in range(n):
             giver = receiver - 1 if receiver else player
             got = received[receiver] = passed[giver]
             hands[receiver] = _plus(hands[receiver], got)
-            log[receiver].append(
-                (step, action if receiver == player else -1, history[first_pass + giver] - base)
-            )
         self.owned = hands.copy()
         self.phase = START
         self.player = CHANCE
@@ -780,7 +818,6 @@ class DetectiveEyeEngine(Engine):
     def _flip(self, action: int) -> None:
         owner, pos = self.rules.flips[action]
         card = self.rows[owner][pos]
-        self.reveals.append(card)
         if card != self.bid_painter:
             self._fail()
             return
@@ -965,63 +1002,73 @@ class DetectiveEyeEngine(Engine):
         raise ValueError("the game is over")
 
     def info_key(self, player: int) -> Any:
-        history = self.history
-        end = len(history)
+        """``(player, public record, player's private record)``, records as ``bytes``
+        (``_extend_key_cache``); during the setup ``(player, steps so far, what the player saw
+        of them)``. Hashing two ``bytes`` (their hashes are kept by the objects, and the private
+        record changes only at the player's own placements) is what a tree lookup pays."""
+        end = len(self.history)
         cache = self.key_cache
         if cache[0] != end:
             cache = self._extend_key_cache(end)
-        return (player, end, self.start, cache[1], tuple(self.reveals), cache[2][player])
+            if cache is None:
+                return (player, end, self._setup_record(player, end))
+        return (player, cache[1], cache[2][player])
 
-    def _extend_key_cache(self, end: int) -> tuple[Any, ...]:
-        """The parts of the information keys read off the history, brought up to ``end``.
+    def _setup_record(self, seat: int, end: int) -> bytes:
+        """What ``seat`` saw of the setup's first ``end`` steps, in the history's order: its deal
+        (step ``seat``), then with a draft its pass (step ``n + seat``) and, once every seat has
+        passed, the pass it received (from the seat before); action ids are below 255."""
+        history, n = self.history, self.num_players
+        seen = [history[seat]] if end > seat else []
+        if self.rules.draft_size:
+            if end > n + seat:
+                seen.append(history[n + seat])
+            if end >= 2 * n:
+                seen.append(history[n + (seat - 1) % n])
+        return bytes(seen)
 
-        The public record is the history after the setup with the placements masked; every
-        seat's private record is its setup steps, then its placements as (step, painter). A
-        placement used to append its (step, painter) to the placer's log: a tuple built at
-        every placement of every playout for the states whose ``info_key`` is asked. The history
-        says it all, as every id after the setup says what it is: a round's placements (the
-        only ids below the number of painters) come in one unbroken run, the first ``n`` by
-        seats 0..n-1 and the rest in turn from the round's start player, who sits after the
-        last bidder of the round before (``seat_after_challenger``); the bidding is
-        replayed here only to know that bidder (who raises or passes follows from the passes,
-        as in ``apply``).
+    def _extend_key_cache(self, end: int) -> tuple[Any, ...] | None:
+        """The parts of the information keys read off the history, brought up to ``end``
+        (``None`` while the setup is not over).
 
-        The cache (``key_cache``: length decoded, public bytes, private records, replay state)
-        resumes where the last call stopped, so a search that asks a key after every step
-        decodes one step, and extends the public bytes instead of converting the whole history
-        again; it is immutable, so copies share it (the trade-off is measured in
-        ``docs/rules/detective_eye.md``).
+        The public record starts with the start player (the setup's last step), then has one
+        byte per step: the action, a placement masked (``HIDDEN_BYTE``), and after a flip one
+        more byte, the painter it showed. Every seat's private record is what it saw of the
+        setup (``_setup_record``), then the painters it placed, in order: which steps are its
+        placements is public (a round's placements, the only ids below the number of painters,
+        come in one unbroken run, the first ``n`` by seats 0..n-1 and the rest in turn from the
+        round's start player, who sits after the last bidder of the round before,
+        ``seat_after_challenger``), so records are equal exactly when the information sets
+        are. The bidding is replayed here only to know that bidder (who raises or passes
+        follows from the passes, as in ``apply``), and the round's rows (painters by seat) only
+        to know what a flip showed. Nothing is recorded as the game is played: rollouts, which
+        never ask a key, pay nothing.
+
+        The cache (``key_cache``: length decoded, public record, private records, the round's
+        rows, replay state) resumes where the last call stopped, so a search that asks a key
+        after every step decodes one step; it is immutable, so copies share it.
         """
-        upto, public, logs, run, start, bidder, bidding, passed = self.key_cache
-        history = self.history
+        cache = self.key_cache
         n = self.num_players
-        if upto < 0:  # the setup records first, once the setup is over
+        if cache[0] < 0:  # the setup records first, once the setup is over
             upto = n + n * (self.rules.draft_size > 0) + 1
             if end < upto:
-                return (-1, b"", tuple(map(tuple, self.setup_log)))
-            start = history[upto - 1]  # the start player is the last setup step
-            logs = tuple(map(tuple, self.setup_log))
-        painters = self.painters
-        public += bytes(history[upto:end]).translate(_MASKS[painters])
-        for step in range(upto, end):
-            action = history[step]
-            if action < painters:  # a placement
-                if not run and bidder >= 0:  # the first of a round after a challenge
-                    start = seat_after_challenger(bidder, n)
-                    bidder = -1
-                seat = run if run < n else (start + run - n) % n
-                logs = (*logs[:seat], (*logs[seat], (step, action)), *logs[seat + 1 :])
-                run += 1
-            elif action == self.pass_action:
-                passed |= 1 << bidding
-                bidding = self.rules.next_bidder[bidder][passed | 1 << bidder]
-            elif self.pass_action < action < self.flip_base:  # a declaration or a raise
-                if run:  # the declaration ends the round's placements
-                    bidding = (start + run - n) % n
-                    run = passed = 0
-                bidder = bidding
-                bidding = self.rules.next_bidder[bidder][passed | 1 << bidder]
-        cache = self.key_cache = (end, public, logs, run, start, bidder, bidding, passed)
+                return None
+            start = self.history[upto - 1]  # the start player is the last setup step
+            own = tuple([self._setup_record(seat, upto) for seat in range(n)])
+            cache = (upto, _BYTE[start], own, (b"",) * n, 0, start, -1, -1, 0)
+        rules = self.rules
+        cache = self.key_cache = _decoded(
+            cache,
+            self.history,
+            end,
+            n,
+            self.painters,
+            self.pass_action,
+            self.flip_base,
+            rules.next_bidder,
+            rules.flips,
+        )
         return cache
 
     def observation(self, player: int) -> dict[str, Any]:

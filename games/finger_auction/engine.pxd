@@ -28,3 +28,11 @@ cpdef tuple pick_choices(list table, long base)
 
 @cython.locals(best=long, a=long, low=long, i=Py_ssize_t)
 cpdef tuple auction_result(list active, list bids, tuple decoding)
+
+
+@cython.locals(c=long)
+cpdef long revealed(list deck, double r) except -1
+
+
+@cython.locals(k=Py_ssize_t)
+cpdef poured(list table, list into)

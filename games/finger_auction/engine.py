@@ -116,6 +116,31 @@ def auction_result(
     return -1, 0, [seat for i, seat in enumerate(active) if bids[i] == low]
 
 
+def revealed(deck: list[int], r: float) -> int:
+    """The kind of card a reveal draws at ``r``, uniform in [0, cards left in ``deck``): the
+    walk over the cumulative counts, unrolled (every reveal of every random playout draws here;
+    typed in engine.pxd)."""
+    c = deck[0]
+    if r < c:
+        return 0
+    c += deck[1]
+    if r < c:
+        return 1
+    c += deck[2]
+    if r < c:
+        return 2
+    c += deck[3]
+    if r < c:
+        return 3
+    c += deck[4]
+    if r < c:
+        return 4
+    c += deck[5]
+    if r < c:
+        return 5
+    return 6
+
+
 def only_kind(table: list[int]) -> int:
     """The one kind of card on a non-empty table, or -1 when there are two kinds or more (a
     pick is then a real choice). Typed in engine.pxd: every pick of a playout asks it."""
@@ -126,6 +151,14 @@ def only_kind(table: list[int]) -> int:
                 return -1
             kind = k
     return kind
+
+
+def poured(table: list[int], into: list[int]) -> None:
+    """Every card of ``table`` added to ``into`` (counts by kind), leaving the table empty.
+    Typed in engine.pxd: a round's last auction often takes what is left."""
+    for k in range(NUM_KINDS):
+        into[k] += table[k]
+        table[k] = 0
 
 
 def pick_choices(table: list[int], base: int) -> tuple[int, ...]:
@@ -296,28 +329,7 @@ class FingerAuctionEngine(Engine):
         """One chance outcome drawn by its probability, without building the outcome list."""
         if self.phase == TIE:
             return self.tied[rng.randrange(len(self.tied))]
-        # Unrolled walk over the cumulative counts (the hot path of every random playout).
-        r = rng.random() * self.deck_size
-        deck = self.deck
-        c = deck[0]
-        if r < c:
-            return 0
-        c += deck[1]
-        if r < c:
-            return 1
-        c += deck[2]
-        if r < c:
-            return 2
-        c += deck[3]
-        if r < c:
-            return 3
-        c += deck[4]
-        if r < c:
-            return 4
-        c += deck[5]
-        if r < c:
-            return 5
-        return 6
+        return revealed(self.deck, rng.random() * self.deck_size)
 
     def legal_actions(self) -> list[int]:
         phase = self.phase
@@ -371,7 +383,9 @@ class FingerAuctionEngine(Engine):
             phase = self.phase
             if phase == OVER:
                 return self.returns()
-            if phase in (REVEAL, TIE):
+            if phase == REVEAL:  # ``sample_chance``'s draw, with the bound ``rng.random``
+                action = revealed(self.deck, random_() * self.deck_size)
+            elif phase == TIE:
                 action = sample(rng)
             else:
                 legal = choices()
@@ -474,11 +488,7 @@ class FingerAuctionEngine(Engine):
             self._start_auction()
 
     def _take_all(self, seat: int) -> None:
-        mine = self.collections[seat]
-        table = self.table
-        for k in range(NUM_KINDS):
-            mine[k] += table[k]
-            table[k] = 0
+        poured(self.table, self.collections[seat])
         self.table_size = 0
 
     def _end_round(self) -> None:
