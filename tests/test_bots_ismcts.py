@@ -14,12 +14,12 @@ import pyspiel
 import pytest
 
 import games
-from bots import Budget, make_bot
+from bots import Budget, make_bot, search_clock
 from bots.heuristics import knowledge_for
 from bots.ismcts import FINAL_POLICIES, SearchResult, final_weights, hint_from_result
 from evaluation.baselines import ISMCTS_LEGACY
 from games.core.infoset import build_infoset
-from tests.support import GAMES, FakeTime, decision_states, heuristic_position
+from tests.support import GAMES, decision_states, heuristic_position
 
 KUHN_PASS, KUHN_BET = 0, 1
 JACK, KING = 0, 2
@@ -157,9 +157,8 @@ def test_a_time_budget_is_respected(monkeypatch):
     # simulation later, and reports the time it took.
     with monkeypatch.context() as patched:
         ticks = [0]
-        clock = FakeTime(perf_counter=lambda: ticks[0] / 1000.0)
-        for module in ("bots.protocol", "bots.pool"):
-            patched.setattr(f"{module}.time", clock)
+        # Every search deadline reads ``bots.search_clock``'s clock in force.
+        patched.setattr(search_clock, "_now", lambda: ticks[0] / 1000.0)
         tick = Clock.tick
 
         def ticking(self) -> None:
