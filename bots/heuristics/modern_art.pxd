@@ -160,7 +160,13 @@ cpdef tuple _rival_weights(long n, money, long seat)
 
 # The small helpers every rollout decision calls, as C calls between the module's functions
 # (their Python signatures stay: cpdef).
-cpdef tuple _cfg_key(cfg)
+cpdef long _cfg_key(cfg)
+
+@cython.locals(
+    counts=list, values=list, seen=list, sizes=list, hand=list, figures=list,
+    code=cython.uchar[128], k=Py_ssize_t, i=Py_ssize_t, x=long,
+)
+cpdef object _board_code(engine, long seat)
 cpdef tuple values_of(engine, long seat, long played=*, long cards=*)
 
 @cython.locals(cards=long)
