@@ -58,6 +58,7 @@ cpdef tuple forecast(counts, supply, values, places, plays)
     low=Py_ssize_t,
     k=Py_ssize_t,
     m=long,
+    c=long,
     gone=long,
     deck=tuple,
     hidden=long,
@@ -65,8 +66,8 @@ cpdef tuple forecast(counts, supply, values, places, plays)
     scale=double,
     types=Py_ssize_t,
     u=long,
-    mine=list,
-    unseen=list,
+    mine=long[5],
+    unseen=long[5],
     seen=list,
     hand=list,
     out=list,
@@ -74,7 +75,9 @@ cpdef tuple forecast(counts, supply, values, places, plays)
 cpdef tuple supply_of(engine, long seat, long played=*, long cards=*)
 
 
+@cython.locals(rounded=dict)
 cpdef double _round3(double x)
+cpdef tuple _deck_by_artist(cfg)
 
 
 # The lot of the auction in progress: a C struct of its figures, and C-typed methods (every

@@ -287,7 +287,10 @@ def _board_code(engine: ModernArtEngine, seat: int) -> bytes | tuple[int, ...]:
 def _deck_by_artist(cfg: Any) -> tuple[int, ...]:
     deck = _DECK_BY_ARTIST.get(cfg)
     if deck is None:
-        deck = tuple(sum(cfg.deck[a * NUM_TYPES : (a + 1) * NUM_TYPES]) for a in range(cfg.artists))
+        # (a list comprehension: a compiled cpdef function cannot hold a generator)
+        deck = tuple(
+            [sum(cfg.deck[a * NUM_TYPES : (a + 1) * NUM_TYPES]) for a in range(cfg.artists)]
+        )
         _DECK_BY_ARTIST[cfg] = deck
     return deck
 
@@ -318,18 +321,22 @@ def supply_of(
     seen = engine.seen
     artists = cfg.artists
     hand = engine.hands[seat] if seat >= 0 else None
-    mine = [0] * artists
+    if artists > MAX_ARTISTS:  # compiled, the per-artist lists are C arrays of 5
+        raise ValueError(f"supply_of: at most {MAX_ARTISTS} artists, got {artists}")
+    mine = [0] * 5
     # Cards neither seen nor in our hand; a card we play moves from one to the other.
-    unseen = [0] * artists
+    unseen = [0] * 5
     types = NUM_TYPES  # a C int when compiled, so the inner loop is C's
     for a in range(artists):  # index loops, not slices: compiled, they run in C (.pxd)
         low = a * types
         m = 0
         gone = 0
         for k in range(low, low + types):
-            gone += seen[k]
+            c = seen[k]  # read into a C long first: compiled, the sums stay unboxed
+            gone += c
             if hand is not None:
-                m += hand[k]
+                c = hand[k]
+                m += c
         mine[a] = m
         unseen[a] = deck[a] - gone - m
     hidden = sum(engine.hand_size) - (engine.hand_size[seat] if seat >= 0 else 0)
@@ -339,7 +346,9 @@ def supply_of(
         else:
             unseen[played] = max(0, unseen[played] - cards)
             hidden -= cards
-    total = sum(unseen)
+    total = 0  # summed in artist order from 0, as ``sum`` would (exact: ints)
+    for a in range(artists):
+        total += unseen[a]
     scale = hidden / total if total > 0 else 0.0
     out = [0.0] * artists
     for a in range(artists):
@@ -356,11 +365,12 @@ def _round3(x: float) -> float:
     """``round(x, 3)``, memoised: CPython rounds through a decimal string (~2 us compiled, five
     per view), and supplies take few distinct values. Exact for every ``x`` but ``-0.0``, which
     shares ``0.0``'s entry; a supply is never negative."""
-    r = _ROUNDED.get(x)
+    rounded = _ROUNDED  # compiled, a typed dict (modern_art.pxd): C calls, not method calls
+    r = rounded.get(x)
     if r is None:
-        if len(_ROUNDED) >= _FORECAST_CACHE:
-            _ROUNDED.clear()
-        r = _ROUNDED[x] = round(x, 3)
+        if len(rounded) >= _FORECAST_CACHE:
+            rounded.clear()
+        r = rounded[x] = round(x, 3)
     return r
 
 
