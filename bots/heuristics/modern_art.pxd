@@ -48,6 +48,7 @@ cdef extern from "math.h":
     ahead=double[25],
     value=list,
     top=list,
+    memo=dict,
 )
 cpdef tuple forecast(counts, supply, values, places, plays)
 
@@ -82,7 +83,11 @@ cpdef tuple _deck_by_artist(cfg)
 
 # The lot of the auction in progress: a C struct of its figures, and C-typed methods (every
 # figure is a float on the pure path, every seat and price an int; the arithmetic is the .py's).
+# Untracked by the cyclic collector (no_gc): a Lot refers to its engine and weights, neither of
+# which ever refers back to a Lot, so it is never part of a cycle; untracked, the Lot of every
+# rollout bid (tens of thousands a hint) no longer counts towards the next collection.
 @cython.final
+@cython.no_gc
 cdef class Lot:
     cdef public object engine
     cdef public long seat
@@ -93,6 +98,9 @@ cdef class Lot:
     cdef public double slope
     cdef public double cap
     cdef public long rivals_top
+
+    @cython.locals(memo=dict)
+    cpdef tuple _valuation(self, engine, long seat)
 
     @cython.locals(u=double, x=double, payer=long, payee=long, amount=long, w=tuple)
     cpdef double outcome(self, long buyer, long price)
@@ -163,6 +171,7 @@ cpdef tuple _rival_weights(long n, money, long seat)
 
 # The small helpers every rollout decision calls, as C calls between the module's functions
 # (their Python signatures stay: cpdef).
+@cython.locals(memo=dict)
 cpdef long _cfg_key(cfg)
 
 @cython.locals(
@@ -170,15 +179,18 @@ cpdef long _cfg_key(cfg)
     code=cython.uchar[128], k=Py_ssize_t, i=Py_ssize_t, x=long,
 )
 cpdef object _board_code(engine, long seat)
+@cython.locals(memo=dict, board=dict)
 cpdef tuple values_of(engine, long seat, long played=*, long cards=*)
 
 @cython.locals(cards=long)
 cpdef dict _board_views(engine)
 
 cpdef tuple _view_key(engine, long seat, long played, long cards)
+@cython.locals(memo=dict)
 cpdef tuple rival_weights(engine, long seat)
 cpdef tuple _lot_key(engine, long seat)
 cpdef dict _auction_lots(engine)
 cpdef bint _passes(engine, long seat, long phase)
 cpdef long _amount(double x, long low, long high)
+@cython.locals(memo=dict)
 cpdef tuple _sale_of(long action)

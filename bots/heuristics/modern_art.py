@@ -143,7 +143,8 @@ def forecast(
     hands (the round ends by then at the latest). Memoised: a whole auction asks the same.
     """
     key = (counts, supply, values, places, plays)
-    hit = _FORECASTS.get(key)
+    memo = _FORECASTS  # compiled, a typed dict (modern_art.pxd): C calls, not method calls
+    hit = memo.get(key)
     if hit is not None:
         return hit
     artists = len(counts)
@@ -234,9 +235,9 @@ def forecast(
         value[a] = here * (d0 * (v + p0) + d1 * (v + p1) + d2 * (v + p2))
         top[a] = here * (d0 + d1 + d2)
     out = (tuple(value), tuple(top))
-    if len(_FORECASTS) >= _FORECAST_CACHE:
-        _FORECASTS.clear()
-    _FORECASTS[key] = out
+    if len(memo) >= _FORECAST_CACHE:
+        memo.clear()
+    memo[key] = out
     return out
 
 
@@ -251,10 +252,11 @@ def _cfg_key(cfg: Any) -> int:
     collector, so the memos' tens of thousands of entries cost its passes nothing (a key holding
     the ``Config`` object itself stayed tracked: the collections took ~15% of a hint), and an
     int hashes in a few instructions where the parameters' tuple hashed ~20 items per lookup."""
-    key = _CFG_KEYS.get(cfg)
+    memo = _CFG_KEYS
+    key = memo.get(cfg)
     if key is None:
         params = tuple(sorted(cfg.params.items()))
-        key = _CFG_KEYS[cfg] = _CFG_IDS.setdefault(params, len(_CFG_IDS))
+        key = memo[cfg] = _CFG_IDS.setdefault(params, len(_CFG_IDS))
     return key
 
 
@@ -392,7 +394,8 @@ def values_of(
         if hit is not None:
             return hit
     key = _view_key(engine, seat, played, cards)
-    hit = _VIEWS.get(key)
+    memo = _VIEWS  # compiled, typed dicts (modern_art.pxd): C calls, not method calls
+    hit = memo.get(key)
     if hit is not None:
         if board is not None:
             board[mine] = hit
@@ -409,9 +412,9 @@ def values_of(
         tuple(engine.cfg.place_values),
         plays,
     )
-    if len(_VIEWS) >= _FORECAST_CACHE:
-        _VIEWS.clear()
-    _VIEWS[key] = out
+    if len(memo) >= _FORECAST_CACHE:
+        memo.clear()
+    memo[key] = out
     if board is not None:
         board[mine] = out
     return out
@@ -474,12 +477,13 @@ def rival_weights(engine: ModernArtEngine, seat: int) -> tuple[float, ...]:
 
     Memoised on the seat and the money (which changes only when a lot is sold)."""
     key = (seat, *engine.money)
-    known = _WEIGHTS.get(key)
+    memo = _WEIGHTS
+    known = memo.get(key)
     if known is None:
         known = _rival_weights(engine.num_players, engine.money, seat)
-        if len(_WEIGHTS) >= _FORECAST_CACHE:
-            _WEIGHTS.clear()
-        _WEIGHTS[key] = known
+        if len(memo) >= _FORECAST_CACHE:
+            memo.clear()
+        memo[key] = known
     return known
 
 
@@ -686,7 +690,8 @@ class Lot:
     ) -> tuple[tuple[float, ...], float, float, float, float, int]:
         """The lot's valuation for ``seat`` from the memo, or computed (and memoised)."""
         key = _lot_key(engine, seat)
-        known = _LOTS.get(key)
+        memo = _LOTS
+        known = memo.get(key)
         if known is None:
             self.weights = rival_weights(engine, seat)
             cards = engine.ncards
@@ -697,9 +702,9 @@ class Lot:
             self.slope = (self.full - self.outcome(seat, 100)) / 100.0
             # The most any rival can pay (nobody can raise past it).
             self.rivals_top = _rivals_top(engine.money, seat)
-            if len(_LOTS) >= _FORECAST_CACHE:
-                _LOTS.clear()
-            known = _LOTS[key] = (
+            if len(memo) >= _FORECAST_CACHE:
+                memo.clear()
+            known = memo[key] = (
                 self.weights,
                 self.value,
                 self.market,
@@ -829,9 +834,10 @@ _SALES: dict[int, tuple[int, int, int]] = {}
 
 def _sale_of(action: int) -> tuple[int, int, int]:
     """``codec.sale_of``, memoised (a pure function of the action id)."""
-    sale = _SALES.get(action)
+    memo = _SALES
+    sale = memo.get(action)
     if sale is None:
-        sale = _SALES[action] = codec.sale_of(action)
+        sale = memo[action] = codec.sale_of(action)
     return sale
 
 
