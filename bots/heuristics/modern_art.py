@@ -795,8 +795,18 @@ class Lot:
 
 
 def _rivals_top(money: list[int], seat: int) -> int:
-    """The most money any seat but ``seat`` has."""
-    return max([m for s, m in enumerate(money) if s != seat])
+    """The most money any seat but ``seat`` has (an index loop: compiled, C's)."""
+    top = 0
+    first = True
+    for s in range(len(money)):
+        if s != seat:
+            m = money[s]
+            if first or m > top:
+                top = m
+                first = False
+    if first:
+        raise ValueError("_rivals_top: no other seat")
+    return top
 
 
 def _passes(engine: ModernArtEngine, seat: int, phase: int) -> bool:
