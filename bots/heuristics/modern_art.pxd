@@ -196,3 +196,10 @@ cpdef long _rivals_top(list money, long seat)
 cpdef long _amount(double x, long low, long high)
 @cython.locals(memo=dict)
 cpdef tuple _sale_of(long action)
+
+
+@cython.locals(
+    money=list, bought=list, row=list, artists=Py_ssize_t, s=Py_ssize_t, a=Py_ssize_t,
+    total=double, b=long, v=double, m=long, est=list,
+)
+cpdef list estimated_returns(engine, values)

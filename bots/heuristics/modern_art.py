@@ -402,9 +402,10 @@ def values_of(
         if board is not None:
             board[mine] = hit
         return hit
-    counts = list(engine.counts)
+    counts = engine.counts
     plays = sum(engine.hand_size)
     if played >= 0:
+        counts = list(counts)
         counts[played] += cards
         plays -= cards
     out = forecast(
@@ -900,10 +901,23 @@ def estimated_returns(engine: ModernArtEngine, values: list[float]) -> list[floa
     """Returns estimated from money plus this round's paintings at ``values``: final money,
     or for points the chance of first place from a softmax of it (second place, five players,
     by the remainder)."""
-    est = [
-        engine.money[s] + sum(b * v for b, v in zip(engine.bought[s], values, strict=True))
-        for s in range(engine.num_players)
-    ]
+    # Index loops (compiled, C doubles: modern_art.pxd), summed in artist order from 0 as
+    # ``sum`` did, so the figures are the same bits.
+    money = engine.money
+    bought = engine.bought
+    artists = len(values)
+    est = []
+    for s in range(engine.num_players):
+        row = bought[s]
+        if len(row) != artists:
+            raise ValueError(f"estimated_returns: {artists} values for {len(row)} artists")
+        total = 0.0
+        for a in range(artists):
+            b = row[a]
+            v = values[a]
+            total += b * v
+        m = money[s]
+        est.append(m + total)
     cfg = engine.cfg
     if not cfg.points:
         return est
