@@ -171,7 +171,6 @@ cpdef tuple _rival_weights(long n, money, long seat)
 
 # The small helpers every rollout decision calls, as C calls between the module's functions
 # (their Python signatures stay: cpdef).
-@cython.locals(memo=dict)
 cpdef long _cfg_key(cfg)
 
 @cython.locals(

@@ -125,7 +125,6 @@ _FORECASTS: dict[tuple, tuple[tuple[float, ...], tuple[float, ...]]] = {}
 if MAX_ARTISTS != 5:  # pragma: no cover - forecast's C arrays (and modern_art.pxd) hold five
     raise ImportError(f"modern_art heuristic: forecast's arrays hold 5 artists, not {MAX_ARTISTS}")
 _FORECAST_CACHE = 20_000  # entries per memo (a few MB), cleared when full
-_DECK_BY_ARTIST: dict[Any, tuple[int, ...]] = {}
 
 
 # --- forecast ----------------------------------------------------------------------------------
@@ -241,23 +240,13 @@ def forecast(
     return out
 
 
-_CFG_KEYS: dict[Any, int] = {}
-_CFG_IDS: dict[tuple, int] = {}
-
-
 def _cfg_key(cfg: Any) -> int:
-    """The game's parameters (which make its ``Config``) as a small int, the same for equal
-    parameters (``_CFG_IDS`` numbers each distinct set in order of first use), for the memo keys
-    below: a key that holds only ints and bytes is untracked by Python's cyclic garbage
-    collector, so the memos' tens of thousands of entries cost its passes nothing (a key holding
-    the ``Config`` object itself stayed tracked: the collections took ~15% of a hint), and an
-    int hashes in a few instructions where the parameters' tuple hashed ~20 items per lookup."""
-    memo = _CFG_KEYS
-    key = memo.get(cfg)
-    if key is None:
-        params = tuple(sorted(cfg.params.items()))
-        key = memo[cfg] = _CFG_IDS.setdefault(params, len(_CFG_IDS))
-    return key
+    """The game's parameters (which make its ``Config``) in the memo keys below: their small int
+    (``Config.params_id``), equal for equal parameters. A key that holds only ints and bytes is
+    untracked by Python's cyclic garbage collector, so the memos' tens of thousands of entries
+    cost its passes nothing (a key holding the ``Config`` object itself stayed tracked: the
+    collections took ~15% of a hint), and an int hashes in a few instructions."""
+    return cfg.params_id
 
 
 def _board_code(engine: ModernArtEngine, seat: int) -> bytes | tuple[int, ...]:
@@ -289,14 +278,8 @@ def _board_code(engine: ModernArtEngine, seat: int) -> bytes | tuple[int, ...]:
 
 
 def _deck_by_artist(cfg: Any) -> tuple[int, ...]:
-    deck = _DECK_BY_ARTIST.get(cfg)
-    if deck is None:
-        # (a list comprehension: a compiled cpdef function cannot hold a generator)
-        deck = tuple(
-            [sum(cfg.deck[a * NUM_TYPES : (a + 1) * NUM_TYPES]) for a in range(cfg.artists)]
-        )
-        _DECK_BY_ARTIST[cfg] = deck
-    return deck
+    """The cards of each artist in the deck (``Config.artist_cards``)."""
+    return cfg.artist_cards
 
 
 def held(engine: ModernArtEngine, seat: int) -> list[int]:
