@@ -202,3 +202,10 @@ cpdef tuple _sale_of(long action)
     total=double, b=long, v=double, m=long, est=list,
 )
 cpdef list estimated_returns(engine, values)
+
+
+# The rollout policy's amounts: C calls, the lot a typed ``Lot`` (its figures C fields).
+cpdef object bid_action(engine, Lot lot=*)
+cpdef object _open_bid(engine, long seat, Lot lot)
+cpdef object _once_bid(engine, long seat, Lot lot)
+cpdef object _sealed_amount(engine, long seat, Lot lot)

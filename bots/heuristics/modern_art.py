@@ -913,6 +913,92 @@ def estimated_returns(engine: ModernArtEngine, values: list[float]) -> list[floa
     ]
 
 
+# --- the amounts (``ModernArtKnowledge.bid``): module functions, so the rollout policy's bids
+# are C calls when compiled, with the lot a typed ``Lot`` (modern_art.pxd) ---------------------
+def bid_action(engine: ModernArtEngine, lot: Lot | None = None) -> int:
+    """The amount phases' choice (an action id)."""
+    seat = engine.to_move
+    phase = engine.phase
+    if phase in (OPEN_BIDS, ONCE_BIDS):
+        # The passes that need no valuation of the lot come first.
+        if _passes(engine, seat, phase):
+            return PASS
+        lot = lot or Lot(engine, seat)
+        if phase == OPEN_BIDS:
+            return _open_bid(engine, seat, lot)
+        return _once_bid(engine, seat, lot)
+    lot = lot or Lot(engine, seat)
+    if phase == SEALED_BIDS:
+        return codec.amount(_sealed_amount(engine, seat, lot))
+    if phase == PRICE:
+        return codec.amount(_price(engine, seat, lot))
+    raise ValueError(f"no amount to choose in phase {phase}")
+
+
+def _open_bid(engine: ModernArtEngine, seat: int, lot: Lot) -> int:
+    """A raise or a pass, once ``_passes`` has not passed already."""
+    high = engine.high
+    money = engine.money[seat]
+    cap = int(lot.cap)
+    if cap <= high:
+        return PASS
+    target = high + max(1, int(OPEN_STEP * lot.value))
+    beyond = lot.rivals_top + 1  # nobody can raise past this
+    if beyond <= target:
+        target = max(high + 1, beyond)
+    return codec.amount(_amount(target, high + 1, min(money, cap)))
+
+
+def _once_bid(engine: ModernArtEngine, seat: int, lot: Lot) -> int:
+    """A bid or a pass, once ``_passes`` has not passed already."""
+    high = engine.high
+    money = engine.money[seat]
+    x = engine.auctioneer
+    if seat == x:  # last to act: buy it back only when that beats selling
+        buy = lot.outcome(seat, high + 1) > lot.outcome(engine.high_bidder, high)
+        if buy and high + 1 <= lot.value:
+            return codec.amount(high + 1)
+        return PASS
+    cap = int(lot.cap)
+    if cap <= high:
+        return PASS
+    n = engine.num_players
+    later = 0
+    r = (seat + 1) % n
+    while r != x:
+        later = max(later, min(engine.money[r], int(LATER_SHARE * lot.market) + 1))
+        r = (r + 1) % n
+    # The auctioneer buys it back below ((1 + w) M - 1) / (2 + w) (w: one rival's share).
+    w = 1.0 / (n - 1)
+    deter = math.ceil(((1.0 + w) * lot.market - 1.0) / (2.0 + w))
+    target = max(high + 1, deter, later)
+    return codec.amount(_amount(target, high + 1, min(money, cap)))
+
+
+def _sealed_amount(engine: ModernArtEngine, seat: int, lot: Lot) -> int:
+    money = engine.money[seat]
+    bid = lot.sealed_share() * lot.cap
+    top = lot.rivals_top
+    if top + 1 < bid:
+        bid = top + 1  # nobody can pay more: win it for one more than they have
+    return _amount(bid, 0, money)
+
+
+def _price(engine: ModernArtEngine, seat: int, lot: Lot) -> int:
+    money = engine.money[seat]
+    if money == 0:
+        return 0
+    market = lot.market
+    prices = {1, money, *(_amount(f * market, 1, money) for f in PRICE_FRACTIONS)}
+    prices.update(_amount(engine.money[r], 1, money) for r in range(engine.num_players))
+    best, best_u = 1, -math.inf
+    for p in sorted(prices):
+        u = lot.fixed_outcome(p, seat)
+        if u > best_u + 1e-9:
+            best, best_u = p, u
+    return best
+
+
 class ModernArtKnowledge(GameKnowledge):
     game = "modern_art"
     abstracts = True
@@ -923,83 +1009,8 @@ class ModernArtKnowledge(GameKnowledge):
 
     # --- amounts -----------------------------------------------------------------------------
     def bid(self, engine: ModernArtEngine, lot: Lot | None = None) -> int:
-        """The amount phases' choice (an action id)."""
-        seat = engine.to_move
-        phase = engine.phase
-        if phase in (OPEN_BIDS, ONCE_BIDS):
-            # The passes that need no valuation of the lot come first.
-            if _passes(engine, seat, phase):
-                return PASS
-            lot = lot or Lot(engine, seat)
-            if phase == OPEN_BIDS:
-                return self._open_bid(engine, seat, lot)
-            return self._once_bid(engine, seat, lot)
-        lot = lot or Lot(engine, seat)
-        if phase == SEALED_BIDS:
-            return codec.amount(self._sealed_amount(engine, seat, lot))
-        if phase == PRICE:
-            return codec.amount(self._price(engine, seat, lot))
-        raise ValueError(f"no amount to choose in phase {phase}")
-
-    def _open_bid(self, engine: ModernArtEngine, seat: int, lot: Lot) -> int:
-        """A raise or a pass, once ``_passes`` has not passed already."""
-        high = engine.high
-        money = engine.money[seat]
-        cap = int(lot.cap)
-        if cap <= high:
-            return PASS
-        target = high + max(1, int(OPEN_STEP * lot.value))
-        beyond = lot.rivals_top + 1  # nobody can raise past this
-        if beyond <= target:
-            target = max(high + 1, beyond)
-        return codec.amount(_amount(target, high + 1, min(money, cap)))
-
-    def _once_bid(self, engine: ModernArtEngine, seat: int, lot: Lot) -> int:
-        """A bid or a pass, once ``_passes`` has not passed already."""
-        high = engine.high
-        money = engine.money[seat]
-        x = engine.auctioneer
-        if seat == x:  # last to act: buy it back only when that beats selling
-            buy = lot.outcome(seat, high + 1) > lot.outcome(engine.high_bidder, high)
-            if buy and high + 1 <= lot.value:
-                return codec.amount(high + 1)
-            return PASS
-        cap = int(lot.cap)
-        if cap <= high:
-            return PASS
-        n = engine.num_players
-        later = 0
-        r = (seat + 1) % n
-        while r != x:
-            later = max(later, min(engine.money[r], int(LATER_SHARE * lot.market) + 1))
-            r = (r + 1) % n
-        # The auctioneer buys it back below ((1 + w) M - 1) / (2 + w) (w: one rival's share).
-        w = 1.0 / (n - 1)
-        deter = math.ceil(((1.0 + w) * lot.market - 1.0) / (2.0 + w))
-        target = max(high + 1, deter, later)
-        return codec.amount(_amount(target, high + 1, min(money, cap)))
-
-    def _sealed_amount(self, engine: ModernArtEngine, seat: int, lot: Lot) -> int:
-        money = engine.money[seat]
-        bid = lot.sealed_share() * lot.cap
-        top = lot.rivals_top
-        if top + 1 < bid:
-            bid = top + 1  # nobody can pay more: win it for one more than they have
-        return _amount(bid, 0, money)
-
-    def _price(self, engine: ModernArtEngine, seat: int, lot: Lot) -> int:
-        money = engine.money[seat]
-        if money == 0:
-            return 0
-        market = lot.market
-        prices = {1, money, *(_amount(f * market, 1, money) for f in PRICE_FRACTIONS)}
-        prices.update(_amount(engine.money[r], 1, money) for r in range(engine.num_players))
-        best, best_u = 1, -math.inf
-        for p in sorted(prices):
-            u = lot.fixed_outcome(p, seat)
-            if u > best_u + 1e-9:
-                best, best_u = p, u
-        return best
+        """The amount phases' choice (an action id): ``bid_action``."""
+        return bid_action(engine, lot)
 
     def _answer(self, engine: ModernArtEngine, seat: int, lot: Lot) -> float:
         """How much better accepting the fixed price is than declining (money units)."""
@@ -1155,7 +1166,7 @@ class ModernArtKnowledge(GameKnowledge):
         try:
             phase = engine.phase
             if phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE):
-                return self.bid(engine)
+                return bid_action(engine)
             if phase == PLAY:
                 return pick_best(self._quick_offers(engine, engine.to_move), rng)
             return self.choose(engine, rng)
