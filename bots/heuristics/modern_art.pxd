@@ -48,6 +48,7 @@ cdef extern from "math.h":
     ahead=double[25],
     value=list,
     top=list,
+    memo=dict,
 )
 cpdef tuple forecast(counts, supply, values, places, plays)
 
@@ -58,6 +59,7 @@ cpdef tuple forecast(counts, supply, values, places, plays)
     low=Py_ssize_t,
     k=Py_ssize_t,
     m=long,
+    c=long,
     gone=long,
     deck=tuple,
     hidden=long,
@@ -65,8 +67,8 @@ cpdef tuple forecast(counts, supply, values, places, plays)
     scale=double,
     types=Py_ssize_t,
     u=long,
-    mine=list,
-    unseen=list,
+    mine=long[5],
+    unseen=long[5],
     seen=list,
     hand=list,
     out=list,
@@ -74,12 +76,18 @@ cpdef tuple forecast(counts, supply, values, places, plays)
 cpdef tuple supply_of(engine, long seat, long played=*, long cards=*)
 
 
+@cython.locals(rounded=dict)
 cpdef double _round3(double x)
+cpdef tuple _deck_by_artist(cfg)
 
 
 # The lot of the auction in progress: a C struct of its figures, and C-typed methods (every
 # figure is a float on the pure path, every seat and price an int; the arithmetic is the .py's).
+# Untracked by the cyclic collector (no_gc): a Lot refers to its engine and weights, neither of
+# which ever refers back to a Lot, so it is never part of a cycle; untracked, the Lot of every
+# rollout bid (tens of thousands a hint) no longer counts towards the next collection.
 @cython.final
+@cython.no_gc
 cdef class Lot:
     cdef public object engine
     cdef public long seat
@@ -90,6 +98,9 @@ cdef class Lot:
     cdef public double slope
     cdef public double cap
     cdef public long rivals_top
+
+    @cython.locals(memo=dict)
+    cpdef tuple _valuation(self, engine, long seat)
 
     @cython.locals(u=double, x=double, payer=long, payee=long, amount=long, w=tuple)
     cpdef double outcome(self, long buyer, long price)
@@ -160,16 +171,41 @@ cpdef tuple _rival_weights(long n, money, long seat)
 
 # The small helpers every rollout decision calls, as C calls between the module's functions
 # (their Python signatures stay: cpdef).
-cpdef tuple _cfg_key(cfg)
+cpdef long _cfg_key(cfg)
+
+@cython.locals(
+    counts=list, values=list, seen=list, sizes=list, hand=list, figures=list,
+    code=cython.uchar[128], k=Py_ssize_t, i=Py_ssize_t, x=long,
+)
+cpdef object _board_code(engine, long seat)
+@cython.locals(memo=dict, board=dict)
 cpdef tuple values_of(engine, long seat, long played=*, long cards=*)
 
 @cython.locals(cards=long)
 cpdef dict _board_views(engine)
 
 cpdef tuple _view_key(engine, long seat, long played, long cards)
+@cython.locals(memo=dict)
 cpdef tuple rival_weights(engine, long seat)
 cpdef tuple _lot_key(engine, long seat)
 cpdef dict _auction_lots(engine)
 cpdef bint _passes(engine, long seat, long phase)
+@cython.locals(s=Py_ssize_t, m=long, top=long, first=bint)
+cpdef long _rivals_top(list money, long seat)
 cpdef long _amount(double x, long low, long high)
+@cython.locals(memo=dict)
 cpdef tuple _sale_of(long action)
+
+
+@cython.locals(
+    money=list, bought=list, row=list, artists=Py_ssize_t, s=Py_ssize_t, a=Py_ssize_t,
+    total=double, b=long, v=double, m=long, est=list,
+)
+cpdef list estimated_returns(engine, values)
+
+
+# The rollout policy's amounts: C calls, the lot a typed ``Lot`` (its figures C fields).
+cpdef object bid_action(engine, Lot lot=*)
+cpdef object _open_bid(engine, long seat, Lot lot)
+cpdef object _once_bid(engine, long seat, Lot lot)
+cpdef object _sealed_amount(engine, long seat, Lot lot)

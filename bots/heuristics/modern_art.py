@@ -125,7 +125,6 @@ _FORECASTS: dict[tuple, tuple[tuple[float, ...], tuple[float, ...]]] = {}
 if MAX_ARTISTS != 5:  # pragma: no cover - forecast's C arrays (and modern_art.pxd) hold five
     raise ImportError(f"modern_art heuristic: forecast's arrays hold 5 artists, not {MAX_ARTISTS}")
 _FORECAST_CACHE = 20_000  # entries per memo (a few MB), cleared when full
-_DECK_BY_ARTIST: dict[Any, tuple[int, ...]] = {}
 
 
 # --- forecast ----------------------------------------------------------------------------------
@@ -143,7 +142,8 @@ def forecast(
     hands (the round ends by then at the latest). Memoised: a whole auction asks the same.
     """
     key = (counts, supply, values, places, plays)
-    hit = _FORECASTS.get(key)
+    memo = _FORECASTS  # compiled, a typed dict (modern_art.pxd): C calls, not method calls
+    hit = memo.get(key)
     if hit is not None:
         return hit
     artists = len(counts)
@@ -234,32 +234,52 @@ def forecast(
         value[a] = here * (d0 * (v + p0) + d1 * (v + p1) + d2 * (v + p2))
         top[a] = here * (d0 + d1 + d2)
     out = (tuple(value), tuple(top))
-    if len(_FORECASTS) >= _FORECAST_CACHE:
-        _FORECASTS.clear()
-    _FORECASTS[key] = out
+    if len(memo) >= _FORECAST_CACHE:
+        memo.clear()
+    memo[key] = out
     return out
 
 
-_CFG_KEYS: dict[Any, tuple] = {}
+def _cfg_key(cfg: Any) -> int:
+    """The game's parameters (which make its ``Config``) in the memo keys below: their small int
+    (``Config.params_id``), equal for equal parameters. A key that holds only ints and bytes is
+    untracked by Python's cyclic garbage collector, so the memos' tens of thousands of entries
+    cost its passes nothing (a key holding the ``Config`` object itself stayed tracked: the
+    collections took ~15% of a hint), and an int hashes in a few instructions."""
+    return cfg.params_id
 
 
-def _cfg_key(cfg: Any) -> tuple:
-    """The game's parameters (which make its ``Config``) as a tuple of strings and ints, for the
-    memo keys below: a key that holds only such atoms is untracked by Python's cyclic garbage
-    collector, so the memos' tens of thousands of entries cost its passes nothing (a key holding
-    the ``Config`` object itself stayed tracked: the collections took ~15% of a hint)."""
-    key = _CFG_KEYS.get(cfg)
-    if key is None:
-        key = _CFG_KEYS[cfg] = tuple(sorted(cfg.params.items()))
-    return key
+def _board_code(engine: ModernArtEngine, seat: int) -> bytes | tuple[int, ...]:
+    """What a view reads of the board as one memo-key item, one byte a figure: this round's
+    counts, the cumulative values, the cards seen, the hand sizes and (``seat >= 0``) the
+    seat's own hand. Each list's length is fixed by the game's parameters, which every key
+    holds beside it (``_cfg_key``), so equal codes are equal boards. A bytes object caches its
+    hash: the five tuples it replaces hashed ~65 ints at every lookup and again at every
+    insertion. Compiled, ``code`` is a C array (modern_art.pxd) filled in C. A figure outside
+    0..255 (none within the parameters' ranges) gives the figures as a tuple, which no bytes
+    code equals."""
+    counts = engine.counts
+    values = engine.values
+    seen = engine.seen
+    sizes = engine.hand_size
+    hand = engine.hands[seat] if seat >= 0 else []
+    code = [0] * 128
+    k = 0
+    for figures in (counts, values, seen, sizes, hand):
+        for i in range(len(figures)):
+            x = figures[i]
+            if x < 0 or x > 255 or k >= 128:
+                return tuple(counts + values + seen + sizes + hand)
+            code[k] = x
+            k += 1
+    if _COMPILED:  # the C array's slice is bytes already (calling ``bytes`` on it cost 1 us)
+        return code[:k]
+    return bytes(code[:k])
 
 
 def _deck_by_artist(cfg: Any) -> tuple[int, ...]:
-    deck = _DECK_BY_ARTIST.get(cfg)
-    if deck is None:
-        deck = tuple(sum(cfg.deck[a * NUM_TYPES : (a + 1) * NUM_TYPES]) for a in range(cfg.artists))
-        _DECK_BY_ARTIST[cfg] = deck
-    return deck
+    """The cards of each artist in the deck (``Config.artist_cards``)."""
+    return cfg.artist_cards
 
 
 def held(engine: ModernArtEngine, seat: int) -> list[int]:
@@ -288,18 +308,22 @@ def supply_of(
     seen = engine.seen
     artists = cfg.artists
     hand = engine.hands[seat] if seat >= 0 else None
-    mine = [0] * artists
+    if artists > MAX_ARTISTS:  # compiled, the per-artist lists are C arrays of 5
+        raise ValueError(f"supply_of: at most {MAX_ARTISTS} artists, got {artists}")
+    mine = [0] * 5
     # Cards neither seen nor in our hand; a card we play moves from one to the other.
-    unseen = [0] * artists
+    unseen = [0] * 5
     types = NUM_TYPES  # a C int when compiled, so the inner loop is C's
     for a in range(artists):  # index loops, not slices: compiled, they run in C (.pxd)
         low = a * types
         m = 0
         gone = 0
         for k in range(low, low + types):
-            gone += seen[k]
+            c = seen[k]  # read into a C long first: compiled, the sums stay unboxed
+            gone += c
             if hand is not None:
-                m += hand[k]
+                c = hand[k]
+                m += c
         mine[a] = m
         unseen[a] = deck[a] - gone - m
     hidden = sum(engine.hand_size) - (engine.hand_size[seat] if seat >= 0 else 0)
@@ -309,7 +333,9 @@ def supply_of(
         else:
             unseen[played] = max(0, unseen[played] - cards)
             hidden -= cards
-    total = sum(unseen)
+    total = 0  # summed in artist order from 0, as ``sum`` would (exact: ints)
+    for a in range(artists):
+        total += unseen[a]
     scale = hidden / total if total > 0 else 0.0
     out = [0.0] * artists
     for a in range(artists):
@@ -326,11 +352,12 @@ def _round3(x: float) -> float:
     """``round(x, 3)``, memoised: CPython rounds through a decimal string (~2 us compiled, five
     per view), and supplies take few distinct values. Exact for every ``x`` but ``-0.0``, which
     shares ``0.0``'s entry; a supply is never negative."""
-    r = _ROUNDED.get(x)
+    rounded = _ROUNDED  # compiled, a typed dict (modern_art.pxd): C calls, not method calls
+    r = rounded.get(x)
     if r is None:
-        if len(_ROUNDED) >= _FORECAST_CACHE:
-            _ROUNDED.clear()
-        r = _ROUNDED[x] = round(x, 3)
+        if len(rounded) >= _FORECAST_CACHE:
+            rounded.clear()
+        r = rounded[x] = round(x, 3)
     return r
 
 
@@ -352,14 +379,16 @@ def values_of(
         if hit is not None:
             return hit
     key = _view_key(engine, seat, played, cards)
-    hit = _VIEWS.get(key)
+    memo = _VIEWS  # compiled, typed dicts (modern_art.pxd): C calls, not method calls
+    hit = memo.get(key)
     if hit is not None:
         if board is not None:
             board[mine] = hit
         return hit
-    counts = list(engine.counts)
+    counts = engine.counts
     plays = sum(engine.hand_size)
     if played >= 0:
+        counts = list(counts)
         counts[played] += cards
         plays -= cards
     out = forecast(
@@ -369,9 +398,9 @@ def values_of(
         tuple(engine.cfg.place_values),
         plays,
     )
-    if len(_VIEWS) >= _FORECAST_CACHE:
-        _VIEWS.clear()
-    _VIEWS[key] = out
+    if len(memo) >= _FORECAST_CACHE:
+        memo.clear()
+    memo[key] = out
     if board is not None:
         board[mine] = out
     return out
@@ -412,18 +441,8 @@ def _board_views(engine: ModernArtEngine) -> dict[tuple[int, int, int], tuple] |
 
 
 def _view_key(engine: ModernArtEngine, seat: int, played: int, cards: int) -> tuple:
-    """Everything ``values_of`` reads: the board and the seat's own hand."""
-    return (
-        _cfg_key(engine.cfg),
-        seat,
-        played,
-        cards,
-        tuple(engine.counts),
-        tuple(engine.values),
-        tuple(engine.seen),
-        tuple(engine.hand_size),
-        tuple(engine.hands[seat]) if seat >= 0 else None,
-    )
+    """Everything ``values_of`` reads: the board and the seat's own hand (``_board_code``)."""
+    return (_cfg_key(engine.cfg), seat, played, cards, _board_code(engine, seat))
 
 
 def artist_values(engine: ModernArtEngine, seat: int) -> list[float]:
@@ -444,12 +463,13 @@ def rival_weights(engine: ModernArtEngine, seat: int) -> tuple[float, ...]:
 
     Memoised on the seat and the money (which changes only when a lot is sold)."""
     key = (seat, *engine.money)
-    known = _WEIGHTS.get(key)
+    memo = _WEIGHTS
+    known = memo.get(key)
     if known is None:
         known = _rival_weights(engine.num_players, engine.money, seat)
-        if len(_WEIGHTS) >= _FORECAST_CACHE:
-            _WEIGHTS.clear()
-        _WEIGHTS[key] = known
+        if len(memo) >= _FORECAST_CACHE:
+            memo.clear()
+        memo[key] = known
     return known
 
 
@@ -574,7 +594,8 @@ _LOTS: dict[tuple, tuple[tuple[float, ...], float, float, float, float, int]] = 
 
 def _lot_key(engine: ModernArtEngine, seat: int) -> tuple:
     """What a ``Lot``'s valuation depends on: the seat, the lot and who is paid for it, the
-    money, and what ``values_of`` reads for the seat and for the market."""
+    money, and what ``values_of`` reads for the seat and for the market (``_board_code``: the
+    market's view reads the same board without the hand)."""
     return (
         _cfg_key(engine.cfg),
         seat,
@@ -583,11 +604,7 @@ def _lot_key(engine: ModernArtEngine, seat: int) -> tuple:
         engine.auctioneer,
         engine.partner,
         tuple(engine.money),
-        tuple(engine.counts),
-        tuple(engine.values),
-        tuple(engine.seen),
-        tuple(engine.hand_size),
-        tuple(engine.hands[seat]),
+        _board_code(engine, seat),
     )
 
 
@@ -659,7 +676,8 @@ class Lot:
     ) -> tuple[tuple[float, ...], float, float, float, float, int]:
         """The lot's valuation for ``seat`` from the memo, or computed (and memoised)."""
         key = _lot_key(engine, seat)
-        known = _LOTS.get(key)
+        memo = _LOTS
+        known = memo.get(key)
         if known is None:
             self.weights = rival_weights(engine, seat)
             cards = engine.ncards
@@ -670,9 +688,9 @@ class Lot:
             self.slope = (self.full - self.outcome(seat, 100)) / 100.0
             # The most any rival can pay (nobody can raise past it).
             self.rivals_top = _rivals_top(engine.money, seat)
-            if len(_LOTS) >= _FORECAST_CACHE:
-                _LOTS.clear()
-            known = _LOTS[key] = (
+            if len(memo) >= _FORECAST_CACHE:
+                memo.clear()
+            known = memo[key] = (
                 self.weights,
                 self.value,
                 self.market,
@@ -763,8 +781,18 @@ class Lot:
 
 
 def _rivals_top(money: list[int], seat: int) -> int:
-    """The most money any seat but ``seat`` has."""
-    return max([m for s, m in enumerate(money) if s != seat])
+    """The most money any seat but ``seat`` has (an index loop: compiled, C's)."""
+    top = 0
+    first = True
+    for s in range(len(money)):
+        if s != seat:
+            m = money[s]
+            if first or m > top:
+                top = m
+                first = False
+    if first:
+        raise ValueError("_rivals_top: no other seat")
+    return top
 
 
 def _passes(engine: ModernArtEngine, seat: int, phase: int) -> bool:
@@ -802,9 +830,10 @@ _SALES: dict[int, tuple[int, int, int]] = {}
 
 def _sale_of(action: int) -> tuple[int, int, int]:
     """``codec.sale_of``, memoised (a pure function of the action id)."""
-    sale = _SALES.get(action)
+    memo = _SALES
+    sale = memo.get(action)
     if sale is None:
-        sale = _SALES[action] = codec.sale_of(action)
+        sale = memo[action] = codec.sale_of(action)
     return sale
 
 
@@ -855,10 +884,23 @@ def estimated_returns(engine: ModernArtEngine, values: list[float]) -> list[floa
     """Returns estimated from money plus this round's paintings at ``values``: final money,
     or for points the chance of first place from a softmax of it (second place, five players,
     by the remainder)."""
-    est = [
-        engine.money[s] + sum(b * v for b, v in zip(engine.bought[s], values, strict=True))
-        for s in range(engine.num_players)
-    ]
+    # Index loops (compiled, C doubles: modern_art.pxd), summed in artist order from 0 as
+    # ``sum`` did, so the figures are the same bits.
+    money = engine.money
+    bought = engine.bought
+    artists = len(values)
+    est = []
+    for s in range(engine.num_players):
+        row = bought[s]
+        if len(row) != artists:
+            raise ValueError(f"estimated_returns: {artists} values for {len(row)} artists")
+        total = 0.0
+        for a in range(artists):
+            b = row[a]
+            v = values[a]
+            total += b * v
+        m = money[s]
+        est.append(m + total)
     cfg = engine.cfg
     if not cfg.points:
         return est
@@ -871,6 +913,92 @@ def estimated_returns(engine: ModernArtEngine, values: list[float]) -> list[floa
     ]
 
 
+# --- the amounts (``ModernArtKnowledge.bid``): module functions, so the rollout policy's bids
+# are C calls when compiled, with the lot a typed ``Lot`` (modern_art.pxd) ---------------------
+def bid_action(engine: ModernArtEngine, lot: Lot | None = None) -> int:
+    """The amount phases' choice (an action id)."""
+    seat = engine.to_move
+    phase = engine.phase
+    if phase in (OPEN_BIDS, ONCE_BIDS):
+        # The passes that need no valuation of the lot come first.
+        if _passes(engine, seat, phase):
+            return PASS
+        lot = lot or Lot(engine, seat)
+        if phase == OPEN_BIDS:
+            return _open_bid(engine, seat, lot)
+        return _once_bid(engine, seat, lot)
+    lot = lot or Lot(engine, seat)
+    if phase == SEALED_BIDS:
+        return codec.amount(_sealed_amount(engine, seat, lot))
+    if phase == PRICE:
+        return codec.amount(_price(engine, seat, lot))
+    raise ValueError(f"no amount to choose in phase {phase}")
+
+
+def _open_bid(engine: ModernArtEngine, seat: int, lot: Lot) -> int:
+    """A raise or a pass, once ``_passes`` has not passed already."""
+    high = engine.high
+    money = engine.money[seat]
+    cap = int(lot.cap)
+    if cap <= high:
+        return PASS
+    target = high + max(1, int(OPEN_STEP * lot.value))
+    beyond = lot.rivals_top + 1  # nobody can raise past this
+    if beyond <= target:
+        target = max(high + 1, beyond)
+    return codec.amount(_amount(target, high + 1, min(money, cap)))
+
+
+def _once_bid(engine: ModernArtEngine, seat: int, lot: Lot) -> int:
+    """A bid or a pass, once ``_passes`` has not passed already."""
+    high = engine.high
+    money = engine.money[seat]
+    x = engine.auctioneer
+    if seat == x:  # last to act: buy it back only when that beats selling
+        buy = lot.outcome(seat, high + 1) > lot.outcome(engine.high_bidder, high)
+        if buy and high + 1 <= lot.value:
+            return codec.amount(high + 1)
+        return PASS
+    cap = int(lot.cap)
+    if cap <= high:
+        return PASS
+    n = engine.num_players
+    later = 0
+    r = (seat + 1) % n
+    while r != x:
+        later = max(later, min(engine.money[r], int(LATER_SHARE * lot.market) + 1))
+        r = (r + 1) % n
+    # The auctioneer buys it back below ((1 + w) M - 1) / (2 + w) (w: one rival's share).
+    w = 1.0 / (n - 1)
+    deter = math.ceil(((1.0 + w) * lot.market - 1.0) / (2.0 + w))
+    target = max(high + 1, deter, later)
+    return codec.amount(_amount(target, high + 1, min(money, cap)))
+
+
+def _sealed_amount(engine: ModernArtEngine, seat: int, lot: Lot) -> int:
+    money = engine.money[seat]
+    bid = lot.sealed_share() * lot.cap
+    top = lot.rivals_top
+    if top + 1 < bid:
+        bid = top + 1  # nobody can pay more: win it for one more than they have
+    return _amount(bid, 0, money)
+
+
+def _price(engine: ModernArtEngine, seat: int, lot: Lot) -> int:
+    money = engine.money[seat]
+    if money == 0:
+        return 0
+    market = lot.market
+    prices = {1, money, *(_amount(f * market, 1, money) for f in PRICE_FRACTIONS)}
+    prices.update(_amount(engine.money[r], 1, money) for r in range(engine.num_players))
+    best, best_u = 1, -math.inf
+    for p in sorted(prices):
+        u = lot.fixed_outcome(p, seat)
+        if u > best_u + 1e-9:
+            best, best_u = p, u
+    return best
+
+
 class ModernArtKnowledge(GameKnowledge):
     game = "modern_art"
     abstracts = True
@@ -881,83 +1009,8 @@ class ModernArtKnowledge(GameKnowledge):
 
     # --- amounts -----------------------------------------------------------------------------
     def bid(self, engine: ModernArtEngine, lot: Lot | None = None) -> int:
-        """The amount phases' choice (an action id)."""
-        seat = engine.to_move
-        phase = engine.phase
-        if phase in (OPEN_BIDS, ONCE_BIDS):
-            # The passes that need no valuation of the lot come first.
-            if _passes(engine, seat, phase):
-                return PASS
-            lot = lot or Lot(engine, seat)
-            if phase == OPEN_BIDS:
-                return self._open_bid(engine, seat, lot)
-            return self._once_bid(engine, seat, lot)
-        lot = lot or Lot(engine, seat)
-        if phase == SEALED_BIDS:
-            return codec.amount(self._sealed_amount(engine, seat, lot))
-        if phase == PRICE:
-            return codec.amount(self._price(engine, seat, lot))
-        raise ValueError(f"no amount to choose in phase {phase}")
-
-    def _open_bid(self, engine: ModernArtEngine, seat: int, lot: Lot) -> int:
-        """A raise or a pass, once ``_passes`` has not passed already."""
-        high = engine.high
-        money = engine.money[seat]
-        cap = int(lot.cap)
-        if cap <= high:
-            return PASS
-        target = high + max(1, int(OPEN_STEP * lot.value))
-        beyond = lot.rivals_top + 1  # nobody can raise past this
-        if beyond <= target:
-            target = max(high + 1, beyond)
-        return codec.amount(_amount(target, high + 1, min(money, cap)))
-
-    def _once_bid(self, engine: ModernArtEngine, seat: int, lot: Lot) -> int:
-        """A bid or a pass, once ``_passes`` has not passed already."""
-        high = engine.high
-        money = engine.money[seat]
-        x = engine.auctioneer
-        if seat == x:  # last to act: buy it back only when that beats selling
-            buy = lot.outcome(seat, high + 1) > lot.outcome(engine.high_bidder, high)
-            if buy and high + 1 <= lot.value:
-                return codec.amount(high + 1)
-            return PASS
-        cap = int(lot.cap)
-        if cap <= high:
-            return PASS
-        n = engine.num_players
-        later = 0
-        r = (seat + 1) % n
-        while r != x:
-            later = max(later, min(engine.money[r], int(LATER_SHARE * lot.market) + 1))
-            r = (r + 1) % n
-        # The auctioneer buys it back below ((1 + w) M - 1) / (2 + w) (w: one rival's share).
-        w = 1.0 / (n - 1)
-        deter = math.ceil(((1.0 + w) * lot.market - 1.0) / (2.0 + w))
-        target = max(high + 1, deter, later)
-        return codec.amount(_amount(target, high + 1, min(money, cap)))
-
-    def _sealed_amount(self, engine: ModernArtEngine, seat: int, lot: Lot) -> int:
-        money = engine.money[seat]
-        bid = lot.sealed_share() * lot.cap
-        top = lot.rivals_top
-        if top + 1 < bid:
-            bid = top + 1  # nobody can pay more: win it for one more than they have
-        return _amount(bid, 0, money)
-
-    def _price(self, engine: ModernArtEngine, seat: int, lot: Lot) -> int:
-        money = engine.money[seat]
-        if money == 0:
-            return 0
-        market = lot.market
-        prices = {1, money, *(_amount(f * market, 1, money) for f in PRICE_FRACTIONS)}
-        prices.update(_amount(engine.money[r], 1, money) for r in range(engine.num_players))
-        best, best_u = 1, -math.inf
-        for p in sorted(prices):
-            u = lot.fixed_outcome(p, seat)
-            if u > best_u + 1e-9:
-                best, best_u = p, u
-        return best
+        """The amount phases' choice (an action id): ``bid_action``."""
+        return bid_action(engine, lot)
 
     def _answer(self, engine: ModernArtEngine, seat: int, lot: Lot) -> float:
         """How much better accepting the fixed price is than declining (money units)."""
@@ -1113,7 +1166,7 @@ class ModernArtKnowledge(GameKnowledge):
         try:
             phase = engine.phase
             if phase in (OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE):
-                return self.bid(engine)
+                return bid_action(engine)
             if phase == PLAY:
                 return pick_best(self._quick_offers(engine, engine.to_move), rng)
             return self.choose(engine, rng)

@@ -82,6 +82,17 @@ def composition(artists: int, cards_per_artist: int) -> tuple[int, ...]:
     return tuple(deck)
 
 
+_PARAMS_IDS: dict[tuple, int] = {}
+
+
+def params_id(params: dict[str, Any]) -> int:
+    """A small int per distinct parameter set, equal for equal parameters (numbered in order of
+    first use in this process): ``Config.params_id``, what the heuristics' memo keys hold for
+    the game (an int hashes in a few instructions and is untracked by the cyclic collector)."""
+    key = tuple(sorted(params.items()))
+    return _PARAMS_IDS.setdefault(key, len(_PARAMS_IDS))
+
+
 class Config:
     """Everything the engine needs from the parameters, computed once per parameter set.
 
@@ -99,6 +110,7 @@ class Config:
     """
 
     __slots__ = (
+        "artist_cards",
         "artists",
         "deal",
         "deck",
@@ -108,6 +120,7 @@ class Config:
         "money",
         "n",
         "params",
+        "params_id",
         "place_values",
         "points",
         "points_table",
@@ -119,6 +132,7 @@ class Config:
     def __init__(self, params: dict[str, Any]) -> None:
         n = params["players"]
         self.params = dict(params)
+        self.params_id = params_id(self.params)
         self.n = n
         self.artists = params["artists"]
         self.kinds = self.artists * NUM_TYPES
@@ -132,9 +146,11 @@ class Config:
         self.deal = default_deal if params["deal"] < 0 else params["deal"]
         self.refill = REFILL[n] if params["refill"] < 0 else params["refill"]
         self.place_values = PLACE_VALUES[: min(len(PLACE_VALUES), self.artists)]
-        per_artist = max(
+        # The cards of each artist in the deck (the heuristics' supplies read it per view).
+        self.artist_cards = tuple(
             sum(self.deck[a * NUM_TYPES : (a + 1) * NUM_TYPES]) for a in range(self.artists)
         )
+        per_artist = max(self.artist_cards)
         most_bought = min(ROUND_END_COUNT - 1, per_artist)
         value_per_round = sum(self.place_values)
         triangle = self.rounds * (self.rounds + 1) // 2
