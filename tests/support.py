@@ -259,3 +259,19 @@ def assert_playout_is_the_plain_loop(start: Engine, seed: int) -> tuple[Engine, 
     assert fast.history == plain.history
     assert fast.describe() == plain.describe()
     return fast, plain
+
+
+def assert_legal_actions_are_fresh_lists(engine: Engine, seed: int) -> None:
+    """Along one random game from ``engine``: every ``player_actions()`` is a new list equal
+    to the engine's shared choice tuple (``_choices``), so a caller may change the list it got
+    without changing the tuple that every later position of the same kind shares."""
+    rng = random.Random(seed)
+    while not engine.is_terminal():
+        if engine.is_chance():
+            engine.apply(engine.sample_chance(rng))
+            continue
+        legal = engine.player_actions()
+        assert isinstance(legal, list) and legal == list(engine._choices())  # type: ignore[attr-defined]
+        legal.append(-1)  # the caller's to change: the shared tuples stay as they were
+        assert -1 not in engine._choices()  # type: ignore[attr-defined]
+        engine.apply(rng.choice(engine.player_actions()))

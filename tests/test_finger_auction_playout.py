@@ -10,7 +10,6 @@ so capped ties go to chance's tie-break).
 
 from __future__ import annotations
 
-import random
 from itertools import product
 
 import pytest
@@ -23,7 +22,11 @@ from games.finger_auction.engine import (
     only_kind,
     pick_choices,
 )
-from tests.support import assert_playout_is_the_plain_loop, playout_starts
+from tests.support import (
+    assert_legal_actions_are_fresh_lists,
+    assert_playout_is_the_plain_loop,
+    playout_starts,
+)
 
 # (players, max_void)
 SETTINGS = [(2, 20), (3, 20), (4, 20), (2, 1), (3, 1), (4, 1)]
@@ -45,17 +48,7 @@ def test_random_playout_is_the_plain_loop(players, max_void):
 
 
 def test_the_legal_actions_are_the_choices_as_a_fresh_list():
-    engine = FingerAuctionEngine(3)
-    rng = random.Random(3)
-    while not engine.is_terminal():
-        if engine.is_chance():
-            engine.apply(engine.sample_chance(rng))
-            continue
-        legal = engine.player_actions()
-        assert isinstance(legal, list) and legal == list(engine._choices())
-        legal.append(-1)  # the caller's to change: the shared tuples stay as they were
-        assert -1 not in engine._choices()
-        engine.apply(rng.choice(engine.player_actions()))
+    assert_legal_actions_are_fresh_lists(FingerAuctionEngine(3), 3)
 
 
 def test_the_table_helpers_answer_by_their_definition():

@@ -9,12 +9,14 @@ positions of every player count (and a short turn cap, so the cap ends some game
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from games.gallery_rush.engine import PHASE_NAMES, GalleryRushEngine
-from tests.support import assert_playout_is_the_plain_loop, playout_starts
+from tests.support import (
+    assert_legal_actions_are_fresh_lists,
+    assert_playout_is_the_plain_loop,
+    playout_starts,
+)
 
 SETTINGS = [(2, 40), (3, 40), (4, 40), (3, 6)]
 
@@ -35,14 +37,4 @@ def test_random_playout_is_the_plain_loop(players, max_turns):
 
 
 def test_the_legal_actions_are_the_choices_as_a_fresh_list():
-    engine = GalleryRushEngine(3, 40)
-    rng = random.Random(3)
-    while not engine.is_terminal():
-        if engine.is_chance():
-            engine.apply(engine.sample_chance(rng))
-            continue
-        legal = engine.player_actions()
-        assert isinstance(legal, list) and legal == list(engine._choices())
-        legal.append(-1)  # the caller's to change: the shared tuples stay as they were
-        assert -1 not in engine._choices()
-        engine.apply(rng.choice(engine.player_actions()))
+    assert_legal_actions_are_fresh_lists(GalleryRushEngine(3, 40), 3)
