@@ -36,6 +36,10 @@ class IsmctsBot(Bot):
         "worlds weighted by the heuristic's likelihood of the opponents' moves, unseen moves "
         "searched in the tree, UCT or Smooth UCT, random or heuristic rollouts."
     )
+    # ``heuristic_model``'s opponent models, one per game setting (at most ``MAX_KEPT_MODELS``),
+    # kept across the bot's hints because each is exact there; made at the first one (the bot
+    # keeps the base ``__init__``, so a spec is normalised without building it).
+    _models: dict[tuple[str, Any], HeuristicModel] | None = None
     options = (
         FloatSpec(
             "exploration",
@@ -194,12 +198,6 @@ class IsmctsBot(Bot):
         ),
     )
 
-    def __init__(self, /, **options: Any) -> None:
-        super().__init__(**options)
-        # ``heuristic_model``'s opponent models, one per game setting (at most
-        # ``MAX_KEPT_MODELS``): kept across the bot's hints because each is exact there.
-        self._models: dict[tuple[str, Any], HeuristicModel] = {}
-
     def prior_for(self, game: str) -> Prior | None:
         knowledge = knowledge_for(game)
         if knowledge is None or self.config["opponent_model"] == "uniform":
@@ -244,6 +242,8 @@ class IsmctsBot(Bot):
         if setting is None:
             return HeuristicModel(knowledge)  # type: ignore[arg-type]
         models = self._models
+        if models is None:
+            models = self._models = {}
         key = (knowledge.game, setting)  # type: ignore[union-attr]
         model = models.get(key)
         if model is None:
