@@ -58,7 +58,7 @@ def test_a_slice_is_timed_by_cpu_not_by_the_wall_clock():
         return 10, 0.2
 
     timed = bench.timed_slice(waits, None)
-    assert timed["simulations"] == 10 and timed["wall"] == 0.2
+    assert timed["simulations"] == 10 and timed["wall"] >= 0.2
     assert timed["cpu"] < 0.1
 
 

@@ -149,13 +149,16 @@ def _theirs(game, state, seconds: float, seed: int, worlds: int, knowledge):
 
 
 def timed_slice(measure, *args) -> dict[str, float]:
-    """``measure(*args)`` (``(simulations, wall seconds)``) with the CPU seconds it took.
+    """``measure(*args)`` (``(simulations, seconds)``) with the wall and CPU seconds it took.
 
     The CPU time is this thread's (``time.thread_time``): what the slice computed, without
-    the time it waited for a core on a busy machine or other threads' time."""
-    started = time.thread_time()
-    simulations, wall = measure(*args)
-    return {"simulations": simulations, "wall": wall, "cpu": time.thread_time() - started}
+    the time it waited for a core on a busy machine or other threads' time. Both clocks time
+    the same span (the bot's construction included), so the CPU time never exceeds the
+    wall time; ``measure``'s own seconds, which leave the construction out, are not used."""
+    wall_started, cpu_started = time.perf_counter(), time.thread_time()
+    simulations, _ = measure(*args)
+    cpu = time.thread_time() - cpu_started
+    return {"simulations": simulations, "wall": time.perf_counter() - wall_started, "cpu": cpu}
 
 
 def paired(new: list[dict[str, float]], old: list[dict[str, float]]) -> dict[str, Any]:
