@@ -499,9 +499,24 @@ def bench_explain(
 @click.option("--deals", default=20, show_default=True, help="Deals, each in every seat.")
 @click.option("--simulations", default=200, show_default=True, help="ismcts's budget per move.")
 @click.option("--out", required=True, type=click.Path(dir_okay=False), help="Pairs (resumes).")
+@click.option(
+    "--beliefs",
+    type=click.Choice(["auto", "heuristic", "uniform"]),
+    default="auto",
+    show_default=True,
+    help="Both searches' 'beliefs' option ('uniform': Modern Art's served hint, several times "
+    "cheaper there); a cell keeps the one it started with.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON summary only.")
 def bench_profiles(
-    game: str, players: int, opponent: str, deals: int, simulations: int, out: str, as_json: bool
+    game: str,
+    players: int,
+    opponent: str,
+    deals: int,
+    simulations: int,
+    out: str,
+    beliefs: str,
+    as_json: bool,
 ) -> None:
     """ismcts with a fitted opponent profile against without it, paired (issue 45, target 1)."""
     from pathlib import Path
@@ -516,9 +531,12 @@ def bench_profiles(
         )
     if deals < 1 or simulations < 1:
         raise click.BadParameter("--deals and --simulations must be at least 1")
-    report = bench_mod.run_cell(
-        game, players, opponent, deals, simulations, Path(out), echo=click.echo
-    )
+    try:
+        report = bench_mod.run_cell(
+            game, players, opponent, deals, simulations, Path(out), click.echo, beliefs
+        )
+    except ValueError as err:  # a cell resumed with another beliefs setting
+        raise click.BadParameter(str(err), param_hint="--beliefs") from None
     click.echo(json.dumps(report, indent=None if as_json else 2))
 
 

@@ -433,3 +433,25 @@ def test_bench_profiles_pairs_by_deal_and_resumes(tmp_path):
     path.write_text(path.read_text() + '{"kind": "pair", "de')  # a run stopped mid-write
     again = bench.run_cell("gallery_rush", 2, "cautious", 1, 5, path, echo=lambda _: None)
     assert again["pairs"] == 2  # resumed: nothing played twice, the cut line dropped
+
+
+def test_bench_profiles_searches_with_the_beliefs_a_cell_started_with(tmp_path, monkeypatch):
+    from evaluation.bench import profiles as bench
+
+    played = []
+    real = bench.play_one
+
+    def recording(name, params, a, b, seat, deal):
+        if a.spec["name"] == "ismcts":  # not the fit's games
+            played.append(a.spec)
+        return real(name, params, a, b, seat, deal)
+
+    monkeypatch.setattr(bench, "play_one", recording)
+    path = tmp_path / "gallery_rush-2-cautious.jsonl"
+    out = bench.run_cell("gallery_rush", 2, "cautious", 1, 5, path, lambda _: None, "uniform")
+    assert out["beliefs"] == "uniform" and out["pairs"] == 2
+    assert played and all(spec["options"]["beliefs"] == "uniform" for spec in played)
+    with pytest.raises(ValueError, match="beliefs 'uniform', not 'auto'"):
+        bench.run_cell("gallery_rush", 2, "cautious", 2, 5, path, echo=lambda _: None)
+    assert len(bench._load(path)) == 3  # the refused resume played nothing
+    assert 'cautious {"stop_at": 1} (uniform beliefs)' in bench.table([path])
