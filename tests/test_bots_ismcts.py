@@ -361,7 +361,8 @@ def test_prior_seats_self_rates_only_the_searching_seats_nodes(monkeypatch):
 
     monkeypatch.setattr(type(knowledge), "best_rated", spy)
     budget = Budget(simulations=200)
-    options = {"beliefs": "uniform", "hidden_moves": "sample"}  # only the prior rates moves
+    # Only the prior rates moves (not the restricted response's locks, Detective Eye's default).
+    options = {"beliefs": "uniform", "hidden_moves": "sample", "opponent_moves": "search"}
     make_bot({"name": "ismcts", "options": options}).hint(defn, params, infoset, budget, seed=3)
     assert set(rated) - {infoset["seat"]}  # the default: other seats' nodes too
     rated.clear()

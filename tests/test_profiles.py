@@ -357,10 +357,13 @@ def test_the_model_leaves_unprofiled_seats_and_the_searching_seat_alone():
     ("game", "players"), [("finger_auction", 3), ("detective_eye", 3), ("gallery_rush", 2)]
 )
 def test_profile_trust_zero_is_the_search_without_profiles(game, players):
+    """Trust 0 ignores the profiles and the restricted response alike (Detective Eye's
+    default): the other seats are then searched freely."""
     profile = next(iter(BIASED[game].values()))
     for defn, params, engine in positions(game, players, lambda e: True, 12, seed=5)[::4]:
         others = {str(s): profile for s in range(players)}
-        plain = ismcts_hint({}, defn, params, engine, simulations=60)
+        free = {"opponent_moves": "search"}
+        plain = ismcts_hint(free, defn, params, engine, simulations=60)
         zero = ismcts_hint(
             {"opponents": others, "profile_trust": 0.0}, defn, params, engine, simulations=60
         )
@@ -455,3 +458,23 @@ def test_bench_profiles_searches_with_the_beliefs_a_cell_started_with(tmp_path, 
         bench.run_cell("gallery_rush", 2, "cautious", 2, 5, path, echo=lambda _: None)
     assert len(bench._load(path)) == 3  # the refused resume played nothing
     assert 'cautious {"stop_at": 1} (uniform beliefs)' in bench.table([path])
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_detective_eyes_default_is_the_restricted_response_to_the_heuristic(players):
+    """``opponent_moves: auto`` in Detective Eye is ``restricted``: exactly the search given
+    the heuristic itself ({}) as every seat's profile (how issue 45 measured it), and not the
+    freely searched opponents; elsewhere ``auto`` is ``search``."""
+    game = "detective_eye"
+    neutral = {"opponents": {str(s): {} for s in range(players)}, "opponent_moves": "search"}
+    differs = False
+    for defn, params, engine in positions(game, players, lambda e: True, 12, seed=5)[::4]:
+        default = ismcts_hint({}, defn, params, engine, simulations=80)
+        assert stats(default) == stats(ismcts_hint(neutral, defn, params, engine, 80))
+        free = ismcts_hint({"opponent_moves": "search"}, defn, params, engine, 80)
+        differs = differs or stats(free) != stats(default)
+    assert differs
+    fa = positions("finger_auction", 3, lambda e: True, 12, seed=5)[4]
+    assert stats(ismcts_hint({}, *fa, simulations=60)) == stats(
+        ismcts_hint({"opponent_moves": "search"}, *fa, simulations=60)
+    )

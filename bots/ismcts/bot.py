@@ -11,10 +11,12 @@ from bots.heuristics import GameKnowledge, knowledge_for
 from bots.ismcts.config import (
     DEPTH_SEARCH,
     FINAL_POLICIES,
+    OPPONENT_MOVES,
     PRIOR_BY_GAME,
     ROLLOUT_POLICIES,
     SELECTIONS,
     SearchConfig,
+    resolve_opponent_moves,
 )
 from bots.ismcts.result import hint_from_result
 from bots.ismcts.search import search
@@ -131,12 +133,16 @@ class IsmctsBot(Bot):
         ),
         ParamSpec(
             "opponent_moves",
-            "search",
+            "auto",
             "how the other seats' decisions are played in the tree: 'search' (each seat a "
-            "bandit in its own information-set nodes, maximising its own return) or "
+            "bandit in its own information-set nodes, maximising its own return), "
             "'heuristic' (the game's heuristic model, its best-rated move: a best response to "
-            "that model; rollout_opponents then use the same cached model)",
-            choices=("search", "heuristic"),
+            "that model; rollout_opponents then use the same cached model), 'restricted' (a "
+            "restricted Nash response to the heuristic: a seat without a profile in "
+            "opponents is modelled as the heuristic itself, its move locked to the "
+            "heuristic's at profile_trust and searched otherwise) or 'auto' (the search's "
+            "measured choice: 'restricted' in Detective Eye, 'search' elsewhere)",
+            choices=OPPONENT_MOVES,
         ),
         ParamSpec(
             "rollout_opponents",
@@ -260,6 +266,10 @@ class IsmctsBot(Bot):
         of 0 it is ``heuristic_model`` itself, so the search is exactly the unprofiled one."""
         base = self.heuristic_model(knowledge, worlds)
         opponents = self.config["opponents"]
+        if resolve_opponent_moves(str(self.config["opponent_moves"]), worlds.game) == "restricted":
+            # Every seat without a client's profile is the heuristic itself ({}: no tendency).
+            unprofiled = {str(s): {} for s in range(worlds.first.num_players)}
+            opponents = {**unprofiled, **opponents}
         trust = float(self.config["profile_trust"])
         if base is None or not opponents:
             return base

@@ -4,7 +4,8 @@ the budget into a frozen ``SearchConfig`` that the search reads and never re-int
 Three options have values that stand for "the measured choice" (the JSON contract keeps them):
 ``rollout_depth`` ``DEPTH_SEARCH`` (-2: the search's cut-off per game, ``GAME_DEFAULTS``) and
 ``DEPTH_GAME`` (-1: the game heuristic's own), and a negative ``prior_weight`` (``PRIOR_BY_GAME``,
--1: the search's weight per game). ``beliefs`` and ``rollout`` take ``auto`` alike. Only
+-1: the search's weight per game). ``beliefs``, ``rollout`` and ``opponent_moves`` take
+``auto`` alike. Only
 ``SearchConfig.resolve`` reads them; after it, a depth below 0 means "to the end" and every
 other field is a plain value.
 """
@@ -29,6 +30,8 @@ ROLLOUT_POLICIES = ("auto", "random", "heuristic")
 # The hint's mixed-policy rules (``result.final_weights``).
 FINAL_POLICIES = ("significant", "visits", "p_value", "greedy", "average", "welch")
 SELECTIONS = ("uct", "smooth", "regret")  # the tree policy (``bots.ismcts.tree``)
+# How the other seats decide in the tree (``opponent_moves``; ``resolve_opponent_moves``).
+OPPONENT_MOVES = ("auto", "search", "heuristic", "restricted")
 
 
 @dataclass(frozen=True)
@@ -39,13 +42,15 @@ class GameDefaults:
     ``cutoff``: the rollout cut-off of ``rollout_depth: -2`` (``None``: as -1).
     ``prior``: the progressive-bias weight of a negative ``prior_weight``; ``timed_prior``
     replaces it under a time budget when set. ``timed_beliefs``: the weighting of ``beliefs:
-    auto`` under a time budget when it is not ``heuristic``.
+    auto`` under a time budget when it is not ``heuristic``. ``opponent_moves``: the value of
+    ``opponent_moves: auto`` when it is not ``search``.
     """
 
     cutoff: int | None = None
     prior: float = 0.0
     timed_prior: float | None = None
     timed_beliefs: str | None = None
+    opponent_moves: str | None = None
     # The analysis mode's rollout (``bots.analysis``) in the phases where the search's cannot
     # tell the candidate moves apart (``analysis_phases``: values of the engine's ``phase``):
     # the rated heuristic's move for every seat, cut after ``analysis_cutoff`` decisions (by a
@@ -73,9 +78,20 @@ class GameDefaults:
 # the prior 0.5 (a node visited a few times tries the heuristic's bid first: against the
 # ISMCTS of a322b0d at 100 ms, 0.556 [0.40, 0.70] over 36 games at 3 players against 0.236
 # without). Modern Art keeps its heuristic's own rollout cut-off (40 decisions).
+# Detective Eye: the other seats as a restricted Nash response to the heuristic (``restricted``:
+# each decision the heuristic's move at profile_trust 0.5, searched otherwise). Searched
+# freely, they grew into adversaries the players we meet are not, and more search lost
+# strength: against the never-bluffing `honest` design at 2 players 0.833 [0.70, 0.91] at
+# 1,000 simulations, 0.625 at 4,000 and 0.562 [0.42, 0.69] at 500 ms of CPU (48 games each);
+# restricted 0.833 at 4,000 and 0.854 [0.73, 0.93] at 500 ms of CPU. Exact NashConv of
+# Detective Eye small at 1,000 simulations 0.057 (free: 0.017; issue 45's bound is 0.10).
 GAME_DEFAULTS: dict[str, GameDefaults] = {
     "detective_eye": GameDefaults(
-        cutoff=10, prior=0.5, analysis_cutoff=20, analysis_phases=frozenset({DE_DRAFT})
+        cutoff=10,
+        prior=0.5,
+        analysis_cutoff=20,
+        analysis_phases=frozenset({DE_DRAFT}),
+        opponent_moves="restricted",
     ),
     "finger_auction": GameDefaults(prior=0.5),
     "gallery_rush": GameDefaults(prior=0.5),
@@ -119,6 +135,14 @@ def resolve_prior(weight: float, game: str, budget: Budget | None = None) -> flo
     if timed(budget) and defaults.timed_prior is not None:
         return defaults.timed_prior
     return defaults.prior
+
+
+def resolve_opponent_moves(choice: str, game: str) -> str:
+    """How the other seats decide in the tree: the spec's ``opponent_moves``, or (``auto``)
+    the game's measured choice (``GameDefaults.opponent_moves``), else ``search``."""
+    if choice != "auto":
+        return choice
+    return GAME_DEFAULTS.get(game, NO_DEFAULTS).opponent_moves or "search"
 
 
 def resolve_rollout(rollout: str, depth: int, knowledge: GameKnowledge | None) -> tuple[str, int]:
@@ -228,6 +252,7 @@ class SearchConfig:
             prior_opponents=o["prior_seats"] == "all",
             hidden_moves=o["hidden_moves"] == "tree",
             rollout_opponents=int(o["rollout_opponents"]),  # type: ignore[call-overload]
-            model_opponents=rated and o["opponent_moves"] == "heuristic",
+            model_opponents=rated
+            and resolve_opponent_moves(str(o["opponent_moves"]), game) == "heuristic",
             final_policy=str(o["final_policy"]),
         )
