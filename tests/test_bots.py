@@ -44,6 +44,7 @@ ISMCTS_DEFAULTS = {
     "opponent_moves": "auto",
     "final_policy": "welch",
     "opponents": {},
+    "restricted_trust": 0.25,
     "profile_trust": 0.5,
 }
 

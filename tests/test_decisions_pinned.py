@@ -59,15 +59,15 @@ SERVED_OPTIONS = {"modern_art": {"beliefs": "uniform", "prior_weight": 0.5}}
 RECORDED: dict[str, tuple[str, str]] = {
     "detective_eye(players=2)": (
         "6564d6706e7a2209627f0cd9bb892f7a2a688feced5a7ce61c26a8c06480ffbd",
-        "568ae798cd4e8287c5d3e205e26688dea56a01a31cf58858e888ec89220ef6f7",
+        "33484b1177cebda34708521521f589da0ac2f5bf274e0011ff8afecfd75ced63",
     ),
     "detective_eye(players=3)": (
         "1fb61382d1ff6a86e91de7fd53812239079685f1768b3fa535b36566d2545b70",
-        "0d13c03ffb4107a96ec757ce6ea9ea40d34b609752ced8ccf045cf0249d964ce",
+        "f0821c50ba492a9389ae448b438ad5a78282ef8567ee632a1dd10534c9a41195",
     ),
     "detective_eye(players=4)": (
         "a92bbf100597b7cde2e403671bb6a8296a9935d7e405211f09003a506cd5e09c",
-        "5767356358a566b65bbb048da5601124ccd41e6dc5ccfd3bd89dd48a8e3497ec",
+        "e3f72e0b7b29c80389ab84ec4fa61c349a3f76d54e61e24cdbe91086b378107d",
     ),
     "finger_auction(players=2)": (
         "617d217b32138de4640553b79199a1c014d66f562f0b8f424f957de6f9e04c9f",

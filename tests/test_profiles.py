@@ -463,10 +463,14 @@ def test_bench_profiles_searches_with_the_beliefs_a_cell_started_with(tmp_path, 
 @pytest.mark.parametrize("players", [2, 3])
 def test_detective_eyes_default_is_the_restricted_response_to_the_heuristic(players):
     """``opponent_moves: auto`` in Detective Eye is ``restricted``: exactly the search given
-    the heuristic itself ({}) as every seat's profile (how issue 45 measured it), and not the
-    freely searched opponents; elsewhere ``auto`` is ``search``."""
+    the heuristic itself ({}) as every seat's profile at trust 0.25 (how issue 45 measured
+    it), and not the freely searched opponents; elsewhere ``auto`` is ``search``."""
     game = "detective_eye"
-    neutral = {"opponents": {str(s): {} for s in range(players)}, "opponent_moves": "search"}
+    neutral = {
+        "opponents": {str(s): {} for s in range(players)},
+        "opponent_moves": "search",
+        "profile_trust": 0.25,  # restricted_trust's default
+    }
     differs = False
     for defn, params, engine in positions(game, players, lambda e: True, 12, seed=5)[::4]:
         default = ismcts_hint({}, defn, params, engine, simulations=80)
@@ -478,3 +482,22 @@ def test_detective_eyes_default_is_the_restricted_response_to_the_heuristic(play
     assert stats(ismcts_hint({}, *fa, simulations=60)) == stats(
         ismcts_hint({"opponent_moves": "search"}, *fa, simulations=60)
     )
+
+
+def test_the_restricted_response_leaves_a_clients_profile_at_its_own_trust():
+    from bots.protocol import Worlds
+
+    defn, params, engine = positions("detective_eye", 3, lambda e: True, 6)[-1]
+    seat = engine.current_player()
+    infoset = build_infoset(defn, params, engine, seat)
+    worlds = Worlds.from_infoset(defn, params, infoset, random.Random(0))
+    other, rest = [s for s in range(3) if s != seat]
+    knowledge = knowledge_for("detective_eye")
+    options = {"opponents": {str(other): {"bluff_rate": 0.4}}, "profile_trust": 0.6}
+    model = make_bot({"name": "ismcts", "options": options}).opponent_model(knowledge, worlds)
+    assert model.trusts == {other: 0.6, rest: 0.25}  # restricted_trust for the unprofiled
+    free = {**options, "opponent_moves": "search"}
+    model = make_bot({"name": "ismcts", "options": free}).opponent_model(knowledge, worlds)
+    assert model.trusts == {other: 0.6}
+    off = make_bot({"name": "ismcts", "options": {"restricted_trust": 0.0}})
+    assert not isinstance(off.opponent_model(knowledge, worlds), ProfiledModel)  # the plain one

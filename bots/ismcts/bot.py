@@ -140,7 +140,7 @@ class IsmctsBot(Bot):
             "that model; rollout_opponents then use the same cached model), 'restricted' (a "
             "restricted Nash response to the heuristic: a seat without a profile in "
             "opponents is modelled as the heuristic itself, its move locked to the "
-            "heuristic's at profile_trust and searched otherwise) or 'auto' (the search's "
+            "heuristic's at restricted_trust and searched otherwise) or 'auto' (the search's "
             "measured choice: 'restricted' in Detective Eye, 'search' elsewhere)",
             choices=OPPONENT_MOVES,
         ),
@@ -191,6 +191,15 @@ class IsmctsBot(Bot):
             "'atelier profile', docs/bots.md): a profiled seat's moves are modelled by the "
             "heuristic with those tendencies in the beliefs, the tree and the rollouts, as far "
             "as profile_trust says; {}: none",
+        ),
+        FloatSpec(
+            "restricted_trust",
+            0.25,
+            "with opponent_moves 'restricted': the chance an unprofiled seat's decision in the "
+            "tree and the rollouts is the heuristic's move rather than searched (0: the plain "
+            "search)",
+            min=0,
+            max=1,
         ),
         FloatSpec(
             "profile_trust",
@@ -265,25 +274,26 @@ class IsmctsBot(Bot):
         mixed in by ``profile_trust`` (``bots.profiles.model``). With no profiles or a trust
         of 0 it is ``heuristic_model`` itself, so the search is exactly the unprofiled one."""
         base = self.heuristic_model(knowledge, worlds)
-        opponents = self.config["opponents"]
+        if base is None:
+            return base
+        players = worlds.first.num_players
+        trust = float(self.config["profile_trust"])
+        seats = game_seat_profiles(self.name, worlds.game, self.config["opponents"], players)
+        trusts = dict.fromkeys(seats, trust)
         if resolve_opponent_moves(str(self.config["opponent_moves"]), worlds.game) == "restricted":
             # Every seat without a client's profile is the heuristic itself ({}: no tendency).
-            unprofiled = {str(s): {} for s in range(worlds.first.num_players)}
-            opponents = {**unprofiled, **opponents}
-        trust = float(self.config["profile_trust"])
-        if base is None or not opponents:
-            return base
-        seats = game_seat_profiles(self.name, worlds.game, opponents, worlds.first.num_players)
-        if trust <= 0.0:
-            return base
+            restricted = float(self.config["restricted_trust"])
+            for seat in range(players):
+                if seat not in seats:
+                    seats[seat], trusts[seat] = {}, restricted
         policies = {
             seat: self._profiled_policy(base, profile)
             for seat, profile in seats.items()
-            if seat != worlds.seat
+            if seat != worlds.seat and trusts[seat] > 0.0
         }
         if not policies:
             return base
-        return ProfiledModel(base, policies, trust, worlds.seat)
+        return ProfiledModel(base, policies, trust, worlds.seat, trusts)
 
     def _profiled_policy(self, base: HeuristicModel, profile: dict[str, float]) -> ProfiledPolicy:
         """The profiled policy sharing ``base``'s cache, kept with it (``base.profiled``: one

@@ -53,11 +53,14 @@ class ProfiledModel:
         policies: Mapping[int, ProfiledPolicy],
         trust: float,
         seat: int,
+        trusts: Mapping[int, float] | None = None,
     ) -> None:
         self.base = base
         self.knowledge = base.knowledge
         self.policies = {s: p for s, p in policies.items() if s != seat}
-        self.trust = trust
+        # Each modelled seat's trust: ``trust``, unless ``trusts`` names its own (the
+        # restricted response's unprofiled seats, ``opponent_moves: restricted``).
+        self.trusts = {s: (trusts or {}).get(s, trust) for s in self.policies}
 
     def best(self, engine: Engine, player: int) -> frozenset[int]:
         """The heuristic's best moves (the unprofiled part, for callers that ask for it)."""
@@ -68,21 +71,23 @@ class ProfiledModel:
         policy = self.policies.get(player)
         if policy is None:
             return default
-        trust = self.trust
+        trust = self.trusts[player]
         return trust * policy.probability(engine, player, action) + (1.0 - trust) * default
 
     def choose(self, engine: Engine, rng: random.Random) -> int:
         """A draw of the mover's mixture (the profiled policy with probability ``trust``)."""
-        policy = self.policies.get(engine.current_player())
-        if policy is not None and rng.random() < self.trust:
+        mover = engine.current_player()
+        policy = self.policies.get(mover)
+        if policy is not None and rng.random() < self.trusts[mover]:
             return policy.choose(engine, rng)
         return self.base.choose(engine, rng)
 
     def locked_move(self, engine: Engine, rng: random.Random) -> int:
         """The tree's move for another seat: its profiled move with probability ``trust``,
         else ``NOT_LOCKED`` (the search plays it). Unprofiled seats are never locked."""
-        policy = self.policies.get(engine.current_player())
-        if policy is None or rng.random() >= self.trust:
+        mover = engine.current_player()
+        policy = self.policies.get(mover)
+        if policy is None or rng.random() >= self.trusts[mover]:
             return NOT_LOCKED
         return policy.choose(engine, rng)
 
@@ -91,11 +96,12 @@ class ProfiledModel:
         seat's move is its profiled one with probability ``trust``; every other move (and a
         profiled seat's otherwise) is ``rest``'s, or uniform over the considered actions
         (``candidates``) when ``rest`` is ``None`` (a random rollout)."""
-        policies, trust = self.policies, self.trust
+        policies, trusts = self.policies, self.trusts
 
         def locked_or_rest(engine: Engine, rng: random.Random) -> int:
-            policy = policies.get(engine.current_player())
-            if policy is not None and rng.random() < trust:
+            mover = engine.current_player()
+            policy = policies.get(mover)
+            if policy is not None and rng.random() < trusts[mover]:
                 return policy.choose(engine, rng)
             if rest is not None:
                 return rest(engine, rng)
