@@ -361,7 +361,7 @@ def test_prior_seats_self_rates_only_the_searching_seats_nodes(monkeypatch):
 
     monkeypatch.setattr(type(knowledge), "best_rated", spy)
     budget = Budget(simulations=200)
-    # Only the prior rates moves (not the restricted response's locks, Detective Eye's default).
+    # Only the prior rates moves (not a restricted response's locks).
     options = {"beliefs": "uniform", "hidden_moves": "sample", "opponent_moves": "search"}
     make_bot({"name": "ismcts", "options": options}).hint(defn, params, infoset, budget, seed=3)
     assert set(rated) - {infoset["seat"]}  # the default: other seats' nodes too

@@ -10,9 +10,7 @@ and the default ``ismcts`` bot's hint (moves, visits, values) at a fixed number 
 from a few positions (for Modern Art also with the options it is served with under a time
 budget: uniform worlds, prior 0.5).
 
-The digests were recorded on ``main`` at 0fdb3fa, before the changes (Detective Eye's search
-digests again when its ``opponent_moves: auto`` became the restricted response, issue 45,
-measured in docs/bots.md), with
+The digests were recorded on ``main`` at 0fdb3fa, before the changes, with
 ``PYTHONPATH=. python tests/test_decisions_pinned.py`` (it prints the table below). A change
 that is meant to change decisions needs a measured strength comparison (docs/bots.md) and a
 new recording.
@@ -59,15 +57,15 @@ SERVED_OPTIONS = {"modern_art": {"beliefs": "uniform", "prior_weight": 0.5}}
 RECORDED: dict[str, tuple[str, str]] = {
     "detective_eye(players=2)": (
         "6564d6706e7a2209627f0cd9bb892f7a2a688feced5a7ce61c26a8c06480ffbd",
-        "33484b1177cebda34708521521f589da0ac2f5bf274e0011ff8afecfd75ced63",
+        "742ae5e61f3bbf5718485321243a7869bf6f96f3727cdc74a93a2fa4aeea3ab3",
     ),
     "detective_eye(players=3)": (
         "1fb61382d1ff6a86e91de7fd53812239079685f1768b3fa535b36566d2545b70",
-        "f0821c50ba492a9389ae448b438ad5a78282ef8567ee632a1dd10534c9a41195",
+        "43bee4f775db143ad7013bedb2e16cc0f316e4dfc465daa1482346337b20ad1e",
     ),
     "detective_eye(players=4)": (
         "a92bbf100597b7cde2e403671bb6a8296a9935d7e405211f09003a506cd5e09c",
-        "e3f72e0b7b29c80389ab84ec4fa61c349a3f76d54e61e24cdbe91086b378107d",
+        "2a73f0d68c3c139f5edf05e4cbd223fda20b6f5ff1501a4bc58360e511222bd5",
     ),
     "finger_auction(players=2)": (
         "617d217b32138de4640553b79199a1c014d66f562f0b8f424f957de6f9e04c9f",

@@ -357,8 +357,7 @@ def test_the_model_leaves_unprofiled_seats_and_the_searching_seat_alone():
     ("game", "players"), [("finger_auction", 3), ("detective_eye", 3), ("gallery_rush", 2)]
 )
 def test_profile_trust_zero_is_the_search_without_profiles(game, players):
-    """Trust 0 ignores the profiles and the restricted response alike (Detective Eye's
-    default): the other seats are then searched freely."""
+    """Trust 0 ignores the profiles: the other seats are then searched freely."""
     profile = next(iter(BIASED[game].values()))
     for defn, params, engine in positions(game, players, lambda e: True, 12, seed=5)[::4]:
         others = {str(s): profile for s in range(players)}
@@ -461,10 +460,10 @@ def test_bench_profiles_searches_with_the_beliefs_a_cell_started_with(tmp_path, 
 
 
 @pytest.mark.parametrize("players", [2, 3])
-def test_detective_eyes_default_is_the_restricted_response_to_the_heuristic(players):
-    """``opponent_moves: auto`` in Detective Eye is ``restricted``: exactly the search given
-    the heuristic itself ({}) as every seat's profile at trust 0.25 (how issue 45 measured
-    it), and not the freely searched opponents; elsewhere ``auto`` is ``search``."""
+def test_the_restricted_response_is_the_search_given_the_heuristic_as_every_profile(players):
+    """``opponent_moves: restricted`` is exactly the search given the heuristic itself ({}) as
+    every seat's profile at ``restricted_trust`` (how issue 45 measured it), and not the freely
+    searched opponents, which ``auto`` still is in every game."""
     game = "detective_eye"
     neutral = {
         "opponents": {str(s): {} for s in range(players)},
@@ -473,15 +472,12 @@ def test_detective_eyes_default_is_the_restricted_response_to_the_heuristic(play
     }
     differs = False
     for defn, params, engine in positions(game, players, lambda e: True, 12, seed=5)[::4]:
-        default = ismcts_hint({}, defn, params, engine, simulations=80)
-        assert stats(default) == stats(ismcts_hint(neutral, defn, params, engine, 80))
+        restricted = ismcts_hint({"opponent_moves": "restricted"}, defn, params, engine, 80)
+        assert stats(restricted) == stats(ismcts_hint(neutral, defn, params, engine, 80))
         free = ismcts_hint({"opponent_moves": "search"}, defn, params, engine, 80)
-        differs = differs or stats(free) != stats(default)
+        assert stats(free) == stats(ismcts_hint({}, defn, params, engine, 80))
+        differs = differs or stats(free) != stats(restricted)
     assert differs
-    fa = positions("finger_auction", 3, lambda e: True, 12, seed=5)[4]
-    assert stats(ismcts_hint({}, *fa, simulations=60)) == stats(
-        ismcts_hint({"opponent_moves": "search"}, *fa, simulations=60)
-    )
 
 
 def test_the_restricted_response_leaves_a_clients_profile_at_its_own_trust():
@@ -493,11 +489,12 @@ def test_the_restricted_response_leaves_a_clients_profile_at_its_own_trust():
     worlds = Worlds.from_infoset(defn, params, infoset, random.Random(0))
     other, rest = [s for s in range(3) if s != seat]
     knowledge = knowledge_for("detective_eye")
-    options = {"opponents": {str(other): {"bluff_rate": 0.4}}, "profile_trust": 0.6}
+    profiled = {"opponents": {str(other): {"bluff_rate": 0.4}}, "profile_trust": 0.6}
+    options = {**profiled, "opponent_moves": "restricted"}
     model = make_bot({"name": "ismcts", "options": options}).opponent_model(knowledge, worlds)
     assert model.trusts == {other: 0.6, rest: 0.25}  # restricted_trust for the unprofiled
-    free = {**options, "opponent_moves": "search"}
-    model = make_bot({"name": "ismcts", "options": free}).opponent_model(knowledge, worlds)
+    model = make_bot({"name": "ismcts", "options": profiled}).opponent_model(knowledge, worlds)
     assert model.trusts == {other: 0.6}
-    off = make_bot({"name": "ismcts", "options": {"restricted_trust": 0.0}})
-    assert not isinstance(off.opponent_model(knowledge, worlds), ProfiledModel)  # the plain one
+    off = {"opponent_moves": "restricted", "restricted_trust": 0.0}
+    model = make_bot({"name": "ismcts", "options": off}).opponent_model(knowledge, worlds)
+    assert not isinstance(model, ProfiledModel)  # the plain one

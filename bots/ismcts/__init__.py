@@ -81,7 +81,7 @@ On top of the paper's algorithm (each piece an option; the ``ismcts-legacy`` bas
 * **Opponents by the model** (``opponent_moves: heuristic``): the other seats' decisions in
   the tree are the heuristic model's best moves (the beliefs' cached ``HeuristicModel``)
   instead of bandits in their own nodes: the search becomes a best response to the model.
-* **A restricted response** (``opponent_moves: restricted``, Detective Eye's default): each
+* **A restricted response** (``opponent_moves: restricted``, opt-in): each
   other seat's decision in the tree and the rollouts is the heuristic's move with probability
   ``restricted_trust`` and searched otherwise, the restricted Nash response of M. Johanson,
   M. Zinkevich and M. Bowling ("Computing Robust Counter-Strategies", NIPS 2007) to the

@@ -141,7 +141,7 @@ class IsmctsBot(Bot):
             "restricted Nash response to the heuristic: a seat without a profile in "
             "opponents is modelled as the heuristic itself, its move locked to the "
             "heuristic's at restricted_trust and searched otherwise) or 'auto' (the search's "
-            "measured choice: 'restricted' in Detective Eye, 'search' elsewhere)",
+            "measured choice per game, GAME_DEFAULTS: 'search' in every game today)",
             choices=OPPONENT_MOVES,
         ),
         ParamSpec(
