@@ -151,8 +151,8 @@ def test_a_rival_below_a_thin_subtree_does_not_overturn_the_search():
     # ahead of the search's move 0 (93 visits), where 2,000 rounds gave 0.03 and three
     # 4,000-simulation searches put 0 first twice and 7 never. The fresh rounds of
     # ``_Rounds.confirm``, after 7's subtree caught up, do not repeat the lead.
-    # (The search this case was found with: the other seats searched freely, the default
-    # before Detective Eye's restricted response, which plays 7 here.)
+    # (The search this case was found with: the other seats searched freely, named so that the
+    # case stays this search's; `opponent_moves: restricted` plays 7 here.)
     free = bots.make_bot({"name": "ismcts", "options": {"opponent_moves": "search"}})
     defn, params, infoset = positions("detective_eye", 16, seed=23)[15]
     a = analyse(defn, params, infoset, free, bots.Budget(simulations=200), 15)
