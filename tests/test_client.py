@@ -40,11 +40,13 @@ def client(url: str) -> Iterator[atelier_client.Client]:
 
 
 def new_cheap_match(client: Any, game: str, bot: Any = "random", seed: int = 1) -> Any:
-    """A small match, the human in seat 0, seeded: an unseeded one may end before the
-    human's first move (a random Gallery Rush bot can finish a 12-turn game), which made the
-    tests that move in it flaky."""
+    """A small match, the human in seat 0, on a reproducible deal: on a deal the server draws
+    the bots may end it before the human's first move (a random Gallery Rush bot can finish a
+    12-turn game), which made the tests that move in it flaky. (The server uses a client's
+    seed only with ``reproducible``; without it, this helper's seed was ignored.)"""
     params, players = CHEAP[game]
-    return client.new_match(game, ["human"] + [bot] * (players - 1), params, BOT_BUDGET, seed=seed)
+    seats = ["human"] + [bot] * (players - 1)
+    return client.new_match(game, seats, params, BOT_BUDGET, seed=seed, reproducible=True)
 
 
 def play_to_end(client: Any, match: Any, seed: int) -> Any:
@@ -235,7 +237,9 @@ class LoseFirstAnswer(httpx.BaseTransport):
 def test_a_move_whose_answer_was_lost_is_retried_and_not_played_twice(url):
     lossy = LoseFirstAnswer(lose="/actions")
     with atelier_client.Client(url, api_key=KEY, backoff=0.01, transport=lossy) as c:
-        match = c.new_match("gallery_rush", ["human", "random"], {"max_turns": 12}, BOT_BUDGET)
+        match = c.new_match(
+            "gallery_rush", ["human", "random"], {"max_turns": 12}, BOT_BUDGET, 1, reproducible=True
+        )
         before = c.get_match(match.id, match.token)
         after = c.move(match.id, match.token, "explore")
     assert [line for line in lossy.sent if "/actions" in line] == [

@@ -104,6 +104,17 @@ def test_the_tools_are_listed_with_schemas_and_descriptions(url):
     assert set(play.inputSchema["required"]) == {"match_id", "move"}
 
 
+async def open_match(session: ClientSession, **kwargs: Any) -> dict[str, Any]:
+    """A new match still waiting for our move. The server draws the deal (the tool takes no
+    seed), and random bots end a 2-player Gallery Rush before seat 0's first move in about 1
+    deal of 270 (73 of 20,000 seeded deals): such a match is skipped, not a failure."""
+    for _ in range(5):
+        view = await call(session, "new_match", **kwargs)
+        if view["status"] != "finished":
+            return view
+    raise AssertionError(f"five matches of {kwargs} ended before the first move")
+
+
 async def play_through_tools(session: ClientSession, game: str, seed: int) -> dict[str, Any]:
     """A match of ``game`` against the random bot, to the end, through tools only."""
     params, players = CHEAP[game]
@@ -136,7 +147,7 @@ def test_a_whole_match_of_every_game_through_tools_then_its_review(url):
         finals = {g: await play_through_tools(session, g, seed=i) for i, g in enumerate(names)}
         for game, final in finals.items():
             assert final["returns"] and "result" in final and "review_game" in final["next"], game
-        view = await call(session, "new_match", game="gallery_rush", opponent="random")
+        view = await open_match(session, game="gallery_rush", opponent="random")
         hint = await call(session, "get_hint", match_id=view["match_id"], bot="heuristic")
         assert (
             hint["suggested_move"]
@@ -160,7 +171,7 @@ def test_a_whole_match_of_every_game_through_tools_then_its_review(url):
 
 def test_errors_say_what_to_do_next(url):
     async def body(session: ClientSession) -> list[str]:
-        view = await call(session, "new_match", game="gallery_rush", opponent="random")
+        view = await open_match(session, game="gallery_rush", opponent="random")
         return [
             await tool_error(session, "play_move", match_id=view["match_id"], move="paint"),
             await tool_error(session, "get_match", match_id="0" * 32),
@@ -177,7 +188,7 @@ def test_errors_say_what_to_do_next(url):
 
 def test_analyse_position(url):
     async def body(session: ClientSession) -> Any:
-        view = await call(session, "new_match", game="gallery_rush", opponent="random")
+        view = await open_match(session, game="gallery_rush", opponent="random")
         result = await session.call_tool(
             "analyse_position", {"match_id": view["match_id"], "simulations": 100}
         )
