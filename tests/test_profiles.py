@@ -463,7 +463,7 @@ def test_bench_profiles_searches_with_the_beliefs_a_cell_started_with(tmp_path, 
 def test_the_restricted_response_is_the_search_given_the_heuristic_as_every_profile(players):
     """``opponent_moves: restricted`` is exactly the search given the heuristic itself ({}) as
     every seat's profile at ``restricted_trust`` (how issue 45 measured it), and not the freely
-    searched opponents, which ``auto`` still is in every game."""
+    searched opponents, the default."""
     game = "detective_eye"
     neutral = {
         "opponents": {str(s): {} for s in range(players)},

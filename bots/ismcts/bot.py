@@ -16,7 +16,6 @@ from bots.ismcts.config import (
     ROLLOUT_POLICIES,
     SELECTIONS,
     SearchConfig,
-    resolve_opponent_moves,
 )
 from bots.ismcts.result import hint_from_result
 from bots.ismcts.search import search
@@ -133,15 +132,14 @@ class IsmctsBot(Bot):
         ),
         ParamSpec(
             "opponent_moves",
-            "auto",
+            "search",
             "how the other seats' decisions are played in the tree: 'search' (each seat a "
             "bandit in its own information-set nodes, maximising its own return), "
             "'heuristic' (the game's heuristic model, its best-rated move: a best response to "
             "that model; rollout_opponents then use the same cached model), 'restricted' (a "
             "restricted Nash response to the heuristic: a seat without a profile in "
             "opponents is modelled as the heuristic itself, its move locked to the "
-            "heuristic's at restricted_trust and searched otherwise) or 'auto' (the search's "
-            "measured choice per game, GAME_DEFAULTS: 'search' in every game today)",
+            "heuristic's at restricted_trust and searched otherwise)",
             choices=OPPONENT_MOVES,
         ),
         ParamSpec(
@@ -280,7 +278,7 @@ class IsmctsBot(Bot):
         trust = float(self.config["profile_trust"])
         seats = game_seat_profiles(self.name, worlds.game, self.config["opponents"], players)
         trusts = dict.fromkeys(seats, trust)
-        if resolve_opponent_moves(str(self.config["opponent_moves"]), worlds.game) == "restricted":
+        if self.config["opponent_moves"] == "restricted":
             # Every seat without a client's profile is the heuristic itself ({}: no tendency).
             restricted = float(self.config["restricted_trust"])
             for seat in range(players):
