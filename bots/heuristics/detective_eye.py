@@ -133,39 +133,114 @@ def _success_value(engine: DetectiveEyeEngine, seat: int, owners: int) -> float:
     return float(owners)
 
 
+class Plans:
+    """The best flip plans for ``painter`` at every number of matches still needed, from one
+    greedy ordering of the other seats' cards.
+
+    A plan for ``needed`` matches takes ``j`` of the others' cards and the rest from our own.
+    The ``j`` cards are picked greedily by probability, a new owner winning a near tie; that
+    pick depends only on the picks before it, so the plan for ``j`` cards is the first ``j``
+    picks of one sequence. Growing that sequence once per painter rather than once per
+    declaration keeps the rating cheap enough to be the search's opponent model (every
+    declaration of a painter shares it); the values are the ones the per-declaration greedy
+    gave, product by product in the same order.
+    """
+
+    __slots__ = (
+        "counts",
+        "engine",
+        "fail",
+        "own",
+        "own_adds",
+        "picks",
+        "pool",
+        "products",
+        "seat",
+        "seen",
+    )
+
+    def __init__(self, beliefs: Beliefs, painter: int, owners_done: int = 0) -> None:
+        e = beliefs.engine
+        seat = beliefs.seat
+        self.engine, self.seat = e, seat
+        self.own = beliefs.own_cards(painter)
+        self.fail = _fail_cost(e, seat)
+        self.seen = {o for o in range(e.num_players) if owners_done >> o & 1}
+        # Flipping one of our own cards adds us as an owner unless we already are one (the
+        # others' cards never do: they are not ours).
+        self.own_adds = 0 if seat in self.seen else 1
+        self.pool = beliefs.candidates(painter)
+        # picks[i]: the (i + 1)-th greedy pick; products[j] and counts[j]: the product of the
+        # first j picks' probabilities and the number of owners flipped from after them.
+        self.picks: list[tuple[float, int, int]] = []
+        self.products = [1.0]
+        self.counts = [len(self.seen)]
+
+    def _grow(self, j: int) -> int:
+        """Picks up to ``j`` (fewer if the others' cards run out); how many there are."""
+        picks, pool, seen = self.picks, self.pool, self.seen
+        if len(picks) >= j or not pool:
+            return len(picks)
+        while len(picks) < j and pool:
+            pick = max(pool, key=lambda x: x[0] + (0.05 if x[1] not in seen else 0.0))
+            pool.remove(pick)
+            picks.append(pick)
+            seen.add(pick[1])
+            self.products.append(self.products[-1] * pick[0])
+            self.counts.append(len(seen))
+        return len(picks)
+
+    def _values(self, needed: int) -> tuple[float, int]:
+        """The best plan's value for ``needed`` more matches and how many of the others'
+        cards it flips (-1: no plan, our own cards are too few)."""
+        own_left, e, seat, fail = len(self.own), self.engine, self.seat, self.fail
+        products, counts, own_adds = self.products, self.counts, self.own_adds
+        best_value, best_j = -math.inf, -1
+        for j in range(0, self._grow(needed) + 1):
+            from_own = needed - j
+            if from_own > own_left:
+                continue
+            p = products[j]
+            owners = counts[j] + (own_adds if from_own else 0)
+            value = p * _success_value(e, seat, owners) - (1.0 - p) * fail
+            if value > best_value:
+                best_value, best_j = value, j
+        return best_value, best_j
+
+    def value(self, needed: int) -> float:
+        """The best plan's value for ``needed`` more matches (what a declaration is worth)."""
+        return self._values(needed)[0]
+
+    def best(self, needed: int) -> tuple[float, list[int]]:
+        """Best flip plan for ``needed`` more matches: (value, flips in order)."""
+        best_value, best_j = self._values(needed)
+        if best_j < 0:
+            return best_value, []
+        chosen = sorted(self.picks[:best_j], key=lambda x: -x[0])
+        return best_value, [a for _, _, a in chosen] + self.own[: needed - best_j]
+
+
 def plan(
     beliefs: Beliefs, painter: int, needed: int, owners_done: int = 0
 ) -> tuple[float, list[int]]:
     """Best flip plan for ``needed`` more matches of ``painter``: (value, flips in order)."""
-    e = beliefs.engine
-    seat = beliefs.seat
-    own = beliefs.own_cards(painter)
-    others = beliefs.candidates(painter)
-    fail = _fail_cost(e, seat)
-    best_value, best_flips = -math.inf, []
-    for j in range(0, min(needed, len(others)) + 1):
-        from_own = needed - j
-        if from_own > len(own):
-            continue
-        # Choose j cards: greedily by probability, a new owner winning a near tie.
-        chosen: list[tuple[float, int, int]] = []
-        seen = {o for o in range(e.num_players) if owners_done >> o & 1}
-        pool = list(others)
-        for _ in range(j):
-            pick = max(pool, key=lambda x: x[0] + (0.05 if x[1] not in seen else 0.0))
-            pool.remove(pick)
-            chosen.append(pick)
-            seen.add(pick[1])
-        p = 1.0
-        for prob, _, _ in chosen:
-            p *= prob
-        if from_own:
-            seen.add(seat)
-        value = p * _success_value(e, seat, len(seen)) - (1.0 - p) * fail
-        if value > best_value:
-            best_value = value
-            best_flips = [a for _, _, a in sorted(chosen, key=lambda x: -x[0])] + own[:from_own]
-    return best_value, best_flips
+    return Plans(beliefs, painter, owners_done).best(needed)
+
+
+class _PlansByPainter:
+    """Each painter's ``Plans`` of one seat's decision, made when first asked for."""
+
+    __slots__ = ("beliefs", "by_painter")
+
+    def __init__(self, engine: DetectiveEyeEngine, seat: int) -> None:
+        self.beliefs = Beliefs(engine, seat)
+        self.by_painter: dict[int, Plans] = {}
+
+    def value(self, painter: int, needed: int) -> float:
+        plans = self.by_painter.get(painter)
+        if plans is None:
+            plans = self.by_painter[painter] = Plans(self.beliefs, painter)
+        return plans.value(needed)
 
 
 class DetectiveEyeKnowledge(GameKnowledge):
@@ -179,23 +254,22 @@ class DetectiveEyeKnowledge(GameKnowledge):
         ids = engine.ids
         if phase in (FIRST, TURN):
             out: list[tuple[int, float]] = []
-            beliefs = Beliefs(engine, seat) if phase == TURN else None
+            plans = _PlansByPainter(engine, seat) if phase == TURN else None
             for a in legal:
                 if ids.kind(a) == PLACE:  # place a card: the painter we hold most of
                     out.append((a, DECLARE_AT - 0.01 + 0.001 * engine.owned[seat][ids.placed(a)]))
                     continue
                 painter, quantity = ids.bid_of(a)
-                value, _ = plan(beliefs, painter, quantity)  # type: ignore[arg-type]
-                out.append((a, value))
+                out.append((a, plans.value(painter, quantity)))  # type: ignore[union-attr]
             return out
         if phase == BID:
-            beliefs = Beliefs(engine, seat)
+            plans = _PlansByPainter(engine, seat)
             out = [(engine.pass_action, 0.0)]
             for a in legal:
                 if a == engine.pass_action:
                     continue
                 painter, quantity = ids.bid_of(a)
-                out.append((a, plan(beliefs, painter, quantity)[0]))
+                out.append((a, plans.value(painter, quantity)))
             return out
         if phase == FLIP:
             beliefs = Beliefs(engine, seat)
