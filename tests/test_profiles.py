@@ -460,24 +460,46 @@ def test_bench_profiles_searches_with_the_beliefs_a_cell_started_with(tmp_path, 
 
 
 @pytest.mark.parametrize("players", [2, 3])
-def test_the_restricted_response_is_the_search_given_the_heuristic_as_every_profile(players):
-    """``opponent_moves: restricted`` is exactly the search given the heuristic itself ({}) as
-    every seat's profile at ``restricted_trust`` (how issue 45 measured it), and not the freely
-    searched opponents, the default."""
+def test_the_restricted_response_locks_the_other_seats_to_the_heuristic_in_the_tree(players):
+    """``opponent_moves: restricted`` models every other seat as the heuristic itself: fully
+    trusted, each of their decisions in the tree is one of the heuristic's best moves (the
+    seat's node never plays); the rollouts keep the game's own rollout policy (asking the
+    heuristic's rating there halved the simulations); and the search is not the freely
+    searched one (``opponent_moves: search``, which the empty options still mean)."""
+    from bots.protocol import Worlds
+
     game = "detective_eye"
-    neutral = {
-        "opponents": {str(s): {} for s in range(players)},
-        "opponent_moves": "search",
-        "profile_trust": 0.25,  # restricted_trust's default
-    }
-    differs = False
+    knowledge = knowledge_for(game)
+    full = {"opponent_moves": "restricted", "restricted_trust": 1.0}
+    differs, locked = False, 0
     for defn, params, engine in positions(game, players, lambda e: True, 12, seed=5)[::4]:
+        seat = engine.current_player()
+        infoset = build_infoset(defn, params, engine, seat)
+        worlds = Worlds.from_infoset(defn, params, infoset, random.Random(0))
+        model = make_bot({"name": "ismcts", "options": full}).opponent_model(knowledge, worlds)
+        assert model.policies == {}
+        assert model.heuristic_locks == {s: 1.0 for s in range(players) if s != seat}
+        rest = knowledge.playout
+        assert model.rollout_policy(rest, None) is rest
+        world, rng = worlds.first.copy(), random.Random(1)
+        while not world.is_terminal():  # every later decision of another seat is locked
+            if world.is_chance():
+                world.apply(world.sample_chance(rng))
+                continue
+            mover = world.current_player()
+            if mover == seat:
+                assert model.locked_move(world, rng) == NOT_LOCKED
+                world.apply(knowledge.choose(world, rng))
+                continue
+            move = model.locked_move(world, rng)
+            assert move in model.base.best(world, mover)
+            locked += 1
+            world.apply(move)
         restricted = ismcts_hint({"opponent_moves": "restricted"}, defn, params, engine, 80)
-        assert stats(restricted) == stats(ismcts_hint(neutral, defn, params, engine, 80))
         free = ismcts_hint({"opponent_moves": "search"}, defn, params, engine, 80)
         assert stats(free) == stats(ismcts_hint({}, defn, params, engine, 80))
         differs = differs or stats(free) != stats(restricted)
-    assert differs
+    assert differs and locked
 
 
 def test_the_restricted_response_leaves_a_clients_profile_at_its_own_trust():
@@ -492,9 +514,10 @@ def test_the_restricted_response_leaves_a_clients_profile_at_its_own_trust():
     profiled = {"opponents": {str(other): {"bluff_rate": 0.4}}, "profile_trust": 0.6}
     options = {**profiled, "opponent_moves": "restricted"}
     model = make_bot({"name": "ismcts", "options": options}).opponent_model(knowledge, worlds)
-    assert model.trusts == {other: 0.6, rest: 0.25}  # restricted_trust for the unprofiled
-    model = make_bot({"name": "ismcts", "options": profiled}).opponent_model(knowledge, worlds)
     assert model.trusts == {other: 0.6}
+    assert model.heuristic_locks == {rest: 0.25}  # restricted_trust for the unprofiled
+    model = make_bot({"name": "ismcts", "options": profiled}).opponent_model(knowledge, worlds)
+    assert model.trusts == {other: 0.6} and model.heuristic_locks == {}
     off = {"opponent_moves": "restricted", "restricted_trust": 0.0}
     model = make_bot({"name": "ismcts", "options": off}).opponent_model(knowledge, worlds)
     assert not isinstance(model, ProfiledModel)  # the plain one

@@ -278,20 +278,20 @@ class IsmctsBot(Bot):
         trust = float(self.config["profile_trust"])
         seats = game_seat_profiles(self.name, worlds.game, self.config["opponents"], players)
         trusts = dict.fromkeys(seats, trust)
+        locks: dict[int, float] = {}
         if self.config["opponent_moves"] == "restricted":
-            # Every seat without a client's profile is the heuristic itself ({}: no tendency).
+            # Every seat without a client's profile is the heuristic itself, locked in the tree.
             restricted = float(self.config["restricted_trust"])
-            for seat in range(players):
-                if seat not in seats:
-                    seats[seat], trusts[seat] = {}, restricted
+            locks = {seat: restricted for seat in range(players) if seat not in seats}
         policies = {
             seat: self._profiled_policy(base, profile)
             for seat, profile in seats.items()
             if seat != worlds.seat and trusts[seat] > 0.0
         }
-        if not policies:
+        model = ProfiledModel(base, policies, trust, worlds.seat, trusts, locks)
+        if not model.policies and not model.heuristic_locks:
             return base
-        return ProfiledModel(base, policies, trust, worlds.seat, trusts)
+        return model
 
     def _profiled_policy(self, base: HeuristicModel, profile: dict[str, float]) -> ProfiledPolicy:
         """The profiled policy sharing ``base``'s cache, kept with it (``base.profiled``: one

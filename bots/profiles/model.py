@@ -25,6 +25,14 @@ ours, mostly in the rollout); issue 45's measurements are in docs/bots.md.
 
 Seats without a profile keep the heuristic model; the searching seat's own profile, if a
 client sends one, is ignored (the search plays its own seat).
+
+``opponent_moves: restricted`` (``heuristic_locks``) models the seats without a profile as the
+heuristic itself, locked in the tree only: there its move at the seat's trust takes the place
+of the seat's node, as a profile's would. The rollouts already play every seat by the game's
+rollout policy, a fixed cheap player drawn from the heuristic's reasoning (Detective Eye's safe
+player), not a searched one; locking them to the heuristic's rated move as well asked for a
+rating at most rollout decisions and halved the simulations (docs/bots.md, "The other seats as
+a restricted response").
 """
 
 from __future__ import annotations
@@ -54,13 +62,20 @@ class ProfiledModel:
         trust: float,
         seat: int,
         trusts: Mapping[int, float] | None = None,
+        heuristic_locks: Mapping[int, float] | None = None,
     ) -> None:
         self.base = base
         self.knowledge = base.knowledge
         self.policies = {s: p for s, p in policies.items() if s != seat}
-        # Each modelled seat's trust: ``trust``, unless ``trusts`` names its own (the
-        # restricted response's unprofiled seats, ``opponent_moves: restricted``).
+        # Each profiled seat's trust: ``trust``, unless ``trusts`` names its own.
         self.trusts = {s: (trusts or {}).get(s, trust) for s in self.policies}
+        # The seats modelled as the heuristic and locked to its move in the tree only, each
+        # at its trust (``opponent_moves: restricted``; module docstring).
+        self.heuristic_locks = {
+            s: t
+            for s, t in (heuristic_locks or {}).items()
+            if s != seat and s not in self.policies and t > 0.0
+        }
 
     def best(self, engine: Engine, player: int) -> frozenset[int]:
         """The heuristic's best moves (the unprofiled part, for callers that ask for it)."""
@@ -83,20 +98,29 @@ class ProfiledModel:
         return self.base.choose(engine, rng)
 
     def locked_move(self, engine: Engine, rng: random.Random) -> int:
-        """The tree's move for another seat: its profiled move with probability ``trust``,
-        else ``NOT_LOCKED`` (the search plays it). Unprofiled seats are never locked."""
+        """The tree's move for another seat: its profiled move with probability ``trust`` (the
+        heuristic's for a seat of ``heuristic_locks``), else ``NOT_LOCKED`` (the search plays
+        it). Other seats are never locked."""
         mover = engine.current_player()
         policy = self.policies.get(mover)
-        if policy is None or rng.random() >= self.trusts[mover]:
+        if policy is None:
+            trust = self.heuristic_locks.get(mover)
+            if trust is None or rng.random() >= trust:
+                return NOT_LOCKED
+            return self.base.choose(engine, rng)
+        if rng.random() >= self.trusts[mover]:
             return NOT_LOCKED
         return policy.choose(engine, rng)
 
-    def rollout_policy(self, rest: Policy | None, candidates: Candidates | None) -> Policy:
+    def rollout_policy(self, rest: Policy | None, candidates: Candidates | None) -> Policy | None:
         """The rollout's policy with the profiled seats locked as in the tree: a profiled
         seat's move is its profiled one with probability ``trust``; every other move (and a
         profiled seat's otherwise) is ``rest``'s, or uniform over the considered actions
-        (``candidates``) when ``rest`` is ``None`` (a random rollout)."""
+        (``candidates``) when ``rest`` is ``None`` (a random rollout). Without profiled seats
+        (only ``heuristic_locks``) it is ``rest`` itself."""
         policies, trusts = self.policies, self.trusts
+        if not policies:
+            return rest
 
         def locked_or_rest(engine: Engine, rng: random.Random) -> int:
             mover = engine.current_player()
