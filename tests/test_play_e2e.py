@@ -511,9 +511,14 @@ def test_modern_art_stand_in_values_read_as_words(browser, base_url):
     open_setup(browser, base_url)
     Select(browser.find_element(By.ID, "game")).select_by_value("modern_art")
     bots_ready(browser)
-    values = [
-        i.get_attribute("value") for i in browser.find_elements(By.CSS_SELECTOR, "#params input")
-    ]
+    # The form is drawn anew for the chosen game: wait for Modern Art's own fields, then read
+    # every value in one script call (an element read one by one can be replaced in between).
+    WebDriverWait(browser, TURN_TIMEOUT_S).until(
+        lambda d: d.find_elements(By.ID, "param-cards_per_artist-note")
+    )
+    values = browser.execute_script(
+        "return [...document.querySelectorAll('#params input')].map((i) => i.value)"
+    )
     assert "-1" not in values, values
     for name, words in (
         ("deal", "11 / 9 / 8"),
