@@ -41,7 +41,7 @@ ISMCTS_DEFAULTS = {
     "prior_weight": -1.0,
     "prior_seats": "all",
     "rollout_opponents": 0,
-    "opponent_moves": "search",
+    "opponent_moves": "auto",
     "final_policy": "welch",
     "opponents": {},
     "restricted_trust": 0.25,

@@ -52,6 +52,10 @@ SEARCHES_PER_SETTING = 2
 SIMULATIONS = 40
 # Modern Art's options under a time budget (bots.ismcts.config.GAME_DEFAULTS), pinned too.
 SERVED_OPTIONS = {"modern_art": {"beliefs": "uniform", "prior_weight": 0.5}}
+# The search digests were recorded when every game searched the other seats freely; Detective
+# Eye's default became the restricted response in issue 45's twenty-fourth session, so its
+# recorded search is pinned under the explicit option and its default in ``DEFAULT_SEARCH``.
+RECORDED_OPTIONS = {"detective_eye": {"opponent_moves": "search"}}
 
 # setting -> (decisions digest, search digest), recorded on main at 0fdb3fa.
 RECORDED: dict[str, tuple[str, str]] = {
@@ -107,6 +111,16 @@ RECORDED: dict[str, tuple[str, str]] = {
         "613e13c9bcb58e549058acfc0f43e90d91bb07ea37e90c19a1cadd52afc112a1",
         "3f4a810e9083f31e90e2af43ce7c4fd899430cba3c80b9129ecf86e249ac665c",
     ),
+}
+
+
+# Settings whose default search differs from the recorded one, and its digest (recorded in issue
+# 45's twenty-fourth session, on the code whose ``RECORDED`` digests still held).
+DEFAULT_SETTINGS = [(g, p) for g, p in SETTINGS if g in RECORDED_OPTIONS]
+DEFAULT_SEARCH: dict[str, str] = {
+    "detective_eye(players=2)": "8803598d539b5f35d5459beeb7685c8d2545953631bf6ef237318ebe51c159df",
+    "detective_eye(players=3)": "4bb31d41a884bc509aee4ae02223a68975f0090b0993ebb2fd741cf739a83a23",
+    "detective_eye(players=4)": "fb8189aafc5b9beadb1b4f7ffadf0b88b14e628451a9df84a682b817456723e0",
 }
 
 
@@ -221,7 +235,9 @@ def _search_positions(game: str, params: dict[str, Any]) -> list[Any]:
     return out
 
 
-def search_digest(game: str, given: dict[str, Any]) -> str:
+def search_digest(game: str, given: dict[str, Any], recorded: bool = True) -> str:
+    """The digest of seeded hints of the search (``recorded``: under the options the
+    ``RECORDED`` digests were taken with; else the defaults as they are today)."""
     defn = games.DEFINITIONS[game]
     params = defn.validate_params(given)
     digest = hashlib.sha256()
@@ -230,7 +246,8 @@ def search_digest(game: str, given: dict[str, Any]) -> str:
         # The digests were recorded when ``significant`` was the default final policy; issue 45
         # made ``welch`` the default, which changes only the reported policy (tested in
         # tests/test_ismcts_equilibrium.py), so the search is pinned under the recorded rule.
-        options = {"final_policy": "significant", **options}
+        if recorded:
+            options = {"final_policy": "significant", **RECORDED_OPTIONS.get(game, {}), **options}
         bot = bots.make_bot({"name": "ismcts", "options": options})
         for i, engine in enumerate(_search_positions(game, params)):
             infoset = build_infoset(defn, params, engine, engine.current_player())
@@ -252,7 +269,23 @@ def test_seeded_search_matches_the_recorded_digest(game, params):
     assert search_digest(game, params) == RECORDED[_setting_id(game, params)][1]
 
 
+@pytest.mark.parametrize(
+    ("game", "params"), DEFAULT_SETTINGS, ids=[_setting_id(g, p) for g, p in DEFAULT_SETTINGS]
+)
+def test_the_default_search_matches_its_recorded_digest(game, params):
+    """Detective Eye's default search since it became the restricted response (recorded with
+    ``python tests/test_decisions_pinned.py --defaults``)."""
+    assert search_digest(game, params, recorded=False) == DEFAULT_SEARCH[_setting_id(game, params)]
+
+
 if __name__ == "__main__":
+    import sys
+
+    if "--defaults" in sys.argv:
+        for game, params in DEFAULT_SETTINGS:
+            key = _setting_id(game, params)
+            print(f"    {key!r}: {search_digest(game, params, recorded=False)!r},")
+        sys.exit(0)
     for game, params in SETTINGS:
         key = _setting_id(game, params)
         print(

@@ -464,8 +464,8 @@ def test_the_restricted_response_locks_the_other_seats_to_the_heuristic_in_the_t
     """``opponent_moves: restricted`` models every other seat as the heuristic itself: fully
     trusted, each of their decisions in the tree is one of the heuristic's best moves (the
     seat's node never plays); the rollouts keep the game's own rollout policy (asking the
-    heuristic's rating there halved the simulations); and the search is not the freely
-    searched one (``opponent_moves: search``, which the empty options still mean)."""
+    heuristic's rating there halved the simulations); it is Detective Eye's default (the empty
+    options) and not the freely searched one (``opponent_moves: search``)."""
     from bots.protocol import Worlds
 
     game = "detective_eye"
@@ -496,8 +496,8 @@ def test_the_restricted_response_locks_the_other_seats_to_the_heuristic_in_the_t
             locked += 1
             world.apply(move)
         restricted = ismcts_hint({"opponent_moves": "restricted"}, defn, params, engine, 80)
+        assert stats(restricted) == stats(ismcts_hint({}, defn, params, engine, 80))
         free = ismcts_hint({"opponent_moves": "search"}, defn, params, engine, 80)
-        assert stats(free) == stats(ismcts_hint({}, defn, params, engine, 80))
         differs = differs or stats(free) != stats(restricted)
     assert differs and locked
 
@@ -511,7 +511,11 @@ def test_the_restricted_response_leaves_a_clients_profile_at_its_own_trust():
     worlds = Worlds.from_infoset(defn, params, infoset, random.Random(0))
     other, rest = [s for s in range(3) if s != seat]
     knowledge = knowledge_for("detective_eye")
-    profiled = {"opponents": {str(other): {"bluff_rate": 0.4}}, "profile_trust": 0.6}
+    profiled = {
+        "opponents": {str(other): {"bluff_rate": 0.4}},
+        "profile_trust": 0.6,
+        "opponent_moves": "search",
+    }
     options = {**profiled, "opponent_moves": "restricted"}
     model = make_bot({"name": "ismcts", "options": options}).opponent_model(knowledge, worlds)
     assert model.trusts == {other: 0.6}
@@ -521,3 +525,6 @@ def test_the_restricted_response_leaves_a_clients_profile_at_its_own_trust():
     off = {"opponent_moves": "restricted", "restricted_trust": 0.0}
     model = make_bot({"name": "ismcts", "options": off}).opponent_model(knowledge, worlds)
     assert not isinstance(model, ProfiledModel)  # the plain one
+    # The default (``auto``) is the restricted response in Detective Eye.
+    model = make_bot("ismcts").opponent_model(knowledge, worlds)
+    assert model.heuristic_locks == {other: 0.25, rest: 0.25} and model.policies == {}

@@ -81,11 +81,12 @@ On top of the paper's algorithm (each piece an option; the ``ismcts-legacy`` bas
 * **Opponents by the model** (``opponent_moves: heuristic``): the other seats' decisions in
   the tree are the heuristic model's best moves (the beliefs' cached ``HeuristicModel``)
   instead of bandits in their own nodes: the search becomes a best response to the model.
-* **A restricted response** (``opponent_moves: restricted``, opt-in): each
-  other seat's decision in the tree and the rollouts is the heuristic's move with probability
+* **A restricted response** (``opponent_moves: restricted``, Detective Eye's default under
+  ``auto``): each other seat's decision in the tree is the heuristic's move with probability
   ``restricted_trust`` and searched otherwise, the restricted Nash response of M. Johanson,
   M. Zinkevich and M. Bowling ("Computing Robust Counter-Strategies", NIPS 2007) to the
-  heuristic as a model (``bots.profiles.model`` with the heuristic itself as the profile).
+  heuristic as a model (``ProfiledModel.heuristic_locks`` in ``bots.profiles.model``); the
+  rollouts keep the game's rollout policy.
 
 * **Final policy** (``final_policy: welch``): the hint reports the visits of the root
   actions whose mean is not significantly below the played move's by the sample standard

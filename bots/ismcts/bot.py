@@ -16,6 +16,7 @@ from bots.ismcts.config import (
     ROLLOUT_POLICIES,
     SELECTIONS,
     SearchConfig,
+    resolve_opponent_moves,
 )
 from bots.ismcts.result import hint_from_result
 from bots.ismcts.search import search
@@ -132,14 +133,16 @@ class IsmctsBot(Bot):
         ),
         ParamSpec(
             "opponent_moves",
-            "search",
+            "auto",
             "how the other seats' decisions are played in the tree: 'search' (each seat a "
             "bandit in its own information-set nodes, maximising its own return), "
             "'heuristic' (the game's heuristic model, its best-rated move: a best response to "
             "that model; rollout_opponents then use the same cached model), 'restricted' (a "
             "restricted Nash response to the heuristic: a seat without a profile in "
-            "opponents is modelled as the heuristic itself, its move locked to the "
-            "heuristic's at restricted_trust and searched otherwise)",
+            "opponents is modelled as the heuristic itself, its move in the tree locked to "
+            "the heuristic's at restricted_trust and searched otherwise) or 'auto' (the "
+            "search's measured choice per game, GAME_DEFAULTS: 'restricted' in Detective Eye, "
+            "'search' in the other games)",
             choices=OPPONENT_MOVES,
         ),
         ParamSpec(
@@ -194,7 +197,7 @@ class IsmctsBot(Bot):
             "restricted_trust",
             0.25,
             "with opponent_moves 'restricted': the chance an unprofiled seat's decision in the "
-            "tree and the rollouts is the heuristic's move rather than searched (0: the plain "
+            "tree is the heuristic's move rather than searched (0: the plain "
             "search)",
             min=0,
             max=1,
@@ -279,7 +282,7 @@ class IsmctsBot(Bot):
         seats = game_seat_profiles(self.name, worlds.game, self.config["opponents"], players)
         trusts = dict.fromkeys(seats, trust)
         locks: dict[int, float] = {}
-        if self.config["opponent_moves"] == "restricted":
+        if resolve_opponent_moves(str(self.config["opponent_moves"]), worlds.game) == "restricted":
             # Every seat without a client's profile is the heuristic itself, locked in the tree.
             restricted = float(self.config["restricted_trust"])
             locks = {seat: restricted for seat in range(players) if seat not in seats}

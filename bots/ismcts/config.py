@@ -4,7 +4,8 @@ the budget into a frozen ``SearchConfig`` that the search reads and never re-int
 Three options have values that stand for "the measured choice" (the JSON contract keeps them):
 ``rollout_depth`` ``DEPTH_SEARCH`` (-2: the search's cut-off per game, ``GAME_DEFAULTS``) and
 ``DEPTH_GAME`` (-1: the game heuristic's own), and a negative ``prior_weight`` (``PRIOR_BY_GAME``,
--1: the search's weight per game). ``beliefs`` and ``rollout`` take ``auto`` alike. Only
+-1: the search's weight per game). ``beliefs``, ``rollout`` and ``opponent_moves`` take
+``auto`` alike. Only
 ``SearchConfig.resolve`` reads them; after it, a depth below 0 means "to the end" and every
 other field is a plain value.
 """
@@ -29,8 +30,8 @@ ROLLOUT_POLICIES = ("auto", "random", "heuristic")
 # The hint's mixed-policy rules (``result.final_weights``).
 FINAL_POLICIES = ("significant", "visits", "p_value", "greedy", "average", "welch")
 SELECTIONS = ("uct", "smooth", "regret")  # the tree policy (``bots.ismcts.tree``)
-# How the other seats decide in the tree (``opponent_moves``).
-OPPONENT_MOVES = ("search", "heuristic", "restricted")
+# How the other seats decide in the tree (``opponent_moves``; ``resolve_opponent_moves``).
+OPPONENT_MOVES = ("auto", "search", "heuristic", "restricted")
 
 
 @dataclass(frozen=True)
@@ -41,13 +42,15 @@ class GameDefaults:
     ``cutoff``: the rollout cut-off of ``rollout_depth: -2`` (``None``: as -1).
     ``prior``: the progressive-bias weight of a negative ``prior_weight``; ``timed_prior``
     replaces it under a time budget when set. ``timed_beliefs``: the weighting of ``beliefs:
-    auto`` under a time budget when it is not ``heuristic``.
+    auto`` under a time budget when it is not ``heuristic``. ``opponent_moves``: the value of
+    ``opponent_moves: auto`` when it is not ``search``.
     """
 
     cutoff: int | None = None
     prior: float = 0.0
     timed_prior: float | None = None
     timed_beliefs: str | None = None
+    opponent_moves: str | None = None
     # The analysis mode's rollout (``bots.analysis``) in the phases where the search's cannot
     # tell the candidate moves apart (``analysis_phases``: values of the engine's ``phase``):
     # the rated heuristic's move for every seat, cut after ``analysis_cutoff`` decisions (by a
@@ -75,13 +78,18 @@ class GameDefaults:
 # the prior 0.5 (a node visited a few times tries the heuristic's bid first: against the
 # ISMCTS of a322b0d at 100 ms, 0.556 [0.40, 0.70] over 36 games at 3 players against 0.236
 # without). Modern Art keeps its heuristic's own rollout cut-off (40 decisions).
-# The restricted response (``opponent_moves: restricted``) is measured stronger in Detective Eye
-# at equal CPU time, but not its default yet: its locked decisions ask the heuristic's rating,
-# and Detective Eye's served search then runs 0.41-0.63x the simulations (below issue 40's
-# baseline at 3 and 4 players). docs/bots.md, "The other seats as a restricted response".
+# Detective Eye: the other seats as a restricted response to the heuristic (``opponent_moves:
+# restricted``, locked to its move in the tree at ``restricted_trust``): searched freely, they
+# grow toward a best response to the search itself, and more search then scored less against
+# fixed opponents (``honest`` 0.833 at 1,000 simulations, 0.562 at 500 ms of CPU). docs/bots.md,
+# "The other seats as a restricted response", has the measurements.
 GAME_DEFAULTS: dict[str, GameDefaults] = {
     "detective_eye": GameDefaults(
-        cutoff=10, prior=0.5, analysis_cutoff=20, analysis_phases=frozenset({DE_DRAFT})
+        cutoff=10,
+        prior=0.5,
+        opponent_moves="restricted",
+        analysis_cutoff=20,
+        analysis_phases=frozenset({DE_DRAFT}),
     ),
     "finger_auction": GameDefaults(prior=0.5),
     "gallery_rush": GameDefaults(prior=0.5),
@@ -125,6 +133,14 @@ def resolve_prior(weight: float, game: str, budget: Budget | None = None) -> flo
     if timed(budget) and defaults.timed_prior is not None:
         return defaults.timed_prior
     return defaults.prior
+
+
+def resolve_opponent_moves(choice: str, game: str) -> str:
+    """How the other seats decide in the tree: the spec's ``opponent_moves``, or (``auto``)
+    the game's measured choice (``GameDefaults.opponent_moves``), else ``search``."""
+    if choice != "auto":
+        return choice
+    return GAME_DEFAULTS.get(game, NO_DEFAULTS).opponent_moves or "search"
 
 
 def resolve_rollout(rollout: str, depth: int, knowledge: GameKnowledge | None) -> tuple[str, int]:
@@ -234,6 +250,7 @@ class SearchConfig:
             prior_opponents=o["prior_seats"] == "all",
             hidden_moves=o["hidden_moves"] == "tree",
             rollout_opponents=int(o["rollout_opponents"]),  # type: ignore[call-overload]
-            model_opponents=rated and o["opponent_moves"] == "heuristic",
+            model_opponents=rated
+            and resolve_opponent_moves(str(o["opponent_moves"]), game) == "heuristic",
             final_policy=str(o["final_policy"]),
         )
