@@ -37,6 +37,7 @@ from games.modern_art.actions import (  # noqa: F401 (re-exported: the engine's 
     OFFER_IDS,
     PAIR_BASE,
     PAIR_IDS,
+    PARTNER_TYPES,
     PASS,
     SIMPLE_NAMES,
     added_type,
@@ -249,21 +250,10 @@ class ModernArtEngine(Engine):
 
     # The legal actions of each phase for the seat ``q`` to move (``_LEGAL``, by phase).
     def _offers(self, q: int) -> list[int]:
-        # ``compress`` walks the hand in C (random rollouts list the offers ~40 times a game);
-        # it stops at the shorter input, so the full-size id tables fit any number of artists.
-        hand = self.hands[q]
-        actions = list(compress(OFFER_IDS, hand))
-        for a in compress(ARTISTS, hand[DOUBLE::NUM_TYPES]):  # artists with a Double in hand
-            # Way 1 needs the Double and a partner; a Double that is the artist's fifth card
-            # of the round ends the round by itself and needs no partner.
-            if not self._fifth_card(a, 1):
-                base = a * NUM_TYPES
-                actions.extend(compress(PAIR_IDS[a], hand[base : base + DOUBLE]))
-        return actions
+        return offer_actions(self.hands[q], self.counts)
 
     def _partners(self, q: int) -> list[int]:
-        base = self.artist * NUM_TYPES
-        return [PASS, *compress(ADD_IDS, self.hands[q][base : base + DOUBLE])]
+        return partner_actions(self.hands[q], self.artist)
 
     def amount_range(self, q: int) -> tuple[bool, int, int]:
         """The legal actions of seat ``q`` in an amount phase (``AMOUNT_PHASES``), written once
@@ -461,8 +451,8 @@ class ModernArtEngine(Engine):
         self.counts[kind // NUM_TYPES] += 1
 
     def _fifth_card(self, artist: int, more: int = 0) -> bool:
-        """The round-end rule: ``artist`` has (would have, with ``more`` cards) 5 this round."""
-        return self.counts[artist] + more >= ROUND_END_COUNT
+        """Whether ``artist`` has (would have, with ``more`` cards) its fifth card this round."""
+        return round_ends(self.counts[artist] + more)
 
     def _add(self, action: int) -> None:
         """A Double's second way: the seat adds a partner (and auctions both) or passes."""
@@ -857,6 +847,46 @@ _LEGAL = (
     ModernArtEngine._no_actions,
 )
 assert len(_APPLY) == len(_LEGAL) == NUM_PHASES
+
+
+def round_ends(count: int) -> bool:
+    """The round-end rule: an artist's ``count``-th card of a round ends it from the fifth."""
+    return count >= ROUND_END_COUNT
+
+
+def offer_actions(hand: list[int], counts: list[int]) -> list[int]:
+    """A seller's offers with ``hand`` (counts per card kind) when this round's counts per
+    artist are ``counts``: one card of every kind held, in kind order; then, artist by artist,
+    a Double with each partner type held (way 1), unless the Double is the artist's fifth card
+    of the round, which ends the round by itself and needs no partner.
+
+    An index loop over the id tables (typed in engine.pxd): random rollouts list the offers
+    about 40 times a game, and slices and ``compress`` objects cost more than the walk."""
+    offer_ids: tuple[int, ...] = OFFER_IDS
+    actions = []
+    for k in range(len(hand)):
+        if hand[k]:
+            actions.append(offer_ids[k])
+    for a in range(len(counts)):
+        base = a * NUM_TYPES
+        if hand[base + DOUBLE] and not round_ends(counts[a] + 1):
+            pair_ids: tuple[int, ...] = PAIR_IDS[a]
+            for t in range(PARTNER_TYPES):
+                if hand[base + t]:
+                    actions.append(pair_ids[t])
+    return actions
+
+
+def partner_actions(hand: list[int], artist: int) -> list[int]:
+    """The answers to a Double of ``artist`` sold the second way with ``hand``: pass, or add
+    a partner card of each type held (an index loop, typed in engine.pxd)."""
+    base = artist * NUM_TYPES
+    add_ids: tuple[int, ...] = ADD_IDS
+    actions = [PASS]
+    for t in range(PARTNER_TYPES):
+        if hand[base + t]:
+            actions.append(add_ids[t])
+    return actions
 
 
 def open_auction_over(passes: int, high_bidder: int, n: int) -> bool:

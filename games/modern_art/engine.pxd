@@ -1,0 +1,18 @@
+# Cython declarations that augment engine.py when setup.py compiles it (the .py stays the only
+# source of the rules; tests/test_compiled.py and tests/test_modern_art_playout.py pin the
+# compiled path to the pure one). Only the legal offers' and partners' index loops are typed:
+# card counts, kind and artist indices, small integers the .py computes exactly, so a random
+# rollout's ~40 offer lists are C loops over the hand instead of slices and ``compress``.
+cimport cython
+
+
+cpdef bint round_ends(long count) except -1
+
+
+@cython.locals(k=Py_ssize_t, a=Py_ssize_t, t=Py_ssize_t, base=Py_ssize_t, offer_ids=tuple,
+               pair_ids=tuple, actions=list)
+cpdef list offer_actions(list hand, list counts)
+
+
+@cython.locals(t=Py_ssize_t, base=Py_ssize_t, add_ids=tuple, actions=list)
+cpdef list partner_actions(list hand, Py_ssize_t artist)
