@@ -304,8 +304,11 @@ class ModernArtEngine(Engine):
         bid is picked by index arithmetic on its legal range (``amount_range``, the legal
         lists' own) instead of a list of every amount, and an Open or Once Around auction runs
         in local variables to its end (``open_auction_over``, ``_open_bid``'s own end rule),
-        then settles through ``apply``'s helpers. This module is compiled (setup.py,
-        ``games.core.compiled``); tests/test_compiled.py pins the compiled and the pure path.
+        then settles through ``apply``'s helpers. Every other step is ``apply``'s two lines
+        with the phase's handler named (a call less a step, about 100 steps a game), its
+        legal list from the phase's own function (``offer_actions``, ``partner_actions``).
+        This module is compiled (setup.py, ``games.core.compiled``); tests/test_compiled.py
+        pins the compiled and the pure path.
         """
         random_ = rng.random
         history = self.history
@@ -349,25 +352,35 @@ class ModernArtEngine(Engine):
                 self.to_move = q
                 self._settle_bids()
             elif phase == PLAY:
-                legal = self._offers(self.to_move)
+                legal = offer_actions(self.hands[self.to_move], self.counts)  # (``_offers``)
                 action = legal[int(random_() * len(legal))]
                 push(action)
                 self._offer(action)
-            elif phase in (DEAL, FIRST):
-                self.apply(self.sample_chance(rng))
+            elif phase == DEAL:
+                action = self.sample_chance(rng)
+                push(action)
+                self._deal(action)
             elif phase == OVER:
                 return self.returns()
             elif phase == ANSWER:
                 # legal = [ACCEPT, DECLINE], or [DECLINE] without the money for the price.
                 i = int(random_() * 2) if money[self.to_move] >= self.price else int(random_())
-                self.apply(DECLINE if i or money[self.to_move] < self.price else ACCEPT)
+                action = DECLINE if i or money[self.to_move] < self.price else ACCEPT
+                push(action)
+                self._answer(action)
             elif phase == ADD:
-                legal = self._partners(self.to_move)
-                self.apply(legal[int(random_() * len(legal))])
+                legal = partner_actions(self.hands[self.to_move], self.artist)  # (``_partners``)
+                action = legal[int(random_() * len(legal))]
+                push(action)
+                self._add(action)
+            elif phase == FIRST:
+                self.apply(self.sample_chance(rng))
             else:  # Sealed bids and the fixed price: an amount from the legal range
                 may_pass, low, high = self.amount_range(self.to_move)
                 i = int(random_() * (high - low + 1 + may_pass))
-                self.apply(PASS if may_pass and not i else AMOUNT_BASE + low + i - may_pass)
+                action = PASS if may_pass and not i else AMOUNT_BASE + low + i - may_pass
+                push(action)
+                _APPLY[phase](self, action)
 
     # --- the steps, in game order (``_APPLY`` dispatches on the phase) ------------------------
     def _deal(self, card: int) -> None:
