@@ -9,8 +9,19 @@ cimport cython
 cpdef bint round_ends(long count) except -1
 
 
-@cython.locals(k=Py_ssize_t, a=Py_ssize_t, t=Py_ssize_t, base=Py_ssize_t, offer_ids=tuple,
-               pair_ids=tuple, actions=list)
+@cython.locals(
+    k=Py_ssize_t,
+    a=Py_ssize_t,
+    t=Py_ssize_t,
+    base=Py_ssize_t,
+    types=Py_ssize_t,
+    double=Py_ssize_t,
+    partners=Py_ssize_t,
+    held=long,
+    offer_ids=tuple,
+    pair_ids=tuple,
+    actions=list,
+)
 cpdef list offer_actions(list hand, list counts)
 
 

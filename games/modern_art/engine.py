@@ -875,17 +875,21 @@ def offer_actions(hand: list[int], counts: list[int]) -> list[int]:
 
     An index loop over the id tables (typed in engine.pxd): random rollouts list the offers
     about 40 times a game, and slices and ``compress`` objects cost more than the walk."""
+    types, double, partners = NUM_TYPES, DOUBLE, PARTNER_TYPES  # (C integers, compiled)
     offer_ids: tuple[int, ...] = OFFER_IDS
     actions = []
     for k in range(len(hand)):
-        if hand[k]:
+        held = hand[k]
+        if held:
             actions.append(offer_ids[k])
     for a in range(len(counts)):
-        base = a * NUM_TYPES
-        if hand[base + DOUBLE] and not round_ends(counts[a] + 1):
+        base = a * types
+        held = hand[base + double]
+        if held and not round_ends(counts[a] + 1):
             pair_ids: tuple[int, ...] = PAIR_IDS[a]
-            for t in range(PARTNER_TYPES):
-                if hand[base + t]:
+            for t in range(partners):
+                held = hand[base + t]
+                if held:
                     actions.append(pair_ids[t])
     return actions
 
