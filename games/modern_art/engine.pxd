@@ -1,12 +1,17 @@
 # Cython declarations that augment engine.py when setup.py compiles it (the .py stays the only
 # source of the rules; tests/test_compiled.py and tests/test_modern_art_playout.py pin the
-# compiled path to the pure one). Only the legal offers' and partners' index loops are typed:
-# card counts, kind and artist indices, small integers the .py computes exactly, so a random
-# rollout's ~40 offer lists are C loops over the hand instead of slices and ``compress``.
+# compiled path to the pure one). Only index loops over small lists are typed (the legal
+# offers and partners, a round's ranking): card counts, kind and artist indices, small
+# integers the .py computes exactly, so a random rollout's ~40 offer lists and ~4 rankings
+# are C loops instead of slices, ``compress`` objects and a keyed sort.
 cimport cython
 
 
 cpdef bint round_ends(long count) except -1
+
+
+@cython.locals(a=Py_ssize_t, i=Py_ssize_t, c=long, ranked=list)
+cpdef list ranked_artists(list counts, Py_ssize_t places)
 
 
 @cython.locals(

@@ -23,7 +23,6 @@ entries.
 from __future__ import annotations
 
 import random
-from itertools import compress
 from typing import Any
 
 from games.core.engine import CHANCE, TERMINAL, Engine, Narration
@@ -55,7 +54,6 @@ from games.modern_art.cards import (
     ARTIST_NAMES,
     DOUBLE,
     FIXED,
-    MAX_ARTISTS,
     NUM_TYPES,
     ONCE_AROUND,
     OPEN,
@@ -87,7 +85,6 @@ NUM_PHASES = len(PHASE_NAMES)
 AUCTION_PHASES = (ADD, OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE, ANSWER)
 BID_PHASE_OF_TYPE = {OPEN: OPEN_BIDS, ONCE_AROUND: ONCE_BIDS, SEALED: SEALED_BIDS, FIXED: PRICE}
 AMOUNT_PHASES = frozenset((OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE))  # actions: pass or amounts
-ARTISTS = tuple(range(MAX_ARTISTS))
 
 
 class ModernArtEngine(Engine):
@@ -662,10 +659,7 @@ class ModernArtEngine(Engine):
     # --- rounds ------------------------------------------------------------------------------
     def ranking(self) -> list[int]:
         """This round's ranked artists: those with a card, by count, ties by board order."""
-        counts = self.counts
-        present = list(compress(ARTISTS, counts))  # (counts has one entry per artist)
-        present.sort(key=counts.__getitem__, reverse=True)  # stable: board order breaks ties
-        return present[: len(self.cfg.place_values)]
+        return ranked_artists(self.counts, len(self.cfg.place_values))
 
     def _end_round(self, next_start: int) -> None:
         cfg = self.cfg
@@ -865,6 +859,24 @@ assert len(_APPLY) == len(_LEGAL) == NUM_PHASES
 def round_ends(count: int) -> bool:
     """The round-end rule: an artist's ``count``-th card of a round ends it from the fifth."""
     return count >= ROUND_END_COUNT
+
+
+def ranked_artists(counts: list[int], places: int) -> list[int]:
+    """The artists with a card this round (``counts`` per artist), most cards first, ties in
+    board order: the first ``places`` of them are ranked.
+
+    An insertion into the ranked list (each artist goes after those with as many cards or
+    more), typed in engine.pxd: it ends every round, and a sort with a key costs a bound method,
+    a keyword dictionary and a key call per artist."""
+    ranked = []
+    for a in range(len(counts)):
+        c = counts[a]
+        if c:
+            i = len(ranked)
+            while i > 0 and counts[ranked[i - 1]] < c:
+                i -= 1
+            ranked.insert(i, a)
+    return ranked[:places]
 
 
 def offer_actions(hand: list[int], counts: list[int]) -> list[int]:
