@@ -432,7 +432,7 @@ class ModernArtEngine(Engine):
             self._play(s, double)
             self._play(s, partner)
             a, t = pair_of(action)
-            if self._fifth_card(a):
+            if round_ends(self.counts[a]):
                 self._end_round((s + 1) % self.num_players)
             else:
                 self._start_auction(s, -1, a, t, 2)
@@ -440,7 +440,7 @@ class ModernArtEngine(Engine):
         kind = offered_kind(action)
         self._play(s, kind)
         a, t = divmod(kind, NUM_TYPES)
-        if self._fifth_card(a):
+        if round_ends(self.counts[a]):
             self._end_round((s + 1) % self.num_players)
         elif t == DOUBLE:  # way 2: the others in turn may add a partner
             self.artist = a
@@ -459,10 +459,6 @@ class ModernArtEngine(Engine):
         self.hand_size[seat] -= 1
         self.seen[kind] += 1
         self.counts[kind // NUM_TYPES] += 1
-
-    def _fifth_card(self, artist: int, more: int = 0) -> bool:
-        """Whether ``artist`` has (would have, with ``more`` cards) its fifth card this round."""
-        return round_ends(self.counts[artist] + more)
 
     def _add(self, action: int) -> None:
         """A Double's second way: the seat adds a partner (and auctions both) or passes."""
@@ -483,7 +479,7 @@ class ModernArtEngine(Engine):
         t = added_type(action)
         a = self.artist
         self._play(q, a * NUM_TYPES + t)
-        if self._fifth_card(a):
+        if round_ends(self.counts[a]):
             self._end_round((q + 1) % n)
         else:
             self._start_auction(q, self.seller, a, t, 2)
@@ -755,12 +751,12 @@ class ModernArtEngine(Engine):
             return action == ACCEPT or (q + 1) % n == self.auctioneer
         if phase == PLAY:
             if action >= PAIR_BASE:
-                return self._fifth_card(pair_of(action)[0], 2)
-            return self._fifth_card(offered_kind(action) // NUM_TYPES, 1)
+                return round_ends(self.counts[pair_of(action)[0]] + 2)
+            return round_ends(self.counts[offered_kind(action) // NUM_TYPES] + 1)
         if phase == ADD:
             if action == PASS:
                 return (q + 1) % n == self.seller
-            return self._fifth_card(self.artist, 1)
+            return round_ends(self.counts[self.artist] + 1)
         return phase == SEALED_BIDS  # the last sealed bid (earlier ones return before)
 
     def info_key(self, player: int) -> Any:
@@ -857,7 +853,8 @@ assert len(_APPLY) == len(_LEGAL) == NUM_PHASES
 
 
 def round_ends(count: int) -> bool:
-    """The round-end rule: an artist's ``count``-th card of a round ends it from the fifth."""
+    """The round-end rule: an artist's ``count``-th card of a round ends it from the fifth
+    (a module function the steps call directly: compiled, a C call, engine.pxd)."""
     return count >= ROUND_END_COUNT
 
 
