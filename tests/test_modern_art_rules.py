@@ -950,3 +950,36 @@ def test_payments_equal_their_reference_for_every_buyer_and_partner(ruleset):
                 for price in (0, 1, 7, 30):
                     got = engine.payments(buyer, price)
                     assert got == _reference_payments(engine, buyer, price)
+
+
+def test_offers_partners_and_ranking_equal_their_reference_forms():
+    # The engine's index loops (typed when compiled) against the forms they replaced: offers
+    # by ``compress`` over the id tables, the ranking by a stable keyed sort. Random hands
+    # with every artist's counts this round, and every count vector of up to five cards.
+    from itertools import compress, product
+
+    from games.modern_art.actions import ADD_IDS, OFFER_IDS, PAIR_IDS
+    from games.modern_art.cards import DOUBLE, NUM_TYPES, ROUND_END_COUNT
+    from games.modern_art.engine import offer_actions, partner_actions, ranked_artists
+
+    def offers(hand, counts):
+        out = list(compress(OFFER_IDS, hand))
+        for a in compress(range(len(counts)), hand[DOUBLE::NUM_TYPES]):
+            if counts[a] + 1 < ROUND_END_COUNT:
+                out.extend(compress(PAIR_IDS[a], hand[a * NUM_TYPES : a * NUM_TYPES + DOUBLE]))
+        return out
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        artists = rng.choice((3, 4, 5))
+        hand = [rng.choice((0, 0, 1, 2)) for _ in range(artists * NUM_TYPES)]
+        counts = [rng.randrange(5) for _ in range(artists)]
+        assert offer_actions(hand, counts) == offers(hand, counts)
+        artist = rng.randrange(artists)
+        base = artist * NUM_TYPES
+        assert partner_actions(hand, artist) == [PASS, *compress(ADD_IDS, hand[base : base + 4])]
+    for counts in product(range(6), repeat=5):
+        present = [a for a in range(5) if counts[a]]
+        present.sort(key=counts.__getitem__, reverse=True)
+        for places in (1, 3):
+            assert ranked_artists(list(counts), places) == present[:places]

@@ -23,7 +23,6 @@ entries.
 from __future__ import annotations
 
 import random
-from itertools import compress
 from typing import Any
 
 from games.core.engine import CHANCE, TERMINAL, Engine, Narration
@@ -37,6 +36,7 @@ from games.modern_art.actions import (  # noqa: F401 (re-exported: the engine's 
     OFFER_IDS,
     PAIR_BASE,
     PAIR_IDS,
+    PARTNER_TYPES,
     PASS,
     SIMPLE_NAMES,
     added_type,
@@ -54,7 +54,6 @@ from games.modern_art.cards import (
     ARTIST_NAMES,
     DOUBLE,
     FIXED,
-    MAX_ARTISTS,
     NUM_TYPES,
     ONCE_AROUND,
     OPEN,
@@ -86,7 +85,6 @@ NUM_PHASES = len(PHASE_NAMES)
 AUCTION_PHASES = (ADD, OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE, ANSWER)
 BID_PHASE_OF_TYPE = {OPEN: OPEN_BIDS, ONCE_AROUND: ONCE_BIDS, SEALED: SEALED_BIDS, FIXED: PRICE}
 AMOUNT_PHASES = frozenset((OPEN_BIDS, ONCE_BIDS, SEALED_BIDS, PRICE))  # actions: pass or amounts
-ARTISTS = tuple(range(MAX_ARTISTS))
 
 
 class ModernArtEngine(Engine):
@@ -249,21 +247,10 @@ class ModernArtEngine(Engine):
 
     # The legal actions of each phase for the seat ``q`` to move (``_LEGAL``, by phase).
     def _offers(self, q: int) -> list[int]:
-        # ``compress`` walks the hand in C (random rollouts list the offers ~40 times a game);
-        # it stops at the shorter input, so the full-size id tables fit any number of artists.
-        hand = self.hands[q]
-        actions = list(compress(OFFER_IDS, hand))
-        for a in compress(ARTISTS, hand[DOUBLE::NUM_TYPES]):  # artists with a Double in hand
-            # Way 1 needs the Double and a partner; a Double that is the artist's fifth card
-            # of the round ends the round by itself and needs no partner.
-            if not self._fifth_card(a, 1):
-                base = a * NUM_TYPES
-                actions.extend(compress(PAIR_IDS[a], hand[base : base + DOUBLE]))
-        return actions
+        return offer_actions(self.hands[q], self.counts)
 
     def _partners(self, q: int) -> list[int]:
-        base = self.artist * NUM_TYPES
-        return [PASS, *compress(ADD_IDS, self.hands[q][base : base + DOUBLE])]
+        return partner_actions(self.hands[q], self.artist)
 
     def amount_range(self, q: int) -> tuple[bool, int, int]:
         """The legal actions of seat ``q`` in an amount phase (``AMOUNT_PHASES``), written once
@@ -314,8 +301,11 @@ class ModernArtEngine(Engine):
         bid is picked by index arithmetic on its legal range (``amount_range``, the legal
         lists' own) instead of a list of every amount, and an Open or Once Around auction runs
         in local variables to its end (``open_auction_over``, ``_open_bid``'s own end rule),
-        then settles through ``apply``'s helpers. This module is compiled (setup.py,
-        ``games.core.compiled``); tests/test_compiled.py pins the compiled and the pure path.
+        then settles through ``apply``'s helpers. Every other step is ``apply``'s two lines
+        with the phase's handler named (a call less a step, about 100 steps a game), its
+        legal list from the phase's own function (``offer_actions``, ``partner_actions``).
+        This module is compiled (setup.py, ``games.core.compiled``); tests/test_compiled.py
+        pins the compiled and the pure path.
         """
         random_ = rng.random
         history = self.history
@@ -359,25 +349,35 @@ class ModernArtEngine(Engine):
                 self.to_move = q
                 self._settle_bids()
             elif phase == PLAY:
-                legal = self._offers(self.to_move)
+                legal = offer_actions(self.hands[self.to_move], self.counts)  # (``_offers``)
                 action = legal[int(random_() * len(legal))]
                 push(action)
                 self._offer(action)
-            elif phase in (DEAL, FIRST):
-                self.apply(self.sample_chance(rng))
+            elif phase == DEAL:
+                action = self.sample_chance(rng)
+                push(action)
+                self._deal(action)
             elif phase == OVER:
                 return self.returns()
             elif phase == ANSWER:
                 # legal = [ACCEPT, DECLINE], or [DECLINE] without the money for the price.
                 i = int(random_() * 2) if money[self.to_move] >= self.price else int(random_())
-                self.apply(DECLINE if i or money[self.to_move] < self.price else ACCEPT)
+                action = DECLINE if i or money[self.to_move] < self.price else ACCEPT
+                push(action)
+                self._answer(action)
             elif phase == ADD:
-                legal = self._partners(self.to_move)
-                self.apply(legal[int(random_() * len(legal))])
+                legal = partner_actions(self.hands[self.to_move], self.artist)  # (``_partners``)
+                action = legal[int(random_() * len(legal))]
+                push(action)
+                self._add(action)
+            elif phase == FIRST:
+                self.apply(self.sample_chance(rng))
             else:  # Sealed bids and the fixed price: an amount from the legal range
                 may_pass, low, high = self.amount_range(self.to_move)
                 i = int(random_() * (high - low + 1 + may_pass))
-                self.apply(PASS if may_pass and not i else AMOUNT_BASE + low + i - may_pass)
+                action = PASS if may_pass and not i else AMOUNT_BASE + low + i - may_pass
+                push(action)
+                _APPLY[phase](self, action)
 
     # --- the steps, in game order (``_APPLY`` dispatches on the phase) ------------------------
     def _deal(self, card: int) -> None:
@@ -432,7 +432,7 @@ class ModernArtEngine(Engine):
             self._play(s, double)
             self._play(s, partner)
             a, t = pair_of(action)
-            if self._fifth_card(a):
+            if round_ends(self.counts[a]):
                 self._end_round((s + 1) % self.num_players)
             else:
                 self._start_auction(s, -1, a, t, 2)
@@ -440,7 +440,7 @@ class ModernArtEngine(Engine):
         kind = offered_kind(action)
         self._play(s, kind)
         a, t = divmod(kind, NUM_TYPES)
-        if self._fifth_card(a):
+        if round_ends(self.counts[a]):
             self._end_round((s + 1) % self.num_players)
         elif t == DOUBLE:  # way 2: the others in turn may add a partner
             self.artist = a
@@ -459,10 +459,6 @@ class ModernArtEngine(Engine):
         self.hand_size[seat] -= 1
         self.seen[kind] += 1
         self.counts[kind // NUM_TYPES] += 1
-
-    def _fifth_card(self, artist: int, more: int = 0) -> bool:
-        """The round-end rule: ``artist`` has (would have, with ``more`` cards) 5 this round."""
-        return self.counts[artist] + more >= ROUND_END_COUNT
 
     def _add(self, action: int) -> None:
         """A Double's second way: the seat adds a partner (and auctions both) or passes."""
@@ -483,7 +479,7 @@ class ModernArtEngine(Engine):
         t = added_type(action)
         a = self.artist
         self._play(q, a * NUM_TYPES + t)
-        if self._fifth_card(a):
+        if round_ends(self.counts[a]):
             self._end_round((q + 1) % n)
         else:
             self._start_auction(q, self.seller, a, t, 2)
@@ -659,10 +655,7 @@ class ModernArtEngine(Engine):
     # --- rounds ------------------------------------------------------------------------------
     def ranking(self) -> list[int]:
         """This round's ranked artists: those with a card, by count, ties by board order."""
-        counts = self.counts
-        present = list(compress(ARTISTS, counts))  # (counts has one entry per artist)
-        present.sort(key=counts.__getitem__, reverse=True)  # stable: board order breaks ties
-        return present[: len(self.cfg.place_values)]
+        return ranked_artists(self.counts, len(self.cfg.place_values))
 
     def _end_round(self, next_start: int) -> None:
         cfg = self.cfg
@@ -758,12 +751,12 @@ class ModernArtEngine(Engine):
             return action == ACCEPT or (q + 1) % n == self.auctioneer
         if phase == PLAY:
             if action >= PAIR_BASE:
-                return self._fifth_card(pair_of(action)[0], 2)
-            return self._fifth_card(offered_kind(action) // NUM_TYPES, 1)
+                return round_ends(self.counts[pair_of(action)[0]] + 2)
+            return round_ends(self.counts[offered_kind(action) // NUM_TYPES] + 1)
         if phase == ADD:
             if action == PASS:
                 return (q + 1) % n == self.seller
-            return self._fifth_card(self.artist, 1)
+            return round_ends(self.counts[self.artist] + 1)
         return phase == SEALED_BIDS  # the last sealed bid (earlier ones return before)
 
     def info_key(self, player: int) -> Any:
@@ -857,6 +850,69 @@ _LEGAL = (
     ModernArtEngine._no_actions,
 )
 assert len(_APPLY) == len(_LEGAL) == NUM_PHASES
+
+
+def round_ends(count: int) -> bool:
+    """The round-end rule: an artist's ``count``-th card of a round ends it from the fifth
+    (a module function the steps call directly: compiled, a C call, engine.pxd)."""
+    return count >= ROUND_END_COUNT
+
+
+def ranked_artists(counts: list[int], places: int) -> list[int]:
+    """The artists with a card this round (``counts`` per artist), most cards first, ties in
+    board order: the first ``places`` of them are ranked.
+
+    An insertion into the ranked list (each artist goes after those with as many cards or
+    more), typed in engine.pxd: it ends every round, and a sort with a key costs a bound method,
+    a keyword dictionary and a key call per artist."""
+    ranked = []
+    for a in range(len(counts)):
+        c = counts[a]
+        if c:
+            i = len(ranked)
+            while i > 0 and counts[ranked[i - 1]] < c:
+                i -= 1
+            ranked.insert(i, a)
+    return ranked[:places]
+
+
+def offer_actions(hand: list[int], counts: list[int]) -> list[int]:
+    """A seller's offers with ``hand`` (counts per card kind) when this round's counts per
+    artist are ``counts``: one card of every kind held, in kind order; then, artist by artist,
+    a Double with each partner type held (way 1), unless the Double is the artist's fifth card
+    of the round, which ends the round by itself and needs no partner.
+
+    An index loop over the id tables (typed in engine.pxd): random rollouts list the offers
+    about 40 times a game, and slices and ``compress`` objects cost more than the walk."""
+    types, double, partners = NUM_TYPES, DOUBLE, PARTNER_TYPES  # (C integers, compiled)
+    offer_ids: tuple[int, ...] = OFFER_IDS
+    actions = []
+    for k in range(len(hand)):
+        held = hand[k]
+        if held:
+            actions.append(offer_ids[k])
+    for a in range(len(counts)):
+        base = a * types
+        held = hand[base + double]
+        if held and not round_ends(counts[a] + 1):
+            pair_ids: tuple[int, ...] = PAIR_IDS[a]
+            for t in range(partners):
+                held = hand[base + t]
+                if held:
+                    actions.append(pair_ids[t])
+    return actions
+
+
+def partner_actions(hand: list[int], artist: int) -> list[int]:
+    """The answers to a Double of ``artist`` sold the second way with ``hand``: pass, or add
+    a partner card of each type held (an index loop, typed in engine.pxd)."""
+    base = artist * NUM_TYPES
+    add_ids: tuple[int, ...] = ADD_IDS
+    actions = [PASS]
+    for t in range(PARTNER_TYPES):
+        if hand[base + t]:
+            actions.append(add_ids[t])
+    return actions
 
 
 def open_auction_over(passes: int, high_bidder: int, n: int) -> bool:
