@@ -84,6 +84,7 @@ from games.modern_art.engine import (
     PRICE,
     SEALED_BIDS,
     ModernArtEngine,
+    ranked_artists,
 )
 
 # Forecast.
@@ -505,10 +506,8 @@ def exact_values(engine: ModernArtEngine, artist: int, extra: int) -> list[int]:
     cfg = engine.cfg
     counts = list(engine.counts)
     counts[artist] += extra
-    present = [a for a in range(cfg.artists) if counts[a]]
-    present.sort(key=counts.__getitem__, reverse=True)  # stable: board order breaks ties
     out = [0] * cfg.artists
-    for place, a in enumerate(present[: len(cfg.place_values)]):
+    for place, a in enumerate(ranked_artists(counts, len(cfg.place_values))):
         out[a] = engine.values[a] + cfg.place_values[place]
     return out
 
