@@ -179,8 +179,6 @@ class Plans:
     def _grow(self, j: int) -> int:
         """Picks up to ``j`` (fewer if the others' cards run out); how many there are."""
         picks, pool, seen = self.picks, self.pool, self.seen
-        if len(picks) >= j or not pool:
-            return len(picks)
         while len(picks) < j and pool:
             pick = max(pool, key=lambda x: x[0] + (0.05 if x[1] not in seen else 0.0))
             pool.remove(pick)
