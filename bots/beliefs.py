@@ -228,13 +228,6 @@ class HeuristicModel:
     def __init__(self, knowledge: GameKnowledge) -> None:
         self.knowledge = knowledge
         self.cache: dict[tuple[int, Any], frozenset[int]] = {}
-        # The profiled policies built on this model (``bots.profiles.ProfiledPolicy``, typed
-        # loosely: that package imports this one), by profile (its sorted items). They read
-        # ``cache``, so they are kept with it and live as long as the model does; the
-        # ``ismcts`` bot fills it (``IsmctsBot._profiled_policy``). Bounded without a limit:
-        # one entry per distinct profile of the bot's ``opponents`` option (at most one per
-        # other seat), which the bot's options fix and a request cannot grow.
-        self.profiled: dict[tuple[tuple[str, float], ...], Any] = {}
 
     def best(self, engine: Engine, player: int) -> frozenset[int]:
         key = (player, engine.info_key(player))

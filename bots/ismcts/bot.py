@@ -4,6 +4,7 @@ search configured once from them (``SearchConfig.resolve``)."""
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 from typing import Any
 
 from bots.beliefs import HeuristicModel, has_rating
@@ -30,6 +31,34 @@ from games.core.params import ParamSpec
 # Opponent models (with their caches) an ``IsmctsBot`` keeps, one per game setting.
 MAX_KEPT_MODELS = 4
 
+ProfileKey = tuple[tuple[str, float], ...]
+
+
+@dataclass
+class KeptModel:
+    """A heuristic model and the profiled policies built on it (each reads the model's cache),
+    kept together by the bot for one game setting.
+
+    The policies point at the model and the model not at them: a reference cycle between the
+    two (the policies once lived on the model) left every dropped bot's caches to the cycle
+    collector, which ran too rarely to keep up, and a long benchmark of profiled Modern Art
+    searches (one bot per game) grew by about 150 MB a game until the out-of-memory killer
+    ended it at 17 GB (``tests/test_profiles.py``).
+    """
+
+    model: HeuristicModel
+    # One per distinct profile of the bot's ``opponents`` option (at most one per other seat),
+    # which the options fix and a request cannot grow.
+    policies: dict[ProfileKey, ProfiledPolicy] = field(default_factory=dict)
+
+    def policy(self, profile: dict[str, float]) -> ProfiledPolicy:
+        """The profiled policy of ``profile`` on this model (made at its first use)."""
+        key = tuple(sorted(profile.items()))
+        got = self.policies.get(key)
+        if got is None:
+            got = self.policies[key] = ProfiledPolicy(self.model.knowledge, profile, self.model)
+        return got
+
 
 class IsmctsBot(Bot):
     name = "ismcts"
@@ -41,7 +70,7 @@ class IsmctsBot(Bot):
     # ``heuristic_model``'s opponent models, one per game setting (at most ``MAX_KEPT_MODELS``),
     # kept across the bot's hints because each is exact there; made at the first one (the bot
     # keeps the base ``__init__``, so a spec is normalised without building it).
-    _models: dict[tuple[str, Any], HeuristicModel] | None = None
+    _models: dict[tuple[str, Any], KeptModel] | None = None
     options = (
         FloatSpec(
             "exploration",
@@ -242,7 +271,14 @@ class IsmctsBot(Bot):
         self, knowledge: GameKnowledge | None, worlds: Worlds | None = None
     ) -> HeuristicModel | None:
         """The model whose likelihoods weight the worlds and, with ``opponent_moves:
-        heuristic``, plays the other seats (``None``: the game has no rated heuristic).
+        heuristic``, plays the other seats (``None``: the game has no rated heuristic)."""
+        kept = self._kept_model(knowledge, worlds)
+        return None if kept is None else kept.model
+
+    def _kept_model(
+        self, knowledge: GameKnowledge | None, worlds: Worlds | None = None
+    ) -> KeptModel | None:
+        """``heuristic_model``'s model with its profiled policies.
 
         Its cache (the heuristic's best moves by ``(player, info_key)``) is exact within one
         game setting, and the worlds of the next searches of a game replay the same steps
@@ -256,17 +292,17 @@ class IsmctsBot(Bot):
             return None
         setting = getattr(worlds.first, "cfg", None) if worlds is not None else None
         if setting is None:
-            return HeuristicModel(knowledge)  # type: ignore[arg-type]
+            return KeptModel(HeuristicModel(knowledge))  # type: ignore[arg-type]
         models = self._models
         if models is None:
             models = self._models = {}
         key = (knowledge.game, setting)  # type: ignore[union-attr]
-        model = models.get(key)
-        if model is None:
+        kept = models.get(key)
+        if kept is None:
             if len(models) >= MAX_KEPT_MODELS:
                 models.clear()
-            model = models[key] = HeuristicModel(knowledge)  # type: ignore[arg-type]
-        return model
+            kept = models[key] = KeptModel(HeuristicModel(knowledge))  # type: ignore[arg-type]
+        return kept
 
     def opponent_model(
         self, knowledge: GameKnowledge | None, worlds: Worlds
@@ -274,9 +310,10 @@ class IsmctsBot(Bot):
         """The search's opponent model: ``heuristic_model``, with the ``opponents`` profiles
         mixed in by ``profile_trust`` (``bots.profiles.model``). With no profiles or a trust
         of 0 it is ``heuristic_model`` itself, so the search is exactly the unprofiled one."""
-        base = self.heuristic_model(knowledge, worlds)
-        if base is None:
-            return base
+        kept = self._kept_model(knowledge, worlds)
+        if kept is None:
+            return None
+        base = kept.model
         players = worlds.first.num_players
         trust = float(self.config["profile_trust"])
         seats = game_seat_profiles(self.name, worlds.game, self.config["opponents"], players)
@@ -287,7 +324,7 @@ class IsmctsBot(Bot):
             restricted = float(self.config["restricted_trust"])
             locks = {seat: restricted for seat in range(players) if seat not in seats}
         policies = {
-            seat: self._profiled_policy(base, profile)
+            seat: kept.policy(profile)
             for seat, profile in seats.items()
             if seat != worlds.seat and trusts[seat] > 0.0
         }
@@ -295,12 +332,3 @@ class IsmctsBot(Bot):
         if not model.policies and not model.heuristic_locks:
             return base
         return model
-
-    def _profiled_policy(self, base: HeuristicModel, profile: dict[str, float]) -> ProfiledPolicy:
-        """The profiled policy sharing ``base``'s cache, kept with it (``base.profiled``: one
-        per profile, so a kept model's next searches reuse the policy's own cache too)."""
-        key = tuple(sorted(profile.items()))
-        policy = base.profiled.get(key)
-        if policy is None:
-            policy = base.profiled[key] = ProfiledPolicy(base.knowledge, profile, base)
-        return policy  # type: ignore[no-any-return]
