@@ -531,9 +531,13 @@ def bench_profiles(
         )
     if deals < 1 or simulations < 1:
         raise click.BadParameter("--deals and --simulations must be at least 1")
+
+    def stderr_echo(text: str) -> None:  # the fit's result; stdout is the report alone
+        click.echo(text, err=True)
+
     try:
         report = bench_mod.run_cell(
-            game, players, opponent, deals, simulations, Path(out), click.echo, beliefs
+            game, players, opponent, deals, simulations, Path(out), stderr_echo, beliefs
         )
     except ValueError as err:  # a cell resumed with another beliefs setting
         raise click.BadParameter(str(err), param_hint="--beliefs") from None

@@ -442,7 +442,7 @@ def test_profiled_seats_play_their_profile_in_rollouts(players):
 
 
 # --- the target-1 bench ------------------------------------------------------------------------
-def test_bench_profiles_pairs_by_deal_and_resumes(tmp_path):
+def test_bench_profiles_pairs_by_deal_and_resumes(tmp_path, capsys):
     from evaluation.bench import profiles as bench
 
     rows = [
@@ -459,6 +459,8 @@ def test_bench_profiles_pairs_by_deal_and_resumes(tmp_path):
     path = tmp_path / "cell.jsonl"
     first = bench.run_cell("gallery_rush", 2, "cautious", 1, 5, path, echo=lambda _: None)
     assert first["pairs"] == 2 and first["fit"]["stop_at"] == 1  # the fit found the tendency
+    progress = capsys.readouterr().err  # a long cell says where it is, on stderr
+    assert "fitting: 50/50 games" in progress and "pairs: 2/2 pairs" in progress
     path.write_text(path.read_text() + '{"kind": "pair", "de')  # a run stopped mid-write
     again = bench.run_cell("gallery_rush", 2, "cautious", 1, 5, path, echo=lambda _: None)
     assert again["pairs"] == 2  # resumed: nothing played twice, the cut line dropped

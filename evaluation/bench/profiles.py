@@ -22,7 +22,8 @@ a weight replays the whole history through the (profiled) opponent model. A cell
 setting it started with (stored in its fit row; resuming with another is refused).
 
 Each pair is one JSON line in ``--out`` (rerunning resumes), so a run stopped early still
-reports the pairs it played.
+reports the pairs it played. Progress (the fit's games, then the pairs, with the time left)
+goes to stderr: a Modern Art cell at 5 players is an hour or more.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from bots.heuristics import knowledge_for
 from bots.profiles.fit import decisions_of, fit_profile
 from bots.profiles.tendencies import BIASED, tendencies_of
 from evaluation.bench.strength import Seat, play_one
+from evaluation.progress import Progress
 from evaluation.tournament.stats import mean_ci
 
 FIT_GAMES = 50
@@ -55,9 +57,11 @@ def fit_opponent(name: str, params: dict[str, Any], tendencies: dict[str, float]
     them = Seat("biased", biased_spec(tendencies), simulations=1)
     heuristic = Seat("heuristic", {"name": "heuristic"}, simulations=1)
     records = []
-    for i in range(FIT_GAMES):
-        game = play_one(name, full, them, heuristic, 0, FIT_SEED + i)
-        records.append([decisions_of(defn.new_engine(full), game["history"], 0)])
+    with Progress("fitting", "game", FIT_GAMES) as progress:
+        for i in range(FIT_GAMES):
+            game = play_one(name, full, them, heuristic, 0, FIT_SEED + i)
+            records.append([decisions_of(defn.new_engine(full), game["history"], 0)])
+            progress.update()
     return fit_profile(knowledge_for(name), records, 0).to_json()  # type: ignore[arg-type]
 
 
@@ -103,8 +107,10 @@ def run_cell(
         simulations=simulations,
     )
     seen = {(r["deal"], r["seat"]) for r in done if r.get("kind") == "pair"}
-    for deal in range(deals):
-        for seat in range(players):
+    wanted = [(deal, seat) for deal in range(deals) for seat in range(players)]
+    initial = sum(1 for pair in wanted if pair in seen)
+    with Progress("pairs", "pair", len(wanted), initial=initial) as progress:
+        for deal, seat in wanted:
             if (deal, seat) in seen:
                 continue
             with_profile = play_one(name, params, profiled, them, seat, deal)["score"]
@@ -119,6 +125,7 @@ def run_cell(
                     "without": without,
                 },
             )
+            progress.update()
     return summary(name, players, opponent, simulations, _load(out))
 
 
