@@ -507,6 +507,13 @@ def bench_explain(
     help="Both searches' 'beliefs' option ('uniform': Modern Art's served hint, several times "
     "cheaper there); a cell keeps the one it started with.",
 )
+@click.option(
+    "--trust",
+    type=click.FloatRange(0, 1, min_open=True),
+    default=None,
+    help="The profiled search's profile_trust (default: the option's own, 0.5): the safety "
+    "setting; a cell keeps the one it started with.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON summary only.")
 def bench_profiles(
     game: str,
@@ -516,6 +523,7 @@ def bench_profiles(
     simulations: int,
     out: str,
     beliefs: str,
+    trust: float | None,
     as_json: bool,
 ) -> None:
     """ismcts with a fitted opponent profile against without it, paired (issue 45, target 1)."""
@@ -537,10 +545,10 @@ def bench_profiles(
 
     try:
         report = bench_mod.run_cell(
-            game, players, opponent, deals, simulations, Path(out), stderr_echo, beliefs
+            game, players, opponent, deals, simulations, Path(out), stderr_echo, beliefs, trust
         )
-    except ValueError as err:  # a cell resumed with another beliefs setting
-        raise click.BadParameter(str(err), param_hint="--beliefs") from None
+    except ValueError as err:  # a cell resumed with another beliefs or trust setting
+        raise click.BadParameter(str(err), param_hint="--beliefs/--trust") from None
     click.echo(json.dumps(report, indent=None if as_json else 2))
 
 

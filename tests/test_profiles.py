@@ -488,6 +488,35 @@ def test_bench_profiles_searches_with_the_beliefs_a_cell_started_with(tmp_path, 
     assert 'cautious {"stop_at": 1} (uniform beliefs)' in bench.table([path])
 
 
+def test_bench_profiles_plays_the_profiled_search_at_the_trust_a_cell_started_with(
+    tmp_path, monkeypatch
+):
+    """``--trust`` is the safety setting measured: the profiled search gets that
+    ``profile_trust`` (the plain one none), the cell keeps it, and its table row says it."""
+    from evaluation.bench import profiles as bench
+
+    played = []
+    real = bench.play_one
+
+    def recording(name, params, a, b, seat, deal):
+        if a.spec["name"] == "ismcts":
+            played.append(a.spec["options"])
+        return real(name, params, a, b, seat, deal)
+
+    monkeypatch.setattr(bench, "play_one", recording)
+    path = tmp_path / "gallery_rush-2-cautious.jsonl"
+    out = bench.run_cell("gallery_rush", 2, "cautious", 1, 5, path, lambda _: None, trust=0.25)
+    assert out["trust"] == 0.25 and out["pairs"] == 2
+    profiled = [o for o in played if "opponents" in o]
+    assert len(profiled) == 2 and all(o["profile_trust"] == 0.25 for o in profiled)
+    assert all("profile_trust" not in o for o in played if "opponents" not in o)
+    with pytest.raises(ValueError, match=r"trust 0\.25, not None"):
+        bench.run_cell("gallery_rush", 2, "cautious", 2, 5, path, echo=lambda _: None)
+    with pytest.raises(ValueError, match=r"must be in \(0, 1\]"):
+        bench.run_cell("gallery_rush", 2, "cautious", 1, 5, tmp_path / "x.jsonl", trust=0.0)
+    assert 'cautious {"stop_at": 1} (trust 0.25)' in bench.table([path])
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_the_restricted_response_locks_the_other_seats_to_the_heuristic_in_the_tree(players):
     """``opponent_moves: restricted`` models every other seat as the heuristic itself: fully

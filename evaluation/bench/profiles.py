@@ -14,12 +14,15 @@ For a game, a player count and one of the game's biased opponents (``bots.profil
 ``--opponent wrong`` is the safety check: the unbiased heuristic in the other seats, and
 ``ismcts`` given the profile fitted to the game's first biased opponent (a wrong profile).
 
-``--beliefs`` sets both searches' ``beliefs`` option (default ``auto``, the option's own
+``--trust`` sets the profiled search's ``profile_trust`` (default: the option's own, 0.5), the
+safety setting: how much of the other seats' play is the profile's, so how much a wrong profile
+can cost. ``--beliefs`` sets both searches' ``beliefs`` option (default ``auto``, the option's own
 default). ``uniform`` is what Modern Art's served hint uses (``TIMED_BELIEFS``: under a time
 budget its worlds are not weighed), and it makes a Modern Art cell several times cheaper: at
 200 simulations the ``heuristic`` weighting is about 85% of a game's time there (py-spy), since
 a weight replays the whole history through the (profiled) opponent model. A cell keeps the
-setting it started with (stored in its fit row; resuming with another is refused).
+setting it started with, and its trust (stored in its fit row; resuming with another is
+refused).
 
 Each pair is one JSON line in ``--out`` (rerunning resumes), so a run stopped early still
 reports the pairs it played. Progress (the fit's games, then the pairs, with the time left)
@@ -74,22 +77,30 @@ def run_cell(
     out: Path,
     echo: Any = print,
     beliefs: str = "auto",
+    trust: float | None = None,
 ) -> dict[str, Any]:
     """Plays (or resumes) one cell and returns its summary (module docstring)."""
     if beliefs not in BELIEFS:
         raise ValueError(f"beliefs {beliefs!r}: not one of {', '.join(BELIEFS)}")
+    if trust is not None and not 0.0 < trust <= 1.0:
+        raise ValueError(f"trust {trust}: must be in (0, 1] (0 would be the search without it)")
     params = {"players": players}
     done = _load(out)
     header = next((r for r in done if r.get("kind") == "fit"), None)
-    if header is not None and header.get("beliefs", "auto") != beliefs:
-        raise ValueError(
-            f"{out} was played with beliefs {header.get('beliefs', 'auto')!r}, not {beliefs!r}: "
-            "resume it with that setting or write another file"
-        )
+    if header is not None:
+        for setting, wanted in (("beliefs", beliefs), ("trust", trust)):
+            had = header.get(setting, "auto" if setting == "beliefs" else None)
+            if had != wanted:
+                raise ValueError(
+                    f"{out} was played with {setting} {had!r}, not {wanted!r}: "
+                    "resume it with that setting or write another file"
+                )
     if header is None:
         truth = BIASED[name][next(iter(BIASED[name])) if opponent == WRONG else opponent]
         fitted = fit_opponent(name, params, truth)
         header = {"kind": "fit", "truth": truth, "fit": fitted, "beliefs": beliefs}
+        if trust is not None:
+            header["trust"] = trust
         _append(out, header)
         echo(f"fitted {json.dumps(fitted['profile'])} intervals {json.dumps(fitted['intervals'])}")
     profile = header["fit"]["profile"]
@@ -101,9 +112,10 @@ def run_cell(
     chosen = {} if beliefs == "auto" else {"beliefs": beliefs}  # auto: the stored cells' specs
     plain = Seat("ismcts", {"name": "ismcts", "options": chosen}, simulations=simulations)
     opponents = {str(s): profile for s in range(players)}
+    trusted = {} if trust is None else {"profile_trust": trust}  # None: the option's default
     profiled = Seat(
         "ismcts+profile",
-        {"name": "ismcts", "options": {"opponents": opponents, **chosen}},
+        {"name": "ismcts", "options": {"opponents": opponents, **trusted, **chosen}},
         simulations=simulations,
     )
     seen = {(r["deal"], r["seat"]) for r in done if r.get("kind") == "pair"}
@@ -144,6 +156,7 @@ def summary(
         "fit": fit.get("fit", {}).get("profile"),
         "truth": fit.get("truth"),
         "beliefs": fit.get("beliefs", "auto"),
+        "trust": fit.get("trust"),  # None: ``profile_trust``'s default
     }
     deals = sorted({r["deal"] for r in pairs})
     out["deals"] = len(deals)
@@ -221,6 +234,8 @@ def table(paths: list[Path]) -> str:
         )
         if s["beliefs"] != "auto":
             label += f" ({s['beliefs']} beliefs)"
+        if s["trust"] is not None:
+            label += f" (trust {s['trust']})"
         ci = s["difference_ci"]
         diff = f"{s['difference']:+.3f}" + (f" [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "")
         lines.append(
