@@ -11,13 +11,19 @@ probability ``trust`` and otherwise left to the search (its own information-set 
 without a profile). That is the restricted Nash response of Johanson, Zinkevich and Bowling
 (2007, "Computing Robust Counter-Strategies"): the opponent is assumed to follow the model
 with probability ``p`` and to best-respond otherwise, so the counter-strategy exploits the
-model while ``1 - p`` bounds what it gives away if the model is wrong. Here the lock is drawn
-per decision (the behavioural form), which needs no state across the iteration. ``trust`` 0 is
-exactly the search without profiles (the bot then does not build this model at all); 1 trusts
-the profile fully.
+model while ``1 - p`` bounds what it gives away if the model is wrong. The opponent of that
+paper is the model *for the whole game* with probability ``p``, so the lock is drawn once per
+seat and iteration (at the iteration's first profiled decision, ``_profiled_now``): in that
+iteration the seat plays its profile at every decision, in the tree and in the rollout, or at
+none. (Until issue 45's twenty-fifth session it was drawn per decision, which is not that
+mixture where a seat decides many times: in a Modern Art open auction a seat raises or passes
+again and again, and at trust 0.25 some raise of the over-bidder's came in nearly every
+auction, so a wrong over-bidder profile cost as much at 0.25 as at 0.5.) ``trust`` 0 is exactly
+the search without profiles (the bot then does not build this model at all); 1 trusts the
+profile fully.
 
-The rollouts that follow the tree use the same model (``rollout_policy``): a profiled seat's
-decision there is its profiled move with probability ``trust`` and otherwise the rollout's own
+The rollouts that follow the tree use the same model (``rollout_policy``): a profiled seat
+locked in the iteration plays its profiled move there too, and otherwise the rollout's own
 policy, as in the tree it is otherwise the search's. Before, the profile acted in the tree
 only, so an iteration met a different opponent depending on whether it reached that seat's
 turn inside the tree or in the rollout (in 4-player Gallery Rush, three profiled turns follow
@@ -76,6 +82,20 @@ class ProfiledModel:
             for s, t in (heuristic_locks or {}).items()
             if s != seat and s not in self.policies and t > 0.0
         }
+        # The iteration the profiled locks were drawn for, known by its engine (the world
+        # pool gives every iteration a copy of its own, which the tree and the rollout both
+        # play on), and the profiled seats locked in it.
+        self._iteration: Engine | None = None
+        self._locked: frozenset[int] = frozenset()
+
+    def _profiled_now(self, engine: Engine, mover: int, rng: random.Random) -> bool:
+        """Whether the profiled seat ``mover`` plays its profile in this iteration: each
+        profiled seat is locked with probability its trust, drawn at the iteration's first
+        profiled decision (module docstring)."""
+        if engine is not self._iteration:
+            self._iteration = engine
+            self._locked = frozenset(s for s, t in self.trusts.items() if rng.random() < t)
+        return mover in self._locked
 
     def best(self, engine: Engine, player: int) -> frozenset[int]:
         """The heuristic's best moves (the unprofiled part, for callers that ask for it)."""
@@ -98,9 +118,10 @@ class ProfiledModel:
         return self.base.choose(engine, rng)
 
     def locked_move(self, engine: Engine, rng: random.Random) -> int:
-        """The tree's move for another seat: its profiled move with probability ``trust`` (the
-        heuristic's for a seat of ``heuristic_locks``), else ``NOT_LOCKED`` (the search plays
-        it). Other seats are never locked."""
+        """The tree's move for another seat: its profiled move if the seat is locked in this
+        iteration (the heuristic's, drawn per decision at the seat's trust, for a seat of
+        ``heuristic_locks``), else ``NOT_LOCKED`` (the search plays it). Other seats are never
+        locked."""
         mover = engine.current_player()
         policy = self.policies.get(mover)
         if policy is None:
@@ -108,24 +129,24 @@ class ProfiledModel:
             if trust is None or rng.random() >= trust:
                 return NOT_LOCKED
             return self.base.choose(engine, rng)
-        if rng.random() >= self.trusts[mover]:
+        if not self._profiled_now(engine, mover, rng):
             return NOT_LOCKED
         return policy.choose(engine, rng)
 
     def rollout_policy(self, rest: Policy | None, candidates: Candidates | None) -> Policy | None:
         """The rollout's policy with the profiled seats locked as in the tree: a profiled
-        seat's move is its profiled one with probability ``trust``; every other move (and a
-        profiled seat's otherwise) is ``rest``'s, or uniform over the considered actions
+        seat locked in this iteration plays its profiled move; every other move (and an
+        unlocked profiled seat's) is ``rest``'s, or uniform over the considered actions
         (``candidates``) when ``rest`` is ``None`` (a random rollout). Without profiled seats
         (only ``heuristic_locks``) it is ``rest`` itself."""
-        policies, trusts = self.policies, self.trusts
+        policies, profiled_now = self.policies, self._profiled_now
         if not policies:
             return rest
 
         def locked_or_rest(engine: Engine, rng: random.Random) -> int:
             mover = engine.current_player()
             policy = policies.get(mover)
-            if policy is not None and rng.random() < trusts[mover]:
+            if policy is not None and profiled_now(engine, mover, rng):
                 return policy.choose(engine, rng)
             if rest is not None:
                 return rest(engine, rng)
