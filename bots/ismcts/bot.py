@@ -42,7 +42,7 @@ class KeptModel:
     The policies point at the model and the model not at them: a reference cycle between the
     two (the policies once lived on the model) left every dropped bot's caches to the cycle
     collector, which ran too rarely to keep up, and a long benchmark of profiled Modern Art
-    searches (one bot per game) grew by about 150 MB a game until the out-of-memory killer
+    searches (one bot per game) grew by about 300 MB a pair of games until the out-of-memory killer
     ended it at 17 GB (``tests/test_profiles.py``).
     """
 
