@@ -6,21 +6,21 @@ plays them. With profiles, a profiled seat's model is the mixture
 
     pi_seat = trust * pi_profiled + (1 - trust) * pi_heuristic
 
-and, in the tree, a profiled seat's decision is *locked* to a draw of its profiled policy with
-probability ``trust`` and otherwise left to the search (its own information-set node, as
-without a profile). That is the restricted Nash response of Johanson, Zinkevich and Bowling
-(2007, "Computing Robust Counter-Strategies"): the opponent is assumed to follow the model
-with probability ``p`` and to best-respond otherwise, so the counter-strategy exploits the
-model while ``1 - p`` bounds what it gives away if the model is wrong. The opponent of that
-paper is the model *for the whole game* with probability ``p``, so the lock is drawn once per
-seat and iteration (at the iteration's first profiled decision, ``_profiled_now``): in that
-iteration the seat plays its profile at every decision, in the tree and in the rollout, or at
-none. (Until issue 45's twenty-fifth session it was drawn per decision, which is not that
+and, in each iteration of the search, a profiled seat is *locked* with probability ``trust``
+(its decisions then draws of its profiled policy) and otherwise left to the search (its own
+information-set nodes, as without a profile). That is the restricted Nash response of Johanson,
+Zinkevich and Bowling (2007, "Computing Robust Counter-Strategies"): the opponent is assumed to
+follow the model with probability ``p`` and to best-respond otherwise, so the counter-strategy
+exploits the model while ``1 - p`` bounds what it gives away if the model is wrong. The opponent
+of that paper is the model *for the whole game* with probability ``p``, so the lock is drawn
+once per seat and iteration (at the iteration's first profiled decision, ``_profiled_now``): in
+that iteration the seat plays its profile at every decision, in the tree and in the rollout, or
+at none. (Until issue 45's twenty-fifth session it was drawn per decision, which is not that
 mixture where a seat decides many times: in a Modern Art open auction a seat raises or passes
-again and again, and at trust 0.25 some raise of the over-bidder's came in nearly every
-auction, so a wrong over-bidder profile cost as much at 0.25 as at 0.5.) ``trust`` 0 is exactly
-the search without profiles (the bot then does not build this model at all); 1 trusts the
-profile fully.
+again and again, and at trust 0.25 some raise of the over-bidder's came in nearly every auction,
+so a wrong over-bidder profile cost as much at 0.25 as at 0.5.) ``trust`` 0 is exactly the
+search without profiles (the bot then does not build this model at all); 1 trusts the profile
+fully.
 
 The rollouts that follow the tree use the same model (``rollout_policy``): a profiled seat
 locked in the iteration plays its profiled move there too, and otherwise the rollout's own

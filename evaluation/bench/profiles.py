@@ -88,8 +88,9 @@ def run_cell(
     done = _load(out)
     header = next((r for r in done if r.get("kind") == "fit"), None)
     if header is not None:
-        for setting, wanted in (("beliefs", beliefs), ("trust", trust)):
-            had = header.get(setting, "auto" if setting == "beliefs" else None)
+        # A fit row written before a setting existed was played at its default.
+        for setting, wanted, default in (("beliefs", beliefs, "auto"), ("trust", trust, None)):
+            had = header.get(setting, default)
             if had != wanted:
                 raise ValueError(
                     f"{out} was played with {setting} {had!r}, not {wanted!r}: "
