@@ -284,7 +284,8 @@ def test_a_profile_changes_the_search_opponent_model():
     defn, params, engine = positions("finger_auction", 3, lambda e: e.phase == BID, 6)[-1]
     seat = engine.current_player()
     others = {str(s): {"bid_scale": 2.0} for s in range(3) if s != seat}
-    bot = make_bot({"name": "ismcts", "options": {"opponents": others, "profile_trust": 1.0}})
+    full = {"opponents": others, "profile_trust": 1.0, "profile_evidence": "none"}
+    bot = make_bot({"name": "ismcts", "options": full})
     knowledge = knowledge_for("finger_auction")
     model = bot.opponent_model(knowledge, _worlds(defn, params, engine))
     assert isinstance(model, ProfiledModel)
@@ -308,7 +309,7 @@ def test_a_profile_changes_the_search_opponent_model():
     assert differs
     # And the search's answer changes with it.
     plain = ismcts_hint({}, defn, params, engine)
-    profiled = ismcts_hint({"opponents": others, "profile_trust": 1.0}, defn, params, engine)
+    profiled = ismcts_hint(full, defn, params, engine)
     assert stats(plain) != stats(profiled)
 
 
@@ -323,7 +324,8 @@ def _worlds(defn, params, engine):
 def test_the_profiled_policies_are_kept_with_the_heuristic_model_they_read():
     """Detective Eye names its setting, so the bot keeps its model between searches, and
     with it one profiled policy per distinct profile (``KeptModel``), reading the model's
-    cache; seats with the same profile share one."""
+    cache; seats with the same profile share one, and the evidence's default hypothesis
+    (the heuristic with the profile's noise) is one more of them."""
     defn, params, engine = positions("detective_eye", 4, lambda e: True, 8)[-1]
     seat = engine.current_player()
     others = [s for s in range(4) if s != seat]
@@ -337,7 +339,8 @@ def test_the_profiled_policies_are_kept_with_the_heuristic_model_they_read():
     assert again.policies == first.policies  # the same objects, by identity
     assert first.policies[others[0]] is first.policies[others[1]]
     (kept,) = bot._models.values()
-    assert kept.model is first.base and len(kept.policies) == 2
+    assert kept.model is first.base and len(kept.policies) == 3
+    assert set(kept.policies) == {(("noise", 0.5),), (("bluff_rate", 0.3),), (("noise", 0.0),)}
     assert all(p.base is first.base for p in kept.policies.values())
 
 
@@ -597,6 +600,7 @@ def test_the_restricted_response_leaves_a_clients_profile_at_its_own_trust():
     profiled = {
         "opponents": {str(other): {"bluff_rate": 0.4}},
         "profile_trust": 0.6,
+        "profile_evidence": "none",
         "opponent_moves": "search",
     }
     options = {**profiled, "opponent_moves": "restricted"}

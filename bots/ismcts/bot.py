@@ -21,6 +21,7 @@ from bots.ismcts.config import (
 )
 from bots.ismcts.result import hint_from_result
 from bots.ismcts.search import search
+from bots.profiles.evidence import default_profile, evidenced_trusts
 from bots.profiles.model import ProfiledModel
 from bots.profiles.policy import ProfiledPolicy
 from bots.profiles.spec import SeatProfilesSpec, game_seat_profiles
@@ -32,6 +33,10 @@ from games.core.params import ParamSpec
 MAX_KEPT_MODELS = 4
 
 ProfileKey = tuple[tuple[str, float], ...]
+
+# ``profile_evidence``: a profiled seat's trust scaled by the evidence of this game's moves
+# (``bots.profiles.evidence``), or not.
+PROFILE_EVIDENCE = ("game", "none")
 
 
 @dataclass
@@ -47,7 +52,8 @@ class KeptModel:
     """
 
     model: HeuristicModel
-    # One per distinct profile of the bot's ``opponents`` option (at most one per other seat),
+    # One per distinct profile of the bot's ``opponents`` option and one per distinct default
+    # hypothesis of the evidence (``bots.profiles.evidence``): at most two per other seat,
     # which the options fix and a request cannot grow.
     policies: dict[ProfileKey, ProfiledPolicy] = field(default_factory=dict)
 
@@ -241,6 +247,16 @@ class IsmctsBot(Bot):
             min=0,
             max=1,
         ),
+        ParamSpec(
+            "profile_evidence",
+            "game",
+            "how a profiled seat's trust follows its own moves: 'game' (profile_trust times "
+            "the posterior, from the seat's decisions so far in this game, that it plays its "
+            "profile rather than the heuristic: half the trust before a telling move, nearly "
+            "all or nearly none after a few; a profile of noise alone keeps its trust) or "
+            "'none' (profile_trust throughout)",
+            choices=PROFILE_EVIDENCE,
+        ),
     )
 
     def prior_for(self, game: str) -> Prior | None:
@@ -263,7 +279,7 @@ class IsmctsBot(Bot):
             legal = knowledge.candidates(worlds.first, legal)
         if len(legal) == 1:
             return Hint(legal[0], [ActionStat(legal[0], 1.0)], stopped_by="single_action")
-        model = self.opponent_model(knowledge, worlds)
+        model = self.opponent_model(knowledge, worlds, rng)
         result = search(worlds, budget, rng, config, knowledge, model)
         return hint_from_result(result, config.final_policy)
 
@@ -305,11 +321,17 @@ class IsmctsBot(Bot):
         return kept
 
     def opponent_model(
-        self, knowledge: GameKnowledge | None, worlds: Worlds
+        self,
+        knowledge: GameKnowledge | None,
+        worlds: Worlds,
+        rng: random.Random | None = None,
     ) -> HeuristicModel | ProfiledModel | None:
         """The search's opponent model: ``heuristic_model``, with the ``opponents`` profiles
-        mixed in by ``profile_trust`` (``bots.profiles.model``). With no profiles or a trust
-        of 0 it is ``heuristic_model`` itself, so the search is exactly the unprofiled one."""
+        mixed in by ``profile_trust`` (``bots.profiles.model``), each scaled by the evidence
+        of the seat's moves in this game under ``profile_evidence: game``
+        (``bots.profiles.evidence``; its extra worlds are drawn with ``rng``, the search's,
+        and without one it weighs the first world alone). With no profiles or a trust of 0
+        it is ``heuristic_model`` itself, so the search is exactly the unprofiled one."""
         kept = self._kept_model(knowledge, worlds)
         if kept is None:
             return None
@@ -328,6 +350,15 @@ class IsmctsBot(Bot):
             for seat, profile in seats.items()
             if seat != worlds.seat and trusts[seat] > 0.0
         }
+        if policies and self.config["profile_evidence"] == "game":
+            trusts = evidenced_trusts(
+                worlds,
+                rng,
+                policies,
+                trusts,
+                lambda policy: kept.policy(default_profile(policy)),
+                float(self.config["epsilon"]),
+            )
         model = ProfiledModel(base, policies, trust, worlds.seat, trusts, locks)
         if not model.policies and not model.heuristic_locks:
             return base
