@@ -514,6 +514,15 @@ def bench_explain(
     help="The profiled search's profile_trust (default: the option's own, 0.5): the safety "
     "setting; a cell keeps the one it started with.",
 )
+@click.option(
+    "--evidence",
+    type=click.Choice(["game", "none"]),
+    default="game",
+    show_default=True,
+    help="The profiled search's profile_evidence ('game': each seat's trust scaled by how far "
+    "its moves so far bear its profile out; 'none': the trust throughout); a cell keeps the "
+    "one it started with.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON summary only.")
 def bench_profiles(
     game: str,
@@ -524,6 +533,7 @@ def bench_profiles(
     out: str,
     beliefs: str,
     trust: float | None,
+    evidence: str,
     as_json: bool,
 ) -> None:
     """ismcts with a fitted opponent profile against without it, paired (issue 45, target 1)."""
@@ -545,10 +555,19 @@ def bench_profiles(
 
     try:
         report = bench_mod.run_cell(
-            game, players, opponent, deals, simulations, Path(out), stderr_echo, beliefs, trust
+            game,
+            players,
+            opponent,
+            deals,
+            simulations,
+            Path(out),
+            stderr_echo,
+            beliefs,
+            trust,
+            evidence,
         )
-    except ValueError as err:  # a cell resumed with another beliefs or trust setting
-        raise click.BadParameter(str(err), param_hint="--beliefs/--trust") from None
+    except ValueError as err:  # a cell resumed with another beliefs, trust or evidence setting
+        raise click.BadParameter(str(err), param_hint="--beliefs/--trust/--evidence") from None
     click.echo(json.dumps(report, indent=None if as_json else 2))
 
 

@@ -16,13 +16,16 @@ For a game, a player count and one of the game's biased opponents (``bots.profil
 
 ``--trust`` sets the profiled search's ``profile_trust`` (default: the option's own, 0.5), the
 safety setting: how much of the other seats' play is the profile's, so how much a wrong profile
-can cost. ``--beliefs`` sets both searches' ``beliefs`` option (default ``auto``, the option's own
+can cost. ``--evidence`` sets its ``profile_evidence`` (default ``game``: the trust scaled by how
+far each seat's moves so far bear its profile out, ``bots.profiles.evidence``; ``none``: the
+trust throughout, as every cell before issue 45's twenty-sixth session, whose fit rows name no
+evidence). ``--beliefs`` sets both searches' ``beliefs`` option (default ``auto``, the option's own
 default). ``uniform`` is what Modern Art's served hint uses (``TIMED_BELIEFS``: under a time
 budget its worlds are not weighed), and it makes a Modern Art cell several times cheaper: at
 200 simulations the ``heuristic`` weighting is about 85% of a game's time there (py-spy), since
 a weight replays the whole history through the (profiled) opponent model. A cell keeps the
-setting it started with, and its trust (stored in its fit row; resuming with another is
-refused).
+setting it started with, its trust and its evidence (stored in its fit row; resuming with
+another is refused).
 
 Each pair is one JSON line in ``--out`` (rerunning resumes), so a run stopped early still
 reports the pairs it played. Progress (the fit's games, then the pairs, with the time left)
@@ -47,6 +50,9 @@ FIT_GAMES = 50
 FIT_SEED = 1_000_000
 WRONG = "wrong"
 BELIEFS = ("auto", "heuristic", "uniform")
+EVIDENCE = ("game", "none")
+# The evidence setting of a fit row that names none: written before the setting existed.
+EVIDENCE_BEFORE = "none"
 
 
 def biased_spec(tendencies: dict[str, float]) -> dict[str, Any]:
@@ -78,10 +84,13 @@ def run_cell(
     echo: Any = print,
     beliefs: str = "auto",
     trust: float | None = None,
+    evidence: str = "game",
 ) -> dict[str, Any]:
     """Plays (or resumes) one cell and returns its summary (module docstring)."""
     if beliefs not in BELIEFS:
         raise ValueError(f"beliefs {beliefs!r}: not one of {', '.join(BELIEFS)}")
+    if evidence not in EVIDENCE:
+        raise ValueError(f"evidence {evidence!r}: not one of {', '.join(EVIDENCE)}")
     if trust is not None and not 0.0 < trust <= 1.0:
         raise ValueError(f"trust {trust}: must be in (0, 1] (0 would be the search without it)")
     params = {"players": players}
@@ -89,7 +98,11 @@ def run_cell(
     header = next((r for r in done if r.get("kind") == "fit"), None)
     if header is not None:
         # A fit row written before a setting existed was played at its default.
-        for setting, wanted, default in (("beliefs", beliefs, "auto"), ("trust", trust, None)):
+        for setting, wanted, default in (
+            ("beliefs", beliefs, "auto"),
+            ("trust", trust, None),
+            ("evidence", evidence, EVIDENCE_BEFORE),
+        ):
             had = header.get(setting, default)
             if had != wanted:
                 raise ValueError(
@@ -99,7 +112,13 @@ def run_cell(
     if header is None:
         truth = BIASED[name][next(iter(BIASED[name])) if opponent == WRONG else opponent]
         fitted = fit_opponent(name, params, truth)
-        header = {"kind": "fit", "truth": truth, "fit": fitted, "beliefs": beliefs}
+        header = {
+            "kind": "fit",
+            "truth": truth,
+            "fit": fitted,
+            "beliefs": beliefs,
+            "evidence": evidence,
+        }
         if trust is not None:
             header["trust"] = trust
         _append(out, header)
@@ -114,6 +133,7 @@ def run_cell(
     plain = Seat("ismcts", {"name": "ismcts", "options": chosen}, simulations=simulations)
     opponents = {str(s): profile for s in range(players)}
     trusted = {} if trust is None else {"profile_trust": trust}  # None: the option's default
+    trusted["profile_evidence"] = evidence
     profiled = Seat(
         "ismcts+profile",
         {"name": "ismcts", "options": {"opponents": opponents, **trusted, **chosen}},
@@ -158,6 +178,7 @@ def summary(
         "truth": fit.get("truth"),
         "beliefs": fit.get("beliefs", "auto"),
         "trust": fit.get("trust"),  # None: ``profile_trust``'s default
+        "evidence": fit.get("evidence", EVIDENCE_BEFORE),
     }
     deals = sorted({r["deal"] for r in pairs})
     out["deals"] = len(deals)
@@ -237,6 +258,8 @@ def table(paths: list[Path]) -> str:
             label += f" ({s['beliefs']} beliefs)"
         if s["trust"] is not None:
             label += f" (trust {s['trust']})"
+        if s["evidence"] != "none":
+            label += f" ({s['evidence']} evidence)"
         ci = s["difference_ci"]
         diff = f"{s['difference']:+.3f}" + (f" [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "")
         lines.append(
