@@ -20,7 +20,9 @@ mixture where a seat decides many times: in a Modern Art open auction a seat rai
 again and again, and at trust 0.25 some raise of the over-bidder's came in nearly every auction,
 so a wrong over-bidder profile cost as much at 0.25 as at 0.5.) ``trust`` 0 is exactly the
 search without profiles (the bot then does not build this model at all); 1 trusts the profile
-fully.
+fully. A seat's ``trust`` here is the one the bot gives it: under ``profile_evidence: game``,
+``profile_trust`` times the posterior of its profile from its moves so far in the game
+(``bots.profiles.evidence``), so a profile its own play contradicts loses its weight.
 
 The rollouts that follow the tree use the same model (``rollout_policy``): a profiled seat
 locked in the iteration plays its profiled move there too, and otherwise the rollout's own

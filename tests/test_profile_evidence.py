@@ -1,0 +1,86 @@
+"""A profiled seat's trust follows its own moves in the game (``profile_evidence``)."""
+
+from __future__ import annotations
+
+import random
+
+import games
+from bots import make_bot
+from bots.heuristics import knowledge_for
+from bots.profiles.evidence import posterior
+from bots.profiles.policy import ProfiledPolicy
+from bots.protocol import Worlds
+from games.core.engine import CHANCE
+from games.core.infoset import build_infoset
+
+OVER = {"bid_scale": 1.5}
+
+
+def late_worlds(game: str, players: int, truths: dict[int, dict], seed: int) -> Worlds:
+    """Seat 0's worlds at its last decision of a game where seat ``s`` plays the heuristic
+    with the tendencies ``truths[s]`` (the heuristic itself for ``{}``)."""
+    defn = games.definition(game)
+    params = defn.validate_params({"players": players})
+    knowledge = knowledge_for(game)
+    policies = {s: ProfiledPolicy(knowledge, t) for s, t in truths.items()}
+    rng = random.Random(seed)
+    engine, last = defn.new_engine(params), None
+    while not engine.is_terminal():
+        player = engine.current_player()
+        if player == CHANCE:
+            engine.apply(engine.sample_chance(rng))
+            continue
+        if player == 0 and len(engine.legal_actions()) > 1:
+            last = engine.copy()
+        engine.apply(policies[player].choose(engine, rng))
+    infoset = build_infoset(defn, params, last, 0)
+    return Worlds.from_infoset(defn, params, infoset, random.Random(seed))
+
+
+def trusts(game: str, worlds: Worlds, opponents: dict[int, dict], **options) -> dict[int, float]:
+    spec = {"opponents": {str(s): p for s, p in opponents.items()}, **options}
+    model = make_bot({"name": "ismcts", "options": spec}).opponent_model(
+        knowledge_for(game), worlds, random.Random(1)
+    )
+    return model.trusts
+
+
+def test_a_profile_the_seat_bears_out_keeps_its_trust_and_one_it_contradicts_loses_it():
+    """Seat 1 over-bids, seat 2 plays the heuristic; both are given the over-bidder's profile.
+    By seat 0's last decision the game's bids say which is which: the over-bidder's profile
+    keeps nearly all of ``profile_trust`` and the heuristic's wrong one nearly none, in every
+    game tried. Without evidence both keep the trust as given."""
+    for seed in range(3):
+        worlds = late_worlds("finger_auction", 3, {0: {}, 1: OVER, 2: {}}, seed)
+        got = trusts("finger_auction", worlds, {1: OVER, 2: OVER}, profile_trust=0.6)
+        assert got[1] > 0.55 and got[2] < 0.05, (seed, got)
+        flat = trusts(
+            "finger_auction", worlds, {1: OVER, 2: OVER}, profile_trust=0.6, profile_evidence="none"
+        )
+        assert flat == {1: 0.6, 2: 0.6}
+
+
+def test_a_profile_of_noise_alone_keeps_its_trust():
+    """Its two hypotheses (the profile, the heuristic with the profile's noise) are one."""
+    worlds = late_worlds("finger_auction", 3, {0: {}, 1: {}, 2: {}}, 0)
+    assert trusts("finger_auction", worlds, {1: {"noise": 0.3}}, profile_trust=0.5) == {1: 0.5}
+
+
+def test_before_any_telling_move_a_profile_has_half_its_trust():
+    defn = games.definition("detective_eye")
+    params = defn.validate_params({"players": 3})
+    engine, rng = defn.new_engine(params), random.Random(0)
+    while engine.current_player() == CHANCE:
+        engine.apply(engine.sample_chance(rng))
+    seat = engine.current_player()
+    infoset = build_infoset(defn, params, engine, seat)
+    worlds = Worlds.from_infoset(defn, params, infoset, random.Random(0))
+    other = (seat + 1) % 3
+    got = trusts("detective_eye", worlds, {other: {"bluff_rate": 0.4}}, profile_trust=0.5)
+    assert got == {other: 0.25}
+
+
+def test_the_posterior_is_even_at_no_evidence_and_saturates_without_overflow():
+    assert posterior(0.0) == 0.5
+    assert posterior(800.0) == 1.0 and posterior(-800.0) == 0.0
+    assert abs(posterior(2.0) + posterior(-2.0) - 1.0) < 1e-12
