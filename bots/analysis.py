@@ -324,7 +324,7 @@ class _Searched:
                 raise InvalidInfoset(f"move {action!r} is not legal at this decision")
         knowledge = knowledge_for(defn.name)
         config = SearchConfig.resolve(searcher.config, defn.name, budget, knowledge)
-        model = searcher.opponent_model(knowledge, worlds, rng)  # as the hint: its profiles too
+        model = searcher.opponent_model(knowledge, worlds)  # as the hint: its profiles too
         run = Search(worlds, budget, rng, config, knowledge, model)
         run.iterate()
         return cls(searcher, worlds, knowledge, config, model, run)

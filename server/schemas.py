@@ -235,7 +235,8 @@ PROFILES_DOC = (
     'opponent profiles by seat, e.g. {"1": {"bid_scale": 1.3}} (the tendencies '
     "'atelier profile' fits; docs/bots.md lists each game's): the bot models those seats by "
     "the heuristic with these tendencies (the ismcts option 'opponents', weighed by its "
-    "'profile_trust'); part of the cache key"
+    "'profile_trust' times, under 'profile_evidence', how far each seat's moves so far bear its "
+    "profile out); part of the cache key"
 )
 
 

@@ -8,6 +8,7 @@ import games
 from bots import make_bot
 from bots.heuristics import knowledge_for
 from bots.profiles.evidence import posterior
+from bots.profiles.model import ProfiledModel
 from bots.profiles.policy import ProfiledPolicy
 from bots.protocol import Worlds
 from games.core.engine import CHANCE
@@ -16,44 +17,47 @@ from games.core.infoset import build_infoset
 OVER = {"bid_scale": 1.5}
 
 
-def late_worlds(game: str, players: int, truths: dict[int, dict], seed: int) -> Worlds:
-    """Seat 0's worlds at its last decision of a game where seat ``s`` plays the heuristic
-    with the tendencies ``truths[s]`` (the heuristic itself for ``{}``)."""
+def late_worlds(
+    game: str, players: int, truths: dict[int, dict], seed: int, last: bool = True
+) -> Worlds:
+    """Seat 0's worlds at its last decision (its first, unless ``last``) of a game where seat
+    ``s`` plays the heuristic with the tendencies ``truths[s]`` (the heuristic itself for
+    ``{}``)."""
     defn = games.definition(game)
     params = defn.validate_params({"players": players})
     knowledge = knowledge_for(game)
     policies = {s: ProfiledPolicy(knowledge, t) for s, t in truths.items()}
     rng = random.Random(seed)
-    engine, last = defn.new_engine(params), None
+    engine, chosen = defn.new_engine(params), None
     while not engine.is_terminal():
         player = engine.current_player()
         if player == CHANCE:
             engine.apply(engine.sample_chance(rng))
             continue
-        if player == 0 and len(engine.legal_actions()) > 1:
-            last = engine.copy()
+        if player == 0 and len(engine.legal_actions()) > 1 and (last or chosen is None):
+            chosen = engine.copy()
         engine.apply(policies[player].choose(engine, rng))
-    infoset = build_infoset(defn, params, last, 0)
+    infoset = build_infoset(defn, params, chosen, 0)
     return Worlds.from_infoset(defn, params, infoset, random.Random(seed))
 
 
 def trusts(game: str, worlds: Worlds, opponents: dict[int, dict], **options) -> dict[int, float]:
     spec = {"opponents": {str(s): p for s, p in opponents.items()}, **options}
-    model = make_bot({"name": "ismcts", "options": spec}).opponent_model(
-        knowledge_for(game), worlds, random.Random(1)
-    )
-    return model.trusts
+    bot = make_bot({"name": "ismcts", "options": spec})
+    model = bot.opponent_model(knowledge_for(game), worlds)
+    return model.trusts if isinstance(model, ProfiledModel) else {}
 
 
 def test_a_profile_the_seat_bears_out_keeps_its_trust_and_one_it_contradicts_loses_it():
     """Seat 1 over-bids, seat 2 plays the heuristic; both are given the over-bidder's profile.
     By seat 0's last decision the game's bids say which is which: the over-bidder's profile
-    keeps nearly all of ``profile_trust`` and the heuristic's wrong one nearly none, in every
-    game tried. Without evidence both keep the trust as given."""
+    keeps nearly all of ``profile_trust`` and the heuristic's wrong one is dropped (its
+    posterior below 0.01), in every game tried. Without evidence both keep the trust as
+    given."""
     for seed in range(3):
         worlds = late_worlds("finger_auction", 3, {0: {}, 1: OVER, 2: {}}, seed)
         got = trusts("finger_auction", worlds, {1: OVER, 2: OVER}, profile_trust=0.6)
-        assert got[1] > 0.55 and got[2] < 0.05, (seed, got)
+        assert got[1] > 0.55 and 2 not in got, (seed, got)  # seat 2's profile is dropped
         flat = trusts(
             "finger_auction", worlds, {1: OVER, 2: OVER}, profile_trust=0.6, profile_evidence="none"
         )
@@ -84,3 +88,29 @@ def test_the_posterior_is_even_at_no_evidence_and_saturates_without_overflow():
     assert posterior(0.0) == 0.5
     assert posterior(800.0) == 1.0 and posterior(-800.0) == 0.0
     assert abs(posterior(2.0) + posterior(-2.0) - 1.0) < 1e-12
+
+
+def test_a_search_whose_profiles_its_seats_contradict_is_the_search_without_them():
+    """Every seat plays the heuristic and is given the over-bidder's profile: late in the
+    game every profile is contradicted and dropped, and the hint is the unprofiled hint, move
+    for move and visit for visit (the evidence draws its worlds from a generator of its own,
+    so the search's random stream is untouched). Early, before a telling move, it is not."""
+    from bots import Budget
+
+    defn = games.definition("finger_auction")
+    params = defn.validate_params({"players": 3})
+    profiled = {"opponents": {"1": OVER, "2": OVER}}
+
+    def hint(worlds, options):
+        infoset = build_infoset(defn, params, worlds.first, 0)
+        bot = make_bot({"name": "ismcts", "options": options})
+        got = bot.hint(defn, params, infoset, Budget(simulations=150), 3)
+        return [(s.action, s.visits, s.value) for s in got.policy]
+
+    heuristic = {0: {}, 1: {}, 2: {}}
+    late = late_worlds("finger_auction", 3, heuristic, 1)
+    assert trusts("finger_auction", late, {1: OVER, 2: OVER}) == {}  # the plain model
+    assert hint(late, profiled) == hint(late, {})
+    early = late_worlds("finger_auction", 3, heuristic, 1, last=False)
+    assert trusts("finger_auction", early, {1: OVER, 2: OVER}) == {1: 0.25, 2: 0.25}
+    assert hint(early, profiled) != hint(early, {})

@@ -279,7 +279,7 @@ class IsmctsBot(Bot):
             legal = knowledge.candidates(worlds.first, legal)
         if len(legal) == 1:
             return Hint(legal[0], [ActionStat(legal[0], 1.0)], stopped_by="single_action")
-        model = self.opponent_model(knowledge, worlds, rng)
+        model = self.opponent_model(knowledge, worlds)
         result = search(worlds, budget, rng, config, knowledge, model)
         return hint_from_result(result, config.final_policy)
 
@@ -321,17 +321,14 @@ class IsmctsBot(Bot):
         return kept
 
     def opponent_model(
-        self,
-        knowledge: GameKnowledge | None,
-        worlds: Worlds,
-        rng: random.Random | None = None,
+        self, knowledge: GameKnowledge | None, worlds: Worlds
     ) -> HeuristicModel | ProfiledModel | None:
         """The search's opponent model: ``heuristic_model``, with the ``opponents`` profiles
         mixed in by ``profile_trust`` (``bots.profiles.model``), each scaled by the evidence
         of the seat's moves in this game under ``profile_evidence: game``
-        (``bots.profiles.evidence``; its extra worlds are drawn with ``rng``, the search's,
-        and without one it weighs the first world alone). With no profiles or a trust of 0
-        it is ``heuristic_model`` itself, so the search is exactly the unprofiled one."""
+        (``bots.profiles.evidence``). With no profiles, a trust of 0 or every profile
+        contradicted by its seat's moves it is ``heuristic_model`` itself, so the search is
+        exactly the unprofiled one."""
         kept = self._kept_model(knowledge, worlds)
         if kept is None:
             return None
@@ -340,11 +337,6 @@ class IsmctsBot(Bot):
         trust = float(self.config["profile_trust"])
         seats = game_seat_profiles(self.name, worlds.game, self.config["opponents"], players)
         trusts = dict.fromkeys(seats, trust)
-        locks: dict[int, float] = {}
-        if resolve_opponent_moves(str(self.config["opponent_moves"]), worlds.game) == "restricted":
-            # Every seat without a client's profile is the heuristic itself, locked in the tree.
-            restricted = float(self.config["restricted_trust"])
-            locks = {seat: restricted for seat in range(players) if seat not in seats}
         policies = {
             seat: kept.policy(profile)
             for seat, profile in seats.items()
@@ -353,12 +345,18 @@ class IsmctsBot(Bot):
         if policies and self.config["profile_evidence"] == "game":
             trusts = evidenced_trusts(
                 worlds,
-                rng,
                 policies,
                 trusts,
                 lambda policy: kept.policy(default_profile(policy)),
                 float(self.config["epsilon"]),
             )
+            # A profile its seat's moves contradict is dropped: the seat is unprofiled.
+            policies = {seat: p for seat, p in policies.items() if trusts[seat] > 0.0}
+        locks: dict[int, float] = {}
+        if resolve_opponent_moves(str(self.config["opponent_moves"]), worlds.game) == "restricted":
+            # Every seat without a (standing) profile is the heuristic itself, locked in the tree.
+            restricted = float(self.config["restricted_trust"])
+            locks = {seat: restricted for seat in range(players) if seat not in policies}
         model = ProfiledModel(base, policies, trust, worlds.seat, trusts, locks)
         if not model.policies and not model.heuristic_locks:
             return base

@@ -21,12 +21,17 @@ with a choice, of ``(1 - epsilon) * pi(a | I) + epsilon / |A(I)|`` (the tremblin
 information sets are only as good as our guess of its cards). With even prior odds the
 posterior of the profile is ``1 / (1 + exp(-(log L_P - log L_H)))``, and the search trusts the
 seat's profile at ``profile_trust`` times it: half the trust before the seat has made a telling
-move, nearly all of it once its moves bear the profile out, nearly none once they contradict
-it. This is Bayesian opponent modelling over a set of two models (F. Southey et al., "Bayes'
-Bluff: Opponent Modelling in Poker", UAI 2005) feeding the restricted Nash response's ``p``
-(M. Johanson, M. Zinkevich and M. Bowling, "Computing Robust Counter-Strategies", NIPS 2007),
-in the spirit of data-biased responses, whose trust in a model grows with the data behind it
-(M. Johanson and M. Bowling, "Data Biased Robust Counter Strategies", AISTATS 2009).
+move, nearly all of it once its moves bear the profile out. Once they contradict it a hundred
+to one (posterior below ``CONTRADICTED``) the seat is modelled as if it had no profile, and with
+every profile so contradicted the search is exactly the one without profiles, move for move: the
+evidence's worlds are drawn from a generator of their own (seeded by the first world's
+history), not the search's, so weighing it leaves the search's random stream as it was.
+
+This is Bayesian opponent modelling over a set of two models (F. Southey et al., "Bayes' Bluff:
+Opponent Modelling in Poker", UAI 2005) feeding the restricted Nash response's ``p`` (M.
+Johanson, M. Zinkevich and M. Bowling, "Computing Robust Counter-Strategies", NIPS 2007), in
+the spirit of data-biased responses, whose trust in a model grows with the data behind it (M.
+Johanson and M. Bowling, "Data Biased Robust Counter Strategies", AISTATS 2009).
 """
 
 from __future__ import annotations
@@ -40,38 +45,47 @@ from bots.profiles.policy import ProfiledPolicy
 from bots.profiles.tendencies import neutral_profile
 from bots.protocol import Worlds
 from games.core.engine import Engine
+from games.core.seeds import derive_seed
 
 # Worlds the evidence is marginalised over when the history hides something (the first world
 # and this many more draws); one when it hides nothing.
 EVIDENCE_WORLDS = 4
+# Below this posterior the profile counts as contradicted: the seat's trust becomes 0.
+CONTRADICTED = 0.01
 
 
 def evidenced_trusts(
     worlds: Worlds,
-    rng: random.Random | None,
     policies: Mapping[int, ProfiledPolicy],
     trusts: Mapping[int, float],
     default_of: Callable[[ProfiledPolicy], ProfiledPolicy],
     epsilon: float,
 ) -> dict[int, float]:
-    """Each profiled seat's trust times the posterior of its profile (module docstring).
+    """Each profiled seat's trust times the posterior of its profile, 0 below
+    ``CONTRADICTED`` (module docstring).
 
     ``default_of(policy)`` is the seat's default hypothesis ``H`` (the heuristic with the
     profile's noise). A seat whose profile changes nothing but noise keeps its trust: its two
     hypotheses are one. So does every seat when the history cannot be replayed (``fresh``
-    unknown). The worlds are ``worlds.first`` and ``EVIDENCE_WORLDS - 1`` more drawn with
-    ``rng``, or the first alone when the history hides nothing or there is no ``rng``.
+    unknown). The worlds are ``worlds.first`` and ``EVIDENCE_WORLDS - 1`` more, drawn with a
+    generator seeded by the first world's history, or the first alone when the history hides
+    nothing.
     """
     weighed = {s: p for s, p in policies.items() if s in trusts and tells(p)}
     fresh = worlds.fresh
     if not weighed or fresh is None:
         return dict(trusts)
     sample = [worlds.first]
-    if rng is not None and not worlds.public_history:
+    if not worlds.public_history:
+        rng = random.Random(derive_seed("profile evidence", worlds.seat, worlds.first.history))
         sample += [worlds.sample(rng) for _ in range(EVIDENCE_WORLDS - 1)]
     defaults = {s: default_of(p) for s, p in weighed.items()}
     ratios = log_likelihood_ratios(fresh, sample, worlds.seat, weighed, defaults, epsilon)
-    return {s: t * posterior(ratios[s]) if s in ratios else t for s, t in trusts.items()}
+    out = dict(trusts)
+    for s, ratio in ratios.items():
+        belief = posterior(ratio)
+        out[s] = trusts[s] * belief if belief >= CONTRADICTED else 0.0
+    return out
 
 
 def tells(policy: ProfiledPolicy) -> bool:
