@@ -46,6 +46,7 @@ ISMCTS_DEFAULTS = {
     "opponents": {},
     "restricted_trust": 0.25,
     "profile_trust": 0.5,
+    "profile_evidence": "game",
 }
 
 

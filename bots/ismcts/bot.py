@@ -253,8 +253,9 @@ class IsmctsBot(Bot):
             "how a profiled seat's trust follows its own moves: 'game' (profile_trust times "
             "the posterior, from the seat's decisions so far in this game, that it plays its "
             "profile rather than the heuristic: half the trust before a telling move, nearly "
-            "all or nearly none after a few; a profile of noise alone keeps its trust) or "
-            "'none' (profile_trust throughout)",
+            "all after a few that bear it out, the profile dropped once they contradict it a "
+            "hundred to one; a profile of noise alone keeps its trust) or 'none' "
+            "(profile_trust throughout)",
             choices=PROFILE_EVIDENCE,
         ),
     )
