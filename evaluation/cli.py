@@ -516,7 +516,7 @@ def bench_explain(
 )
 @click.option(
     "--evidence",
-    type=click.Choice(["game", "none"]),
+    type=click.Choice(["game", "none"]),  # bots.profiles.evidence.SETTINGS (imported lazily)
     default="game",
     show_default=True,
     help="The profiled search's profile_evidence ('game': each seat's trust scaled by how far "

@@ -539,11 +539,14 @@ def test_bench_profiles_plays_the_profiled_search_at_the_trust_a_cell_started_wi
     profiled = [o for o in played if "opponents" in o]
     assert len(profiled) == 2 and all(o["profile_trust"] == 0.25 for o in profiled)
     assert all("profile_trust" not in o for o in played if "opponents" not in o)
+    assert all(o["profile_evidence"] == "game" for o in profiled)  # ``--evidence``'s default
     with pytest.raises(ValueError, match=r"trust 0\.25, not None"):
         bench.run_cell("gallery_rush", 2, "cautious", 2, 5, path, echo=lambda _: None)
+    with pytest.raises(ValueError, match=r"evidence 'game', not 'none'"):
+        bench.run_cell("gallery_rush", 2, "cautious", 2, 5, path, trust=0.25, evidence="none")
     with pytest.raises(ValueError, match=r"must be in \(0, 1\]"):
         bench.run_cell("gallery_rush", 2, "cautious", 1, 5, tmp_path / "x.jsonl", trust=0.0)
-    assert 'cautious {"stop_at": 1} (trust 0.25)' in bench.table([path])
+    assert 'cautious {"stop_at": 1} (trust 0.25) (game evidence)' in bench.table([path])
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -21,6 +21,7 @@ from bots.ismcts.config import (
 )
 from bots.ismcts.result import hint_from_result
 from bots.ismcts.search import search
+from bots.profiles.evidence import SETTINGS as PROFILE_EVIDENCE
 from bots.profiles.evidence import default_profile, evidenced_trusts
 from bots.profiles.model import ProfiledModel
 from bots.profiles.policy import ProfiledPolicy
@@ -33,10 +34,6 @@ from games.core.params import ParamSpec
 MAX_KEPT_MODELS = 4
 
 ProfileKey = tuple[tuple[str, float], ...]
-
-# ``profile_evidence``: a profiled seat's trust scaled by the evidence of this game's moves
-# (``bots.profiles.evidence``), or not.
-PROFILE_EVIDENCE = ("game", "none")
 
 
 @dataclass

@@ -47,6 +47,8 @@ from bots.protocol import Worlds
 from games.core.engine import Engine
 from games.core.seeds import derive_seed
 
+# ``profile_evidence``'s settings: the trust scaled by this evidence, or not.
+SETTINGS = ("game", "none")
 # Worlds the evidence is marginalised over when the history hides something (the first world
 # and this many more draws); one when it hides nothing.
 EVIDENCE_WORLDS = 4

@@ -40,6 +40,7 @@ from typing import Any
 
 import games
 from bots.heuristics import knowledge_for
+from bots.profiles.evidence import SETTINGS as EVIDENCE
 from bots.profiles.fit import decisions_of, fit_profile
 from bots.profiles.tendencies import BIASED, tendencies_of
 from evaluation.bench.strength import Seat, play_one
@@ -50,7 +51,6 @@ FIT_GAMES = 50
 FIT_SEED = 1_000_000
 WRONG = "wrong"
 BELIEFS = ("auto", "heuristic", "uniform")
-EVIDENCE = ("game", "none")
 # The evidence setting of a fit row that names none: written before the setting existed.
 EVIDENCE_BEFORE = "none"
 
