@@ -64,7 +64,7 @@ def evidenced_trusts(
     epsilon: float,
 ) -> dict[int, float]:
     """Each profiled seat's trust times the posterior of its profile, 0 below
-    ``CONTRADICTED`` (module docstring).
+    ``CONTRADICTED`` (module docstring); every seat of ``policies`` has one in ``trusts``.
 
     ``default_of(policy)`` is the seat's default hypothesis ``H`` (the heuristic with the
     profile's noise). A seat whose profile changes nothing but noise keeps its trust: its two
@@ -73,7 +73,7 @@ def evidenced_trusts(
     generator seeded by the first world's history, or the first alone when the history hides
     nothing.
     """
-    weighed = {s: p for s, p in policies.items() if s in trusts and tells(p)}
+    weighed = {s: p for s, p in policies.items() if tells(p)}
     fresh = worlds.fresh
     if not weighed or fresh is None:
         return dict(trusts)
