@@ -52,6 +52,9 @@ from server.urls import redacted_url
 
 SCHEMA_VERSION = 2
 
+# How long a SQLite connection waits for another's lock before the store answers 503.
+SQLITE_LOCK_WAIT_S = 10.0
+
 metadata = sa.MetaData()
 
 # Booleans are stored as 0/1 integers and JSON as text: the columns version-1 files have.
@@ -240,7 +243,8 @@ class MatchStore:
         if self.backend == "sqlite":
             Path(self.url.database or "").parent.mkdir(parents=True, exist_ok=True)
             engine = sa.create_engine(
-                self.url, connect_args={"timeout": 10.0, "check_same_thread": False}
+                self.url,
+                connect_args={"timeout": SQLITE_LOCK_WAIT_S, "check_same_thread": False},
             )
 
             @sa.event.listens_for(engine, "connect")
@@ -282,8 +286,7 @@ class MatchStore:
         """Brings the schema to ``SCHEMA_VERSION``, in one transaction under a database lock
         (instances starting together upgrade in turn)."""
         if self.backend == "sqlite":
-            with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as db:
-                db.exec_driver_sql("PRAGMA journal_mode=WAL")
+            _switch_to_wal(engine)
         with self._locked(engine, (_SCHEMA_LOCK_KEY,)) as db:
             self._upgrade(db)
             if self.backend == "sqlite":
@@ -518,6 +521,26 @@ def _active_query(
         .select_from(matches)
         .where(matches.c.client == client, matches.c.finished == 0, sa.not_(expiry.clause(now)))
     )
+
+
+def _switch_to_wal(engine: Engine) -> None:
+    """Puts a SQLite file in WAL mode, waiting for other connections as a lock would.
+
+    SQLite does not wait for another writer before this switch: two instances opening a new file
+    at once made one fail at once with "database is locked" (about one start in three in a
+    thread race), which the first request answered as a 503. So the switch is retried for as
+    long as a connection waits for a lock.
+    """
+    deadline = time.monotonic() + SQLITE_LOCK_WAIT_S
+    while True:
+        try:
+            with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as db:
+                db.exec_driver_sql("PRAGMA journal_mode=WAL")
+            return
+        except OperationalError as err:
+            if "locked" not in str(err.orig) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _client_lock_key(client: str) -> tuple[int, int]:

@@ -181,6 +181,28 @@ def test_a_new_database_gets_the_current_schema_version(store, db_url):
         again.close()
 
 
+def test_a_new_sqlite_file_another_process_writes_opens_when_it_is_done(tmp_path):
+    """The first use of a new SQLite file waits for another connection's write, as any lock
+    is waited for.
+
+    SQLite refuses the switch to WAL at once, without waiting, while another connection writes
+    the file: two instances opening one new file at once made one's first request a 503
+    ("database is locked"). Here the other connection writes for 0.3 s."""
+    path = tmp_path / "new.sqlite3"
+    writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("CREATE TABLE other (x)")
+    done = threading.Timer(0.3, lambda: writer.execute("COMMIT"))
+    done.start()
+    store = open_store(str(path))
+    try:
+        assert store.check()["schema_version"] == SCHEMA_VERSION
+    finally:
+        done.join()
+        writer.close()
+        store.close()
+
+
 V1_TABLE = """CREATE TABLE matches (
     id TEXT PRIMARY KEY, game TEXT NOT NULL, version INTEGER NOT NULL, params TEXT NOT NULL,
     seats TEXT NOT NULL, token_hashes TEXT NOT NULL, budget TEXT NOT NULL,
