@@ -516,12 +516,12 @@ def bench_explain(
 )
 @click.option(
     "--evidence",
-    type=click.Choice(["game", "none"]),  # bots.profiles.evidence.SETTINGS (imported lazily)
+    type=click.Choice(["game", "telling", "none"]),  # bots.profiles.evidence.SETTINGS (lazy)
     default="game",
     show_default=True,
     help="The profiled search's profile_evidence ('game': each seat's trust scaled by how far "
-    "its moves so far bear its profile out; 'none': the trust throughout); a cell keeps the "
-    "one it started with.",
+    "its moves so far bear its profile out; 'telling': the same, from the seat's first telling "
+    "move on; 'none': the trust throughout); a cell keeps the one it started with.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON summary only.")
 def bench_profiles(

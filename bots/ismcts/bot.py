@@ -251,8 +251,9 @@ class IsmctsBot(Bot):
             "the posterior, from the seat's decisions so far in this game, that it plays its "
             "profile rather than the heuristic: half the trust before a telling move, nearly "
             "all after a few that bear it out, the profile dropped once they contradict it a "
-            "hundred to one; a profile of noise alone keeps its trust) or 'none' "
-            "(profile_trust throughout)",
+            "hundred to one; a profile of noise alone keeps its trust), 'telling' (the same, "
+            "but no trust before the seat's first telling move) or 'none' (profile_trust "
+            "throughout)",
             choices=PROFILE_EVIDENCE,
         ),
     )
@@ -323,7 +324,7 @@ class IsmctsBot(Bot):
     ) -> HeuristicModel | ProfiledModel | None:
         """The search's opponent model: ``heuristic_model``, with the ``opponents`` profiles
         mixed in by ``profile_trust`` (``bots.profiles.model``), each scaled by the evidence
-        of the seat's moves in this game under ``profile_evidence: game``
+        of the seat's moves in this game unless ``profile_evidence`` is ``none``
         (``bots.profiles.evidence``). With no profiles, a trust of 0 or every profile
         contradicted by its seat's moves it is ``heuristic_model`` itself, so the search is
         exactly the unprofiled one."""
@@ -340,13 +341,15 @@ class IsmctsBot(Bot):
             for seat, profile in seats.items()
             if seat != worlds.seat and trusts[seat] > 0.0
         }
-        if policies and self.config["profile_evidence"] == "game":
+        evidence = self.config["profile_evidence"]
+        if policies and evidence != "none":
             trusts = evidenced_trusts(
                 worlds,
                 policies,
                 trusts,
                 lambda policy: kept.policy(default_profile(policy)),
                 float(self.config["epsilon"]),
+                from_telling=evidence == "telling",
             )
             # A profile its seat's moves contradict is dropped: the seat is unprofiled.
             policies = {seat: p for seat, p in policies.items() if trusts[seat] > 0.0}

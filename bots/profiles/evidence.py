@@ -21,7 +21,9 @@ with a choice, of ``(1 - epsilon) * pi(a | I) + epsilon / |A(I)|`` (the tremblin
 information sets are only as good as our guess of its cards). With even prior odds the
 posterior of the profile is ``1 / (1 + exp(-(log L_P - log L_H)))``, and the search trusts the
 seat's profile at ``profile_trust`` times it: half the trust before the seat has made a telling
-move, nearly all of it once its moves bear the profile out. Once they contradict it a hundred
+move (a decision its two hypotheses give different odds; setting ``game``) or none (setting
+``telling``: a profile acts only once the seat's own moves have spoken for it), nearly all of it
+once its moves bear the profile out. Once they contradict it a hundred
 to one (posterior below ``CONTRADICTED``) the seat is modelled as if it had no profile, and with
 every profile so contradicted the search is exactly the one without profiles, move for move: the
 evidence's worlds are drawn from a generator of their own (seeded by the first world's
@@ -47,8 +49,9 @@ from bots.protocol import Worlds
 from games.core.engine import Engine
 from games.core.seeds import derive_seed
 
-# ``profile_evidence``'s settings: the trust scaled by this evidence, or not.
-SETTINGS = ("game", "none")
+# ``profile_evidence``'s settings: the trust scaled by this evidence (from the first move, or
+# from the seat's first telling move on), or not.
+SETTINGS = ("game", "telling", "none")
 # Worlds the evidence is marginalised over when the history hides something (the first world
 # and this many more draws); one when it hides nothing.
 EVIDENCE_WORLDS = 4
@@ -62,9 +65,11 @@ def evidenced_trusts(
     trusts: Mapping[int, float],
     default_of: Callable[[ProfiledPolicy], ProfiledPolicy],
     epsilon: float,
+    from_telling: bool = False,
 ) -> dict[int, float]:
     """Each profiled seat's trust times the posterior of its profile, 0 below
-    ``CONTRADICTED`` (module docstring); every seat of ``policies`` has one in ``trusts``.
+    ``CONTRADICTED`` (module docstring), and 0 before the seat's first telling move if
+    ``from_telling``; every seat of ``policies`` has one in ``trusts``.
 
     ``default_of(policy)`` is the seat's default hypothesis ``H`` (the heuristic with the
     profile's noise). A seat whose profile changes nothing but noise keeps its trust: its two
@@ -82,11 +87,12 @@ def evidenced_trusts(
         rng = random.Random(derive_seed("profile evidence", worlds.seat, worlds.first.history))
         sample += [worlds.sample(rng) for _ in range(EVIDENCE_WORLDS - 1)]
     defaults = {s: default_of(p) for s, p in weighed.items()}
-    ratios = log_likelihood_ratios(fresh, sample, worlds.seat, weighed, defaults, epsilon)
+    evidence = log_likelihood_ratios(fresh, sample, worlds.seat, weighed, defaults, epsilon)
     out = dict(trusts)
-    for s, ratio in ratios.items():
+    for s, (ratio, told) in evidence.items():
         belief = posterior(ratio)
-        out[s] = trusts[s] * belief if belief >= CONTRADICTED else 0.0
+        shown = told or not from_telling
+        out[s] = trusts[s] * belief if belief >= CONTRADICTED and shown else 0.0
     return out
 
 
@@ -109,14 +115,19 @@ def log_likelihood_ratios(
     profiles: Mapping[int, ProfiledPolicy],
     defaults: Mapping[int, ProfiledPolicy],
     epsilon: float,
-) -> dict[int, float]:
+) -> dict[int, tuple[float, bool]]:
     """``log L_P - log L_H`` of each profiled seat's decisions in the history (module
     docstring), each likelihood the mean over ``worlds`` of the product over the seat's
-    decisions with a choice. ``seat`` (the searching one) is never scored."""
+    decisions with a choice, and whether the seat has made a telling move (one its two
+    hypotheses give different odds in some world). ``seat`` (the searching one) is never
+    scored."""
     per_world = [_world_logs(fresh, world, seat, profiles, defaults, epsilon) for world in worlds]
     return {
-        player: _log_mean_exp([logs[player][0] for logs in per_world])
-        - _log_mean_exp([logs[player][1] for logs in per_world])
+        player: (
+            _log_mean_exp([logs[player][0] for logs in per_world])
+            - _log_mean_exp([logs[player][1] for logs in per_world]),
+            any(logs[player][2] for logs in per_world),
+        )
         for player in profiles
         if player != seat
     }
@@ -138,8 +149,9 @@ def _world_logs(
     defaults: Mapping[int, ProfiledPolicy],
     epsilon: float,
 ) -> dict[int, list[float]]:
-    """``[log L_P, log L_H]`` of each profiled seat's decisions in one world's history."""
-    logs = {player: [0.0, 0.0] for player in profiles}
+    """``[log L_P, log L_H, telling moves]`` of each profiled seat's decisions in one world's
+    history."""
+    logs = {player: [0.0, 0.0, 0.0] for player in profiles}
     engine = fresh(world)
     for action in list(world.history):
         player = engine.current_player()
@@ -149,8 +161,11 @@ def _world_logs(
             if legal > 1:
                 p_profile = profiles[player].probability(engine, player, action)
                 p_default = defaults[player].probability(engine, player, action)
-                pair[0] += log_factor(p_profile, epsilon, legal)
-                pair[1] += log_factor(p_default, epsilon, legal)
+                by_profile = log_factor(p_profile, epsilon, legal)
+                by_default = log_factor(p_default, epsilon, legal)
+                pair[0] += by_profile
+                pair[1] += by_default
+                pair[2] += by_profile != by_default
         engine.apply(action)
     return logs
 
