@@ -70,18 +70,38 @@ def test_a_profile_of_noise_alone_keeps_its_trust():
     assert trusts("finger_auction", worlds, {1: {"noise": 0.3}}, profile_trust=0.5) == {1: 0.5}
 
 
-def test_before_any_telling_move_a_profile_has_half_its_trust():
-    defn = games.definition("detective_eye")
-    params = defn.validate_params({"players": 3})
+def first_move_worlds(game: str, players: int) -> Worlds:
+    """The worlds of the game's first player at its first decision: no seat has moved."""
+    defn = games.definition(game)
+    params = defn.validate_params({"players": players})
     engine, rng = defn.new_engine(params), random.Random(0)
     while engine.current_player() == CHANCE:
         engine.apply(engine.sample_chance(rng))
-    seat = engine.current_player()
-    infoset = build_infoset(defn, params, engine, seat)
-    worlds = Worlds.from_infoset(defn, params, infoset, random.Random(0))
-    other = (seat + 1) % 3
+    infoset = build_infoset(defn, params, engine, engine.current_player())
+    return Worlds.from_infoset(defn, params, infoset, random.Random(0))
+
+
+def test_before_any_telling_move_a_profile_has_half_its_trust():
+    worlds = first_move_worlds("detective_eye", 3)
+    other = (worlds.seat + 1) % 3
     got = trusts("detective_eye", worlds, {other: {"bluff_rate": 0.4}}, profile_trust=0.5)
     assert got == {other: 0.25}
+
+
+def test_under_telling_a_profile_acts_only_once_its_seat_has_made_a_telling_move():
+    """Before any move the profile is not used at all (the search is the plain one); once the
+    over-bidder's bids have borne its profile out it has the trust ``game`` gives it, and the
+    heuristic seat given the same profile is dropped as under ``game``."""
+    early = first_move_worlds("detective_eye", 3)
+    other = (early.seat + 1) % 3
+    bluffer = {other: {"bluff_rate": 0.4}}
+    assert trusts("detective_eye", early, bluffer, profile_evidence="telling") == {}
+    for seed in range(2):
+        late = late_worlds("finger_auction", 3, {0: {}, 1: OVER, 2: {}}, seed)
+        both = {1: OVER, 2: OVER}
+        told = trusts("finger_auction", late, both, profile_trust=0.6, profile_evidence="telling")
+        assert told == trusts("finger_auction", late, both, profile_trust=0.6)
+        assert told[1] > 0.55 and 2 not in told, (seed, told)
 
 
 def test_the_posterior_is_even_at_no_evidence_and_saturates_without_overflow():

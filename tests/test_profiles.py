@@ -4,6 +4,7 @@ them, and the search's opponent model takes them (``bots.profiles``)."""
 from __future__ import annotations
 
 import gc
+import json
 import random
 import weakref
 
@@ -547,6 +548,31 @@ def test_bench_profiles_plays_the_profiled_search_at_the_trust_a_cell_started_wi
     with pytest.raises(ValueError, match=r"must be in \(0, 1\]"):
         bench.run_cell("gallery_rush", 2, "cautious", 1, 5, tmp_path / "x.jsonl", trust=0.0)
     assert 'cautious {"stop_at": 1} (trust 0.25) (game evidence)' in bench.table([path])
+
+
+def test_bench_profiles_compares_two_settings_paired_over_the_deals_both_played(tmp_path):
+    """``python -m evaluation.bench.profiles FOLDER OTHER``: the profiled search's shares in
+    one setting's cells against the same cells in another's, over the deals both have; a cell
+    whose games without the profile differ was not played on the same deals and is refused."""
+    from evaluation.bench import profiles as bench
+
+    def cell(folder: str, withs: list[float], withouts: list[float]) -> None:
+        (tmp_path / folder).mkdir(exist_ok=True)
+        path = tmp_path / folder / "finger_auction-2-wrong.jsonl"
+        rows = [{"kind": "fit", "truth": {"bid_scale": 1.5}, "fit": {}}]
+        for i, (w, wo) in enumerate(zip(withs, withouts, strict=True)):
+            rows.append({"kind": "pair", "deal": i // 2, "seat": i % 2, "with": w, "without": wo})
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+    cell("telling", [1.0, 1.0, 1.0, 0.0, 1.0, 1.0], [0.0, 1.0, 1.0, 0.0, 0.0, 1.0])
+    cell("game", [0.0, 1.0, 0.0, 0.0], [0.0, 1.0, 1.0, 0.0])  # two deals only
+    table = bench.comparison(tmp_path / "telling", tmp_path / "game")
+    row = table.splitlines()[2]
+    # Per deal: +0.5 and +0.5, over the two deals both played (the third is not compared).
+    assert row.startswith("| finger_auction | 2 | wrong | 2 | 0.750 | 0.250 | +0.500")
+    cell("game", [0.0, 1.0, 0.0, 0.0], [1.0, 1.0, 1.0, 0.0])
+    with pytest.raises(ValueError, match="deal 0 seat 0 differs without"):
+        bench.comparison(tmp_path / "telling", tmp_path / "game")
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -269,8 +269,54 @@ def table(paths: list[Path]) -> str:
     return "\n".join(lines)
 
 
+def comparison(folder: Path, other: Path) -> str:
+    """The markdown table of the cells of ``folder`` against the same cells of ``other`` (one
+    setting against another, e.g. two ``--evidence`` settings): the profiled search's shares,
+    paired over the deals both have played. Both were played on the same deals with the same
+    seeds, so their ``without`` games are the same games; a deal whose ``without`` results
+    differ between the two files is a cell played otherwise and is refused."""
+    lines = [
+        f"| game | players | opponent | deals | with ({folder.name}) | with ({other.name}) | "
+        "difference [95% CI] |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for path in sorted(folder.glob("*-*-*.jsonl")):
+        twin = other / path.name
+        if not twin.exists():
+            continue
+        mine, theirs = (_pairs_by_key(_load(p)) for p in (path, twin))
+        common = sorted(k for k in mine if k in theirs)
+        if not common:
+            continue
+        for key in common:
+            if mine[key]["without"] != theirs[key]["without"]:
+                raise ValueError(f"{path.name}: deal {key[0]} seat {key[1]} differs without")
+        deals = sorted({deal for deal, _ in common})
+        both = [{**mine[k], "other": theirs[k]["with"]} for k in common]
+        a = mean_ci(_per_deal(both, deals, lambda r: r["with"]))[0]
+        b = mean_ci(_per_deal(both, deals, lambda r: r["other"]))[0]
+        diff, ci = mean_ci(_per_deal(both, deals, lambda r: r["with"] - r["other"]))
+        game, players, opponent = path.stem.split("-")
+        interval = f" [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else ""
+        lines.append(
+            f"| {game} | {players} | {opponent} | {len(deals)} | {a:.3f} | {b:.3f} | "
+            f"{diff:+.3f}{interval} |"
+        )
+    return "\n".join(lines)
+
+
+def _pairs_by_key(rows: list[dict[str, Any]]) -> dict[tuple[int, int], dict[str, Any]]:
+    return {(r["deal"], r["seat"]): r for r in rows if r.get("kind") == "pair"}
+
+
 if __name__ == "__main__":
     import sys
 
     folder = Path(sys.argv[1] if len(sys.argv) > 1 else ".")
-    print(table(list(folder.glob("*-*-*.jsonl"))))
+    if len(sys.argv) > 2:  # FOLDER OTHER: the two settings paired
+        try:
+            print(comparison(folder, Path(sys.argv[2])))
+        except ValueError as error:
+            sys.exit(f"error: {error}")
+    else:
+        print(table(list(folder.glob("*-*-*.jsonl"))))
