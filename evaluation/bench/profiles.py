@@ -17,19 +17,24 @@ For a game, a player count and one of the game's biased opponents (``bots.profil
 ``--trust`` sets the profiled search's ``profile_trust`` (default: the option's own, 0.5), the
 safety setting: how much of the other seats' play is the profile's, so how much a wrong profile
 can cost. ``--evidence`` sets its ``profile_evidence`` (default ``game``: the trust scaled by how
-far each seat's moves so far bear its profile out, ``bots.profiles.evidence``; ``none``: the
-trust throughout, as every cell before issue 45's twenty-sixth session, whose fit rows name no
-evidence). ``--beliefs`` sets both searches' ``beliefs`` option (default ``auto``, the option's own
-default). ``uniform`` is what Modern Art's served hint uses (``TIMED_BELIEFS``: under a time
-budget its worlds are not weighed), and it makes a Modern Art cell several times cheaper: at
+far each seat's moves so far bear its profile out, ``bots.profiles.evidence``; ``telling``: the
+same, from the seat's first telling move on; ``none``: the trust throughout, as every cell
+before issue 45's twenty-sixth session, whose fit rows name no evidence). ``--beliefs`` sets
+both searches' ``beliefs`` option (default ``auto``, the option's own default). ``uniform`` is
+what Modern Art's served hint uses (``TIMED_BELIEFS``: under a time budget its worlds are not
+weighed), and it makes a Modern Art cell several times cheaper: at
 200 simulations the ``heuristic`` weighting is about 85% of a game's time there (py-spy), since
 a weight replays the whole history through the (profiled) opponent model. A cell keeps the
 setting it started with, its trust and its evidence (stored in its fit row; resuming with
 another is refused).
 
 Each pair is one JSON line in ``--out`` (rerunning resumes), so a run stopped early still
-reports the pairs it played. Progress (the fit's games, then the pairs, with the time left)
-goes to stderr: a Modern Art cell at 5 players is an hour or more.
+reports the pairs it played. ``python -m evaluation.bench.profiles FOLDER`` tables a folder's
+cells; ``python -m evaluation.bench.profiles FOLDER OTHER`` pairs the profiled games of each
+cell with those of the same cell in ``OTHER`` (another setting on the same deals, or a placebo:
+``--trust 0.001 --evidence none``, the plain search on another random stream, which tells a
+real cost from luck in the shared ``without`` games). Progress (the fit's games, then the
+pairs, with the time left) goes to stderr: a Modern Art cell at 5 players is an hour or more.
 """
 
 from __future__ import annotations
