@@ -573,6 +573,8 @@ def test_bench_profiles_compares_two_settings_paired_over_the_deals_both_played(
     cell("game", [0.0, 1.0, 0.0, 0.0], [1.0, 1.0, 1.0, 0.0])
     with pytest.raises(ValueError, match="deal 0 seat 0 differs without"):
         bench.comparison(tmp_path / "telling", tmp_path / "game")
+    with pytest.raises(ValueError, match="gamee: not a folder of cells"):
+        bench.comparison(tmp_path / "telling", tmp_path / "gamee")  # a typo is not an empty table
 
 
 @pytest.mark.parametrize("players", [2, 3])

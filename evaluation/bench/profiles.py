@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from statistics import fmean
 from typing import Any
 
 import games
@@ -285,6 +286,9 @@ def comparison(folder: Path, other: Path) -> str:
         "difference [95% CI] |",
         "|---|---|---|---|---|---|---|",
     ]
+    for named in (folder, other):
+        if not named.is_dir():
+            raise ValueError(f"{named}: not a folder of cells")
     for path in sorted(folder.glob("*-*-*.jsonl")):
         twin = other / path.name
         if not twin.exists():
@@ -298,8 +302,8 @@ def comparison(folder: Path, other: Path) -> str:
                 raise ValueError(f"{path.name}: deal {key[0]} seat {key[1]} differs without")
         deals = sorted({deal for deal, _ in common})
         both = [{**mine[k], "other": theirs[k]["with"]} for k in common]
-        a = mean_ci(_per_deal(both, deals, lambda r: r["with"]))[0]
-        b = mean_ci(_per_deal(both, deals, lambda r: r["other"]))[0]
+        a = fmean(_per_deal(both, deals, lambda r: r["with"]))
+        b = fmean(_per_deal(both, deals, lambda r: r["other"]))
         diff, ci = mean_ci(_per_deal(both, deals, lambda r: r["with"] - r["other"]))
         game, players, opponent = path.stem.split("-")
         interval = f" [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else ""
